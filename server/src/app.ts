@@ -1,0 +1,196 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { Redis } from 'ioredis';
+import { ErrorCode, HealthResponse } from '@classwave/shared';
+import { createHash } from 'node:crypto';
+import { createAuthenticateHook } from './auth/authenticate.js';
+import { createMailer, type Mailer } from './auth/mailer.js';
+import { authRoutes, defaultRateLimits, meRoutes, type RateLimits } from './auth/routes.js';
+import { createAuthService, defaultAuthSettings, type AuthSettings } from './auth/service.js';
+import { createAccessTokens } from './auth/tokens.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './db/client.js';
+import { DomainEventBus } from './events.js';
+import { errorBody, installErrorHandler } from './http/errors.js';
+import { installValidation } from './http/validation.js';
+
+export interface AppOptions {
+  /** An open database; when absent one is opened from the config and closed with the app. */
+  database?: Database;
+  clock?: Clock;
+  mailer?: Mailer;
+  rateLimits?: Partial<RateLimits>;
+  auth?: Partial<Omit<AuthSettings, 'appOrigin' | 'refreshKey'>>;
+  /** Skip applying migrations (the database is known to be current). */
+  skipMigrations?: boolean;
+}
+
+const BODY_LIMIT = 256 * 1024;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    database: Database;
+    domainEvents: DomainEventBus;
+  }
+}
+
+/** Builds the whole app (API, docs, static client) without listening, so tests and main.ts share it. */
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      ...(config.nodeEnv === 'development' && config.logLevel !== 'silent'
+        ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname', singleLine: true } } }
+        : {}),
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+    },
+    // Only as many proxy hops as configured are believed for the client address (rate limits key on it).
+    trustProxy: config.trustProxy === false ? false : trustHops(config.trustProxy),
+    bodyLimit: BODY_LIMIT,
+    // Parse JSON bodies safely: prototype-polluting keys are refused, not merged.
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    routerOptions: { maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  installValidation(app);
+  installErrorHandler(app);
+
+  const database =
+    options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') }));
+  if (!options.database) app.addHook('onClose', () => database.close());
+  if (!options.skipMigrations) await database.migrate();
+  app.decorate('database', database);
+  const domainEvents = new DomainEventBus();
+  app.decorate('domainEvents', domainEvents);
+  app.decorateRequest('caller', null);
+
+  const clock = options.clock ?? systemClock;
+  const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
+  app.addHook('onClose', async () => mailer.close());
+
+  const secure = config.appOrigin.startsWith('https:');
+  const wsOrigin = config.appOrigin.replace(/^http/, 'ws');
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", wsOrigin],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: secure ? [] : null,
+      },
+    },
+    hsts: secure,
+  });
+  await app.register(cors, { origin: config.appOrigin, credentials: true });
+  await app.register(cookie);
+
+  let redis: Redis | undefined;
+  if (config.redisUrl) {
+    redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+    redis.on('error', (err) => app.log.warn({ err }, 'redis error'));
+    app.addHook('onClose', async () => void redis?.disconnect());
+  }
+  await app.register(rateLimit, {
+    global: false,
+    ...(redis ? { redis, nameSpace: 'classwave-rl:', skipOnError: true } : {}),
+    errorResponseBuilder: (_request, context) => ({
+      ...errorBody(429, ErrorCode.rateLimited, `Too many attempts. Please try again in ${Math.ceil(context.ttl / 1000)} seconds.`),
+      statusCode: 429,
+    }),
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Classwave API', version: '0.1.0', description: 'Courses, assignments, submissions and grades, live.' },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  const tokens = createAccessTokens(config.jwtSecret);
+  const auth = createAuthService({
+    db: database.db,
+    clock,
+    mailer,
+    tokens,
+    events: domainEvents,
+    settings: {
+      ...defaultAuthSettings,
+      ...options.auth,
+      appOrigin: config.appOrigin,
+      refreshKey: createHash('sha256').update(`refresh:${config.jwtSecret}`).digest('base64url'),
+    },
+  });
+  const rateLimits = { ...defaultRateLimits, ...options.rateLimits };
+
+  await app.register(
+    async (api) => {
+      api.get(
+        '/health',
+        { schema: { tags: ['system'], summary: 'Is the server and its database up?', response: { 200: HealthResponse, 503: HealthResponse } } },
+        async (_request, reply) => {
+          const up = await database.ping();
+          return reply.status(up ? 200 : 503).send({
+            status: up ? 'ok' : 'degraded',
+            database: { status: up ? 'up' : 'down', kind: database.kind },
+          });
+        },
+      );
+      await api.register(authRoutes, { prefix: '/auth', auth, secureCookies: secure, rateLimits });
+      await api.register(async (signedIn) => {
+        signedIn.addHook('onRequest', createAuthenticateHook(auth));
+        await signedIn.register(meRoutes, { auth });
+      });
+    },
+    { prefix: '/api' },
+  );
+
+  serveClient(app, config);
+  return app;
+}
+
+/** Serves the built client, with index.html for client routes (never for /api or /socket.io). */
+function serveClient(app: FastifyInstance, config: Config): void {
+  const clientDir = config.clientDir ?? path.resolve(import.meta.dirname, '../../client/dist');
+  if (!existsSync(path.join(clientDir, 'index.html'))) return;
+  void app.register(fastifyStatic, {
+    root: clientDir,
+    wildcard: false,
+    index: false,
+    setHeaders(reply, filePath) {
+      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+      reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    const isApi = url === '/api' || url.startsWith('/api/') || url.startsWith('/socket.io');
+    if (!isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+      reply.header('cache-control', 'no-cache');
+      return reply.sendFile('index.html');
+    }
+    return reply.status(404).send(errorBody(404, ErrorCode.notFound, `No route for ${request.method} ${url}.`));
+  });
+}
+
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}

@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Everything the server reads from its environment, parsed and checked once at start-up. */
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  /** The public URL of the app: e-mail links, the redirect allow-list, CORS and the socket origin. */
+  appOrigin: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  jwtSecret: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** How many proxy hops to trust for the client address; false trusts none. */
+  trustProxy: number | false;
+  /** Where the built client lives; served with an SPA fallback when present. */
+  clientDir: string | undefined;
+}
+
+/** A configuration problem; its message names the variable so the operator knows what to fix. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const NODE_ENVS = ['development', 'production', 'test'] as const;
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if ((allowed as readonly string[]).includes(raw)) return raw as T;
+  throw new ConfigError(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  }
+  return value;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL (got "${raw}")`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')} (got "${raw}")`);
+  }
+  return raw;
+}
+
+function origin(env: Env, name: string, fallback: string): string {
+  const raw = url(env, name, ['http:', 'https:']) ?? fallback;
+  const parsed = new URL(raw);
+  if (parsed.pathname !== '/' || parsed.search || parsed.hash) {
+    throw new ConfigError(`${name} must be an origin such as https://school.example, without a path (got "${raw}")`);
+  }
+  return parsed.origin;
+}
+
+function trustProxy(env: Env): number | false {
+  const raw = env.TRUST_PROXY;
+  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
+  return integer(env, 'TRUST_PROXY', 0, 1, 10);
+}
+
+/** Reads the JWT secret from the environment, or from (or into) DATA_DIR outside production. */
+function jwtSecret(env: Env, nodeEnv: Config['nodeEnv'], dataDir: string): string {
+  const raw = env.JWT_SECRET;
+  if (raw !== undefined && raw !== '') {
+    if (raw.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters long');
+    return raw;
+  }
+  if (nodeEnv === 'production') {
+    throw new ConfigError('JWT_SECRET is required when NODE_ENV=production (at least 32 random characters)');
+  }
+  const file = path.join(dataDir, 'jwt-secret');
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    const secret = randomBytes(48).toString('base64url');
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+    return secret;
+  }
+}
+
+/**
+ * Parses the environment into a Config. Throws a ConfigError naming the first bad variable.
+ * `overrides` lets tests and tools replace single values without touching process.env.
+ */
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const nodeEnv = oneOf(env, 'NODE_ENV', NODE_ENVS, 'development');
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+  const config: Config = {
+    nodeEnv,
+    port,
+    host: env.HOST || '0.0.0.0',
+    appOrigin: origin(env, 'APP_ORIGIN', `http://localhost:${port}`),
+    dataDir,
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: env.MAIL_FROM || 'Classwave <no-reply@classwave.local>',
+    jwtSecret: overrides.jwtSecret ?? jwtSecret(env, nodeEnv, dataDir),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
+    trustProxy: trustProxy(env),
+    clientDir: env.CLIENT_DIR,
+  };
+  return { ...config, ...overrides };
+}

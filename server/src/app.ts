@@ -22,7 +22,7 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { DomainEventBus } from './events.js';
 import { errorBody, installErrorHandler } from './http/errors.js';
-import { installValidation } from './http/validation.js';
+import { installJsonParser, installValidation } from './http/validation.js';
 
 export interface AppOptions {
   /** An open database; when absent one is opened from the config and closed with the app. */
@@ -65,6 +65,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   installValidation(app);
   installErrorHandler(app);
+  installJsonParser(app);
 
   const database =
     options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') }));
@@ -99,7 +100,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
     hsts: secure,
   });
-  await app.register(cors, { origin: config.appOrigin, credentials: true });
+  // A list, not a string: a foreign origin then gets no Access-Control-Allow-Origin at all.
+  await app.register(cors, { origin: [config.appOrigin], credentials: true });
   await app.register(cookie);
 
   let redis: Redis | undefined;
@@ -170,8 +172,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 /** Serves the built client, with index.html for client routes (never for /api or /socket.io). */
 function serveClient(app: FastifyInstance, config: Config): void {
   const clientDir = config.clientDir ?? path.resolve(import.meta.dirname, '../../client/dist');
-  if (!existsSync(path.join(clientDir, 'index.html'))) return;
-  void app.register(fastifyStatic, {
+  const hasClient = existsSync(path.join(clientDir, 'index.html'));
+  if (hasClient) void app.register(fastifyStatic, {
     root: clientDir,
     wildcard: false,
     index: false,
@@ -183,7 +185,7 @@ function serveClient(app: FastifyInstance, config: Config): void {
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     const isApi = url === '/api' || url.startsWith('/api/') || url.startsWith('/socket.io');
-    if (!isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+    if (hasClient && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
       reply.header('cache-control', 'no-cache');
       return reply.sendFile('index.html');
     }

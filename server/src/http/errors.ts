@@ -90,7 +90,4 @@ export function installErrorHandler(app: FastifyInstance): void {
     return reply.status(500).send(errorBody(500, ErrorCode.internal, 'Something went wrong on our side.'));
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send(errorBody(404, ErrorCode.notFound, `No route for ${request.method} ${request.url.split('?')[0]}.`));
-  });
 }

@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
+import secureJson from 'secure-json-parse';
+import { ErrorCode } from '@classwave/shared';
+import { AppError, badRequest } from './errors.js';
 
 /**
  * Two validators: bodies are checked strictly (no type coercion, unknown fields rejected),
@@ -54,6 +57,29 @@ function describe(error: ErrorObject | undefined, dataVar: string): string {
     default:
       return `${base} ${error.message ?? 'is not valid'}`;
   }
+}
+
+/**
+ * The API speaks JSON only: other bodies get 415, and JSON that would pollute prototypes is
+ * refused with a message that says so (Fastify's own parser hides why).
+ */
+export function installJsonParser(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(badRequest('The request body is empty; send a JSON object.', ErrorCode.invalidJson), undefined);
+    try {
+      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : '';
+      done(
+        /prototype/i.test(message)
+          ? badRequest('The request body must not contain "__proto__" or "constructor" keys.')
+          : new AppError(400, ErrorCode.invalidJson, 'The request body is not valid JSON.'),
+        undefined,
+      );
+    }
+  });
 }
 
 export type { FastifySchema };

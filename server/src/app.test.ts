@@ -1,0 +1,83 @@
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, TEST_ORIGIN, type TestApp } from './test/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  const clientDir = mkdtempSync(path.join(tmpdir(), 'classwave-client-'));
+  writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>Classwave</title><div id="root"></div>');
+  mkdirSync(path.join(clientDir, 'assets'));
+  writeFileSync(path.join(clientDir, 'assets', 'app-abc123.js'), 'console.log(1)');
+  t = await createTestApp({ config: { clientDir } });
+});
+afterAll(() => t.close());
+
+describe('GET /api/health', () => {
+  it('reports the server and its database', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok', database: { status: 'up', kind: process.env.DATABASE_URL ? 'postgres' : 'pglite' } });
+  });
+});
+
+describe('serving the client', () => {
+  it.each(['/', '/login', '/dashboard', '/courses/123', '/anything/else'])('answers %s with index.html', async (url) => {
+    const res = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.body).toContain('<div id="root">');
+    expect(res.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('serves built assets with a long cache', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toContain('immutable');
+  });
+
+  it.each(['/api/nope', '/api', '/api/courses/x/y/z'])('never answers %s with the client', async (url) => {
+    const res = await t.app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ statusCode: 404, code: 'not_found' });
+  });
+
+  it('answers a POST to an unknown path with a JSON 404', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/dashboard', payload: {} });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().code).toBe('not_found');
+  });
+});
+
+describe('security headers', () => {
+  it('sends helmet headers and a CSP the client can run under', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/login' });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    // The app is served over http here, so requests must not be upgraded to https.
+    expect(csp).not.toContain('upgrade-insecure-requests');
+  });
+
+  it('allows CORS only from APP_ORIGIN', async () => {
+    const ok = await t.app.inject({ method: 'OPTIONS', url: '/api/auth/signin', headers: { origin: TEST_ORIGIN, 'access-control-request-method': 'POST' } });
+    expect(ok.headers['access-control-allow-origin']).toBe(TEST_ORIGIN);
+    expect(ok.headers['access-control-allow-credentials']).toBe('true');
+    const foreign = await t.app.inject({ method: 'OPTIONS', url: '/api/auth/signin', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('GET /api/docs', () => {
+  it('serves the OpenAPI description of the API', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/auth/signup', '/api/auth/signin', '/api/me', '/api/health']));
+  });
+});

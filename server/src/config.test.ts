@@ -1,0 +1,70 @@
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const dataDir = () => mkdtempSync(path.join(tmpdir(), 'classwave-config-'));
+
+describe('loadConfig', () => {
+  it('starts with no variables at all, generating and keeping a JWT secret in DATA_DIR', () => {
+    const dir = dataDir();
+    const first = loadConfig({ DATA_DIR: dir });
+    expect(first).toMatchObject({ port: 3000, appOrigin: 'http://localhost:3000', databaseUrl: undefined, trustProxy: false });
+    const file = path.join(dir, 'jwt-secret');
+    expect(existsSync(file)).toBe(true);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, 'utf8').trim()).toBe(first.jwtSecret);
+    expect(loadConfig({ DATA_DIR: dir }).jwtSecret).toBe(first.jwtSecret);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ APP_ORIGIN: 'not a url' }, 'APP_ORIGIN'],
+    [{ APP_ORIGIN: 'https://school.example/app' }, 'APP_ORIGIN'],
+    [{ DATABASE_URL: 'mysql://db/x' }, 'DATABASE_URL'],
+    [{ REDIS_URL: 'http://redis' }, 'REDIS_URL'],
+    [{ SMTP_URL: 'mail.example' }, 'SMTP_URL'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
+    [{ JWT_SECRET: 'short' }, 'JWT_SECRET'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
+  ])('refuses %o naming %s', (env, name) => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrowError(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrowError(new RegExp(`^${name} `));
+  });
+
+  it('requires JWT_SECRET in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir() })).toThrowError(/JWT_SECRET is required/);
+    const ok = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), DATA_DIR: dataDir() });
+    expect(ok.jwtSecret).toBe('x'.repeat(40));
+  });
+
+  it('reads every documented variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      APP_ORIGIN: 'https://school.example/',
+      DATA_DIR: dataDir(),
+      DATABASE_URL: 'postgres://u@db:5432/app',
+      REDIS_URL: 'redis://redis:6379',
+      SMTP_URL: 'smtp://mail:1025',
+      MAIL_FROM: 'School <noreply@school.example>',
+      JWT_SECRET: 'y'.repeat(32),
+      LOG_LEVEL: 'warn',
+      TRUST_PROXY: '1',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      appOrigin: 'https://school.example',
+      databaseUrl: 'postgres://u@db:5432/app',
+      redisUrl: 'redis://redis:6379',
+      smtpUrl: 'smtp://mail:1025',
+      mailFrom: 'School <noreply@school.example>',
+      logLevel: 'warn',
+      trustProxy: 1,
+    });
+  });
+});

@@ -15,6 +15,9 @@ export class MailCatcher {
   private waiters: Array<() => void> = [];
   port = 0;
 
+  /** `onMail` sees each mail as it arrives (the end-to-end suite writes them where its workers can read them). */
+  constructor(private readonly options: { onMail?: (mail: CaughtMail) => void } = {}) {}
+
   async start(port = 0): Promise<this> {
     this.server = new SMTPServer({
       authOptional: true,
@@ -23,11 +26,13 @@ export class MailCatcher {
       onData: (stream, session, callback) => {
         simpleParser(stream)
           .then((parsed) => {
-            this.mails.push({
+            const mail = {
               to: session.envelope.rcptTo.map((r) => r.address).join(','),
               subject: parsed.subject ?? '',
               text: parsed.text ?? '',
-            });
+            };
+            this.mails.push(mail);
+            this.options.onMail?.(mail);
             this.waiters.splice(0).forEach((wake) => wake());
             callback();
           })

@@ -1,0 +1,53 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, type Page } from '@playwright/test';
+
+export const PASSWORD = 'correct horse battery';
+let counter = 0;
+export const uniqueEmail = (name: string) => `${name}.${Date.now().toString(36)}${++counter}@school.test`;
+
+/** The newest verification link mailed to `to`, waiting until it arrives. */
+export async function verificationLinkFor(to: string): Promise<string> {
+  const dir = process.env.E2E_MAIL_DIR!;
+  let link: string | undefined;
+  await expect
+    .poll(() => {
+      const mails = readdirSync(dir)
+        .sort()
+        .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { to: string; text: string })
+        .filter((m) => m.to.toLowerCase() === to.toLowerCase());
+      link = /https?:\/\/\S+\/api\/auth\/verify\?token=[\w-]+/.exec(mails.at(-1)?.text ?? '')?.[0];
+      return link;
+    }, { message: `a verification mail to ${to}` })
+    .toBeTruthy();
+  return link!;
+}
+
+const SHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.screenshots');
+/** Saves the page at desktop and phone width for a person to look at (not committed). */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  const size = page.viewportSize();
+  for (const [label, width, height] of [['desktop', 1280, 800], ['phone', 390, 844]] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: path.join(SHOTS, `${name}.${label}.png`), fullPage: true });
+  }
+  if (size) await page.setViewportSize(size);
+}
+
+/** Signs up through the form, opens the mailed link, and signs in; ends on the dashboard. */
+export async function signUpAndSignIn(page: Page, input: { fullName: string; role: 'Student' | 'Teacher'; email: string }) {
+  await page.goto('/signup');
+  await page.getByLabel('Full name').fill(input.fullName);
+  await page.getByRole('radio', { name: input.role }).check();
+  await page.getByLabel('Email').fill(input.email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await expect(page.getByRole('heading', { name: 'Verification Email Sent!' })).toBeVisible();
+  await page.goto(await verificationLinkFor(input.email));
+  await expect(page).toHaveURL(/\/login\?verified=1/);
+  await page.getByLabel('Email').fill(input.email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}

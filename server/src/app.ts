@@ -12,7 +12,15 @@ import swaggerUi from '@fastify/swagger-ui';
 import { Redis } from 'ioredis';
 import { ErrorCode, HealthResponse } from '@classwave/shared';
 import { createHash } from 'node:crypto';
+import { assignmentRoutes } from './assignments/routes.js';
+import { createAssignmentService } from './assignments/service.js';
 import { createAuthenticateHook } from './auth/authenticate.js';
+import { courseRoutes } from './courses/routes.js';
+import { createCourseService } from './courses/service.js';
+import { dashboardRoutes } from './dashboard/routes.js';
+import { createDashboardService } from './dashboard/service.js';
+import { submissionRoutes } from './submissions/routes.js';
+import { createSubmissionService } from './submissions/service.js';
 import { createMailer, type Mailer } from './auth/mailer.js';
 import { authRoutes, defaultRateLimits, meRoutes, type RateLimits } from './auth/routes.js';
 import { createAuthService, defaultAuthSettings, type AuthSettings } from './auth/service.js';
@@ -142,6 +150,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
   });
   const rateLimits = { ...defaultRateLimits, ...options.rateLimits };
+  const db = database.db;
 
   await app.register(
     async (api) => {
@@ -160,6 +169,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(async (signedIn) => {
         signedIn.addHook('onRequest', createAuthenticateHook(auth));
         await signedIn.register(meRoutes, { auth });
+        await signedIn.register(courseRoutes, { courses: createCourseService({ db }) });
+        await signedIn.register(assignmentRoutes, { assignments: createAssignmentService({ db, clock }) });
+        await signedIn.register(submissionRoutes, { submissions: createSubmissionService({ db, clock }) });
+        await signedIn.register(dashboardRoutes, { dashboard: createDashboardService({ db, clock }) });
       });
     },
     { prefix: '/api' },

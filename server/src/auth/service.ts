@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { ErrorCode, VerifyLinkError, type Profile, type Role, type Session, type User } from '@classwave/shared';
 import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
+import { PG, pgCode } from '../db/errors.js';
 import { emailTokens, profiles, refreshTokens, sessions, users } from '../db/schema.js';
 import type { DomainEventBus } from '../events.js';
 import { AppError, badRequest, unauthorized } from '../http/errors.js';
@@ -42,7 +43,6 @@ export interface IssuedSession {
 }
 
 const SIGNUP_MESSAGE = 'Check your e-mail for a verification link.';
-const UNIQUE_VIOLATION = '23505';
 /** Hops through a chain of rotations tolerated inside the grace period. */
 const MAX_GRACE_HOPS = 5;
 
@@ -202,7 +202,7 @@ export function createAuthService(deps: {
         });
       } catch (error) {
         // Two sign-ups with one address at once: the loser is treated like any taken address.
-        if ((error as { code?: string }).code !== UNIQUE_VIOLATION && (error as { cause?: { code?: string } }).cause?.code !== UNIQUE_VIOLATION) throw error;
+        if (pgCode(error) !== PG.uniqueViolation) throw error;
         const [winner] = await db.select().from(users).where(byEmail(email));
         if (winner) await mailAboutExistingAccount(winner, redirectTo);
         return { message: SIGNUP_MESSAGE };

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { Session } from '@classwave/shared';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp, type AppOptions } from '../app.js';
@@ -131,7 +132,7 @@ export function refreshCookieOf(res: LightMyRequestResponse): string {
 export async function signIn(t: TestApp, email: string, password = PASSWORD) {
   const res = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password } });
   if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
-  const body = res.json<{ session: { accessToken: string; expiresAt: number } }>();
+  const body = res.json<{ session: Session }>();
   return { accessToken: body.session.accessToken, cookie: refreshCookieOf(res), session: body.session };
 }
 

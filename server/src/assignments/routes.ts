@@ -1,0 +1,43 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { Assignment, AssignmentList, CreateAssignmentBody, IdParams } from '@classwave/shared';
+import { callerOf } from '../auth/authenticate.js';
+import { bearerSecurity, signedInErrors } from '../http/responses.js';
+import type { AssignmentService } from './service.js';
+
+export const assignmentRoutes: FastifyPluginAsyncTypebox<{ assignments: AssignmentService }> = async (app, { assignments }) => {
+  const common = { tags: ['assignments'], security: bearerSecurity };
+
+  app.get(
+    '/assignments',
+    {
+      schema: {
+        ...common,
+        summary: "Teachers: their courses' assignments; students: all, with their own submission",
+        response: { 200: AssignmentList, ...signedInErrors },
+      },
+    },
+    async (request) => assignments.list(callerOf(request)),
+  );
+
+  app.post(
+    '/assignments',
+    { schema: { ...common, summary: 'Create an assignment on an own course', body: CreateAssignmentBody, response: { 201: Assignment, ...signedInErrors } } },
+    async (request, reply) => reply.status(201).send(await assignments.create(callerOf(request), request.body)),
+  );
+
+  app.post(
+    '/assignments/samples',
+    { schema: { ...common, summary: "Create three sample assignments on the teacher's courses", response: { 201: AssignmentList, ...signedInErrors } } },
+    async (request, reply) => reply.status(201).send(await assignments.createSamples(callerOf(request))),
+  );
+
+  app.delete(
+    '/assignments/:id',
+    { schema: { ...common, summary: 'Delete an assignment of an own course, with its submissions', params: IdParams, response: { 204: Type.Null(), ...signedInErrors } } },
+    async (request, reply) => {
+      await assignments.remove(callerOf(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,98 @@
+import { eq, inArray } from 'drizzle-orm';
+import {
+  SAMPLE_ASSIGNMENT_POINTS,
+  type Assignment,
+  type CreateAssignmentBody,
+} from '@classwave/shared';
+import type { Caller } from '../auth/service.js';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/client.js';
+import { assignments, courses, submissions } from '../db/schema.js';
+import { badRequest, conflict } from '../http/errors.js';
+import { found, requireCourseOwner, requireTeacher } from '../policies.js';
+import { pickDistinct, SAMPLE_ASSIGNMENTS } from '../courses/samples.js';
+import { selectAssignments, toAssignment } from './queries.js';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+export function createAssignmentService({ db, clock }: { db: Db; clock: Clock }) {
+  return {
+    /** Teachers: their own courses' assignments. Students: all, each with their own submission. */
+    async list(caller: Caller): Promise<Assignment[]> {
+      if (caller.role === 'student') return selectAssignments(db, caller, undefined);
+      const own = db.select({ id: courses.id }).from(courses).where(eq(courses.teacherId, caller.userId));
+      return selectAssignments(db, caller, inArray(assignments.courseId, own));
+    },
+
+    async create(caller: Caller, body: CreateAssignmentBody): Promise<Assignment> {
+      requireTeacher(caller, 'create assignments');
+      const dueDate = new Date(body.dueDate);
+      if (Number.isNaN(dueDate.getTime())) throw badRequest('body.dueDate must be a valid date-time');
+      return db.transaction(async (tx) => {
+        const [course] = await tx.select().from(courses).where(eq(courses.id, body.courseId));
+        requireCourseOwner(caller, course, 'add assignments to it');
+        const [row] = await tx
+          .insert(assignments)
+          .values({
+            title: body.title.trim(),
+            description: body.description?.trim() ?? '',
+            dueDate,
+            maxPoints: body.maxPoints ?? 100,
+            courseId: course.id,
+            createdAt: clock.now(),
+          })
+          .returning();
+        return toAssignment(row!, course.title, null, 0);
+      });
+    },
+
+    /** Three sample assignments spread over the teacher's courses: 50, 100 and 150 points, due in the coming weeks. */
+    async createSamples(caller: Caller): Promise<Assignment[]> {
+      requireTeacher(caller, 'create assignments');
+      const own = await db.select().from(courses).where(eq(courses.teacherId, caller.userId));
+      if (own.length === 0) throw conflict('Please create a course first.');
+      const now = clock.now();
+      const picks = pickDistinct(SAMPLE_ASSIGNMENTS, SAMPLE_ASSIGNMENT_POINTS.length);
+      const targets = pickDistinct(own, own.length);
+      return db.transaction(async (tx) => {
+        const rows = await tx
+          .insert(assignments)
+          .values(
+            picks.map((pick, i) => {
+              const due = new Date(now.getTime() + (i + 1) * 7 * DAY_MS);
+              due.setHours(23, 59, 0, 0);
+              return {
+                title: pick.title,
+                description: pick.description,
+                dueDate: due,
+                maxPoints: SAMPLE_ASSIGNMENT_POINTS[i]!,
+                courseId: targets[i % targets.length]!.id,
+                createdAt: now,
+              };
+            }),
+          )
+          .returning();
+        const titles = new Map(own.map((c) => [c.id, c.title]));
+        return rows.map((row) => toAssignment(row, titles.get(row.courseId)!, null, 0));
+      });
+    },
+
+    /** Deletes an assignment of the caller's course together with its submissions, in one transaction. */
+    async remove(caller: Caller, id: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        const [row] = await tx
+          .select({ assignment: assignments, course: courses })
+          .from(assignments)
+          .innerJoin(courses, eq(courses.id, assignments.courseId))
+          .where(eq(assignments.id, id))
+          .for('update', { of: assignments });
+        const { course } = found(row, 'Assignment');
+        requireCourseOwner(caller, course, 'delete its assignments');
+        await tx.delete(submissions).where(eq(submissions.assignmentId, id));
+        await tx.delete(assignments).where(eq(assignments.id, id));
+      });
+    },
+  };
+}
+
+export type AssignmentService = ReturnType<typeof createAssignmentService>;

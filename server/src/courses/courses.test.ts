@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Course } from '@classwave/shared';
+import { createTestApp, type TestApp } from '../test/app.js';
+import { createAssignment, createCourse, createStudent, createTeacher, inDays, type Actor } from '../test/factories.js';
+
+let t: TestApp;
+let teacher: Actor;
+let student: Actor;
+beforeAll(async () => {
+  t = await createTestApp();
+  [teacher, student] = await Promise.all([createTeacher(t, 'Grace Hopper'), createStudent(t)]);
+});
+afterAll(() => t.close());
+
+describe('POST /api/courses', () => {
+  it('creates a course owned by the teacher, trimmed, with the teacher joined', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/courses',
+      headers: teacher.headers,
+      payload: { title: '  Compilers ', code: 'CS401', description: 'Parsing and code generation.' },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      title: 'Compilers',
+      code: 'CS401',
+      teacherId: teacher.id,
+      teacher: { id: teacher.id, fullName: 'Grace Hopper' },
+    });
+  });
+
+  it.each([
+    [{ title: '', code: 'X1', description: 'D' }, 'title'],
+    [{ title: '   ', code: 'X1', description: 'D' }, 'title'],
+    [{ title: 'T', code: 'X'.repeat(21), description: 'D' }, 'code'],
+    [{ title: 'T', code: 'X1' }, 'description'],
+    [{ title: 'T'.repeat(201), code: 'X1', description: 'D' }, 'title'],
+    [{ title: 42, code: 'X1', description: 'D' }, 'title'],
+  ])('refuses %o naming %s, writing nothing', async (payload, field) => {
+    const before = (await t.app.inject({ method: 'GET', url: '/api/courses', headers: teacher.headers })).json().length;
+    const res = await t.app.inject({ method: 'POST', url: '/api/courses', headers: teacher.headers, payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toContain(field);
+    expect((await t.app.inject({ method: 'GET', url: '/api/courses', headers: teacher.headers })).json()).toHaveLength(before);
+  });
+});
+
+describe('GET /api/courses', () => {
+  it('lists every course, newest first, for students too', async () => {
+    const first = await createCourse(t, teacher, { title: 'First' });
+    const second = await createCourse(t, teacher, { title: 'Second' });
+    const res = await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.headers });
+    const ids = res.json().map((c: Course) => c.id);
+    expect(ids.indexOf(second.id)).toBeLessThan(ids.indexOf(first.id));
+  });
+});
+
+describe('POST /api/courses/samples', () => {
+  it('creates three distinct sample courses with codes of two capitals and 100–499', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/courses/samples', headers: teacher.headers });
+    expect(res.statusCode).toBe(201);
+    const samples: Course[] = res.json();
+    expect(samples).toHaveLength(3);
+    expect(new Set(samples.map((c) => c.title)).size).toBe(3);
+    for (const course of samples) {
+      expect(course.code).toMatch(/^[A-Z]{2}([1-3]\d\d|4\d\d)$/);
+      expect(course.description.length).toBeGreaterThan(40);
+      expect(course.teacherId).toBe(teacher.id);
+    }
+  });
+});
+
+describe('GET /api/courses/:id', () => {
+  it('returns the course with its assignments by due date', async () => {
+    const course = await createCourse(t, teacher);
+    const later = await createAssignment(t, teacher, course, { title: 'Later', dueDate: inDays(9) });
+    const sooner = await createAssignment(t, teacher, course, { title: 'Sooner', dueDate: inDays(2) });
+    const res = await t.app.inject({ method: 'GET', url: `/api/courses/${course.id}`, headers: student.headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().course).toMatchObject({ id: course.id, teacher: { fullName: 'Grace Hopper' } });
+    expect(res.json().assignments.map((a: { id: string }) => a.id)).toEqual([sooner.id, later.id]);
+  });
+
+  it('answers 404 for an unknown course and 400 for a malformed id', async () => {
+    const missing = await t.app.inject({ method: 'GET', url: '/api/courses/00000000-0000-4000-8000-000000000000', headers: student.headers });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().message).toBe('Course not found.');
+    const bad = await t.app.inject({ method: 'GET', url: "/api/courses/1' or '1'='1", headers: student.headers });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('id');
+  });
+});
+
+describe('DELETE /api/courses/:id', () => {
+  it('deletes an own course without assignments', async () => {
+    const course = await createCourse(t, teacher);
+    const res = await t.app.inject({ method: 'DELETE', url: `/api/courses/${course.id}`, headers: teacher.headers });
+    expect(res.statusCode).toBe(204);
+    expect((await t.app.inject({ method: 'GET', url: `/api/courses/${course.id}`, headers: teacher.headers })).statusCode).toBe(404);
+  });
+
+  it('refuses with 409 while the course has assignments, and keeps everything', async () => {
+    const course = await createCourse(t, teacher);
+    const assignment = await createAssignment(t, teacher, course);
+    const res = await t.app.inject({ method: 'DELETE', url: `/api/courses/${course.id}`, headers: teacher.headers });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ code: 'conflict', message: 'This course still has assignments. Delete them first.' });
+    const detail = await t.app.inject({ method: 'GET', url: `/api/courses/${course.id}`, headers: teacher.headers });
+    expect(detail.json().assignments.map((a: { id: string }) => a.id)).toEqual([assignment.id]);
+  });
+});

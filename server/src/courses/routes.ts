@@ -1,0 +1,48 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { Course, CourseDetail, CourseList, CreateCourseBody, IdParams } from '@classwave/shared';
+import { callerOf } from '../auth/authenticate.js';
+import { bearerSecurity, signedInErrors } from '../http/responses.js';
+import type { CourseService } from './service.js';
+
+export const courseRoutes: FastifyPluginAsyncTypebox<{ courses: CourseService }> = async (app, { courses }) => {
+  const common = { tags: ['courses'], security: bearerSecurity };
+
+  app.get('/courses', { schema: { ...common, summary: 'Every course with its teacher, newest first', response: { 200: CourseList, ...signedInErrors } } }, async () =>
+    courses.list(),
+  );
+
+  app.post(
+    '/courses',
+    { schema: { ...common, summary: 'Create a course (teachers)', body: CreateCourseBody, response: { 201: Course, ...signedInErrors } } },
+    async (request, reply) => reply.status(201).send(await courses.create(callerOf(request), request.body)),
+  );
+
+  app.post(
+    '/courses/samples',
+    { schema: { ...common, summary: 'Create three sample courses (teachers)', response: { 201: CourseList, ...signedInErrors } } },
+    async (request, reply) => reply.status(201).send(await courses.createSamples(callerOf(request))),
+  );
+
+  app.get(
+    '/courses/:id',
+    { schema: { ...common, summary: 'A course with its assignments by due date', params: IdParams, response: { 200: CourseDetail, ...signedInErrors } } },
+    async (request) => courses.detail(callerOf(request), request.params.id),
+  );
+
+  app.delete(
+    '/courses/:id',
+    {
+      schema: {
+        ...common,
+        summary: "Delete an own course (refused while it has assignments)",
+        params: IdParams,
+        response: { 204: Type.Null(), ...signedInErrors },
+      },
+    },
+    async (request, reply) => {
+      await courses.remove(callerOf(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+};

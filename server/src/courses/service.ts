@@ -1,0 +1,86 @@
+import { count, desc, eq } from 'drizzle-orm';
+import { COURSES_QUERY_LIMIT, SAMPLES_PER_CLICK, type Course, type CourseDetail, type CreateCourseBody } from '@classwave/shared';
+import type { Caller } from '../auth/service.js';
+import type { Db, Tx } from '../db/client.js';
+import { assignments, courses, profiles } from '../db/schema.js';
+import { selectAssignments } from '../assignments/queries.js';
+import { PG, pgCode } from '../db/errors.js';
+import { conflict } from '../http/errors.js';
+import { found, requireCourseOwner, requireTeacher } from '../policies.js';
+import { pickDistinct, SAMPLE_COURSES, sampleCode } from './samples.js';
+
+const STILL_HAS_ASSIGNMENTS = 'This course still has assignments. Delete them first.';
+
+type CourseRow = typeof courses.$inferSelect;
+const toCourse = (row: CourseRow, teacherName: string): Course => ({
+  id: row.id,
+  title: row.title,
+  description: row.description,
+  code: row.code,
+  teacherId: row.teacherId,
+  createdAt: row.createdAt.toISOString(),
+  teacher: { id: row.teacherId, fullName: teacherName },
+});
+
+export function createCourseService({ db }: { db: Db }) {
+  const selectCourses = (tx: Db | Tx) =>
+    tx.select({ course: courses, teacherName: profiles.fullName }).from(courses).innerJoin(profiles, eq(profiles.id, courses.teacherId));
+
+  async function insertCourses(caller: Caller, values: CreateCourseBody[]): Promise<Course[]> {
+    requireTeacher(caller, 'create courses');
+    return db.transaction(async (tx) => {
+      const [teacher] = await tx.select({ fullName: profiles.fullName }).from(profiles).where(eq(profiles.id, caller.userId));
+      const rows = await tx
+        .insert(courses)
+        .values(values.map((v) => ({ title: v.title.trim(), code: v.code.trim(), description: v.description.trim(), teacherId: caller.userId })))
+        .returning();
+      return rows.map((row) => toCourse(row, found(teacher, 'Profile').fullName));
+    });
+  }
+
+  return {
+    /** Every course, newest first (spec §7: all courses with their teacher, limit 1000). */
+    async list(): Promise<Course[]> {
+      const rows = await selectCourses(db).orderBy(desc(courses.createdAt), desc(courses.id)).limit(COURSES_QUERY_LIMIT);
+      return rows.map((r) => toCourse(r.course, r.teacherName));
+    },
+
+    async create(caller: Caller, body: CreateCourseBody): Promise<Course> {
+      const [course] = await insertCourses(caller, [body]);
+      return course!;
+    },
+
+    async createSamples(caller: Caller): Promise<Course[]> {
+      const picks = pickDistinct(SAMPLE_COURSES, SAMPLES_PER_CLICK);
+      return insertCourses(
+        caller,
+        picks.map((p) => ({ title: p.title, description: p.description, code: sampleCode(p.prefix) })),
+      );
+    },
+
+    async detail(caller: Caller, id: string): Promise<CourseDetail> {
+      const [row] = await selectCourses(db).where(eq(courses.id, id));
+      const { course, teacherName } = found(row, 'Course');
+      return { course: toCourse(course, teacherName), assignments: await selectAssignments(db, caller, eq(assignments.courseId, id)) };
+    },
+
+    /** Deletes an own course; refused while it has assignments (the spec's rule, kept by a foreign key too). */
+    async remove(caller: Caller, id: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        const [course] = await tx.select().from(courses).where(eq(courses.id, id)).for('update');
+        requireCourseOwner(caller, course, 'delete it');
+        const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(assignments).where(eq(assignments.courseId, id));
+        if (n > 0) throw conflict(STILL_HAS_ASSIGNMENTS);
+        try {
+          await tx.delete(courses).where(eq(courses.id, id));
+        } catch (error) {
+          if (pgCode(error) === PG.foreignKeyViolation) throw conflict(STILL_HAS_ASSIGNMENTS);
+          throw error;
+        }
+      });
+    },
+  };
+}
+
+export type CourseService = ReturnType<typeof createCourseService>;
+

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { liveClasses } from '../db/schema.js';
+import { createTestApp, type TestApp } from '../test/app.js';
+import { createAssignment, createCourse, createStudent, createTeacher, inDays, type Actor } from '../test/factories.js';
+
+/** A database of its own, so every figure is known. */
+let t: TestApp;
+let teacher: Actor;
+let other: Actor;
+let student: Actor;
+beforeAll(async () => {
+  t = await createTestApp();
+  [teacher, other, student] = await Promise.all([createTeacher(t), createTeacher(t, 'Other Teacher'), createStudent(t)]);
+  const algebra = await createCourse(t, teacher, { title: 'Algebra' });
+  await createCourse(t, teacher, { title: 'Geometry' });
+  const art = await createCourse(t, other, { title: 'Art' });
+  await createAssignment(t, teacher, algebra, { title: 'Past', dueDate: inDays(-1) });
+  await createAssignment(t, teacher, algebra, { title: 'In three days', dueDate: inDays(3) });
+  await createAssignment(t, teacher, algebra, { title: 'In one day', dueDate: inDays(1) });
+  await createAssignment(t, other, art, { title: 'Sketch', dueDate: inDays(2) });
+  for (let i = 0; i < 4; i++) await createAssignment(t, other, art, { title: `Later ${i}`, dueDate: inDays(10 + i) });
+  await t.app.database.db.insert(liveClasses).values([
+    { title: 'Algebra review', scheduledAt: new Date(inDays(2.5)), courseId: algebra.id },
+    { title: 'Orphan session', scheduledAt: new Date(inDays(0.5)), courseId: null },
+    { title: 'Yesterday', scheduledAt: new Date(inDays(-1)), courseId: algebra.id },
+  ]);
+});
+afterAll(() => t.close());
+
+const dashboardOf = async (actor: Actor) => (await t.app.inject({ method: 'GET', url: '/api/dashboard', headers: actor.headers })).json();
+
+describe('GET /api/dashboard', () => {
+  it("counts a teacher's own courses and future assignments, with their classes", async () => {
+    const d = await dashboardOf(teacher);
+    expect(d.stats).toEqual({ totalCourses: 2, activeAssignments: 2, upcomingClasses: 1, teamMembers: 0 });
+    expect(d.upcomingEvents.map((e: { title: string; type: string; courseTitle: string }) => [e.title, e.type, e.courseTitle])).toEqual([
+      ['In one day', 'assignment', 'Algebra'],
+      ['Algebra review', 'class', 'Algebra'],
+      ['In three days', 'assignment', 'Algebra'],
+    ]);
+  });
+
+  it('counts everything for a student and caps the merged events at five, soonest first', async () => {
+    const d = await dashboardOf(student);
+    expect(d.stats).toEqual({ totalCourses: 3, activeAssignments: 7, upcomingClasses: 2, teamMembers: 0 });
+    expect(d.upcomingEvents.map((e: { title: string }) => e.title)).toEqual([
+      'Orphan session',
+      'In one day',
+      'Sketch',
+      'Algebra review',
+      'In three days',
+    ]);
+    // A class without a course falls back to 'Unknown Course'.
+    expect(d.upcomingEvents[0]).toMatchObject({ type: 'class', courseTitle: 'Unknown Course' });
+  });
+});

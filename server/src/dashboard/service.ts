@@ -1,0 +1,77 @@
+import { and, asc, count, eq, gte, inArray } from 'drizzle-orm';
+import {
+  TEAM_MEMBER_COUNT,
+  UNKNOWN_COURSE_TITLE,
+  UPCOMING_CLASSES_LIMIT,
+  UPCOMING_EVENTS_LIMIT,
+  type Dashboard,
+  type UpcomingEvent,
+} from '@classwave/shared';
+import type { Caller } from '../auth/service.js';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/client.js';
+import { assignments, courses, liveClasses } from '../db/schema.js';
+
+/** The dashboard per role (spec §2, §7), counted in SQL rather than by loading rows. */
+export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) {
+  return {
+    async get(caller: Caller): Promise<Dashboard> {
+      const now = clock.now();
+      const isTeacher = caller.role === 'teacher';
+      const ownCourseIds = db.select({ id: courses.id }).from(courses).where(eq(courses.teacherId, caller.userId));
+      const futureAssignments = and(
+        gte(assignments.dueDate, now),
+        isTeacher ? inArray(assignments.courseId, ownCourseIds) : undefined,
+      );
+      // Live classes cannot be scheduled yet (a placeholder); a teacher's list would be their courses' classes.
+      const futureClasses = and(
+        gte(liveClasses.scheduledAt, now),
+        isTeacher ? inArray(liveClasses.courseId, ownCourseIds) : undefined,
+      );
+
+      const [[courseCount], [assignmentCount], [classCount], nextAssignments, nextClasses] = await Promise.all([
+        db.select({ n: count() }).from(courses).where(isTeacher ? eq(courses.teacherId, caller.userId) : undefined),
+        db.select({ n: count() }).from(assignments).where(futureAssignments),
+        db.select({ n: count() }).from(liveClasses).where(futureClasses),
+        db
+          .select({ id: assignments.id, title: assignments.title, time: assignments.dueDate, courseTitle: courses.title })
+          .from(assignments)
+          .leftJoin(courses, eq(courses.id, assignments.courseId))
+          .where(futureAssignments)
+          .orderBy(asc(assignments.dueDate), asc(assignments.id))
+          .limit(UPCOMING_EVENTS_LIMIT),
+        db
+          .select({ id: liveClasses.id, title: liveClasses.title, time: liveClasses.scheduledAt, courseTitle: courses.title })
+          .from(liveClasses)
+          .leftJoin(courses, eq(courses.id, liveClasses.courseId))
+          .where(futureClasses)
+          .orderBy(asc(liveClasses.scheduledAt), asc(liveClasses.id))
+          .limit(UPCOMING_CLASSES_LIMIT),
+      ]);
+
+      const events: UpcomingEvent[] = [
+        ...nextAssignments.map((a) => ({ ...a, type: 'assignment' as const })),
+        ...nextClasses.map((c) => ({ ...c, type: 'class' as const })),
+      ]
+        .sort((a, b) => a.time.getTime() - b.time.getTime())
+        .slice(0, UPCOMING_EVENTS_LIMIT)
+        .map((e) => ({
+          id: e.id,
+          title: e.title,
+          type: e.type,
+          time: e.time.toISOString(),
+          courseTitle: e.courseTitle ?? UNKNOWN_COURSE_TITLE,
+        }));
+
+      return {
+        stats: {
+          totalCourses: courseCount?.n ?? 0,
+          activeAssignments: assignmentCount?.n ?? 0,
+          upcomingClasses: classCount?.n ?? 0,
+          teamMembers: TEAM_MEMBER_COUNT,
+        },
+        upcomingEvents: events,
+      };
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import type { Assignment, Course, OwnSubmission } from '@classwave/shared';
+import { bearer, createVerifiedUser, signIn, type TestApp } from './app.js';
+
+export interface Actor {
+  id: string;
+  email: string;
+  fullName: string;
+  token: string;
+  headers: { authorization: string };
+}
+
+async function createActor(t: TestApp, role: 'student' | 'teacher', fullName: string): Promise<Actor> {
+  const { email } = await createVerifiedUser(t, { role, fullName });
+  const { accessToken, session } = await signIn(t, email);
+  return { id: session.user.id, email, fullName, token: accessToken, headers: bearer(accessToken) };
+}
+
+export const createTeacher = (t: TestApp, fullName = 'Grace Teacher') => createActor(t, 'teacher', fullName);
+export const createStudent = (t: TestApp, fullName = 'Sam Student') => createActor(t, 'student', fullName);
+
+let courseCounter = 0;
+export async function createCourse(t: TestApp, teacher: Actor, body: Partial<{ title: string; code: string; description: string }> = {}): Promise<Course> {
+  const n = ++courseCounter;
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/courses',
+    headers: teacher.headers,
+    payload: { title: `Course ${n}`, code: `CS${100 + n}`, description: `About course ${n}.`, ...body },
+  });
+  if (res.statusCode !== 201) throw new Error(`createCourse: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
+export const inDays = (days: number) => new Date(Date.now() + days * 24 * 3600 * 1000).toISOString();
+
+export async function createAssignment(
+  t: TestApp,
+  teacher: Actor,
+  course: Course,
+  body: Partial<{ title: string; description: string; dueDate: string; maxPoints: number }> = {},
+): Promise<Assignment> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/assignments',
+    headers: teacher.headers,
+    payload: { title: 'Essay', dueDate: inDays(7), courseId: course.id, ...body },
+  });
+  if (res.statusCode !== 201) throw new Error(`createAssignment: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
+export async function submit(t: TestApp, student: Actor, assignment: Assignment, content = 'My answer.'): Promise<OwnSubmission> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/assignments/${assignment.id}/submissions`,
+    headers: student.headers,
+    payload: { content },
+  });
+  if (res.statusCode !== 201) throw new Error(`submit: ${res.statusCode} ${res.body}`);
+  return res.json();
+}

@@ -1,0 +1,171 @@
+import { Type, type Static } from 'typebox';
+
+/** Limits that keep stored text reasonable; the client mirrors them with maxLength. */
+export const LIMITS = {
+  courseTitle: 200,
+  courseCode: 20,
+  courseDescription: 5000,
+  assignmentTitle: 200,
+  assignmentDescription: 10_000,
+  maxPoints: 10_000,
+  submissionContent: 50_000,
+  feedback: 5000,
+} as const;
+
+const Uuid = Type.String({ format: 'uuid' });
+const Timestamp = Type.String({ format: 'date-time' });
+/** Required text: at least one non-space character. */
+const Text = (maxLength: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength, pattern: '\\S', ...(description ? { description } : {}) });
+
+export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+export type IdParams = Static<typeof IdParams>;
+
+export const PersonRef = Type.Object({ id: Uuid, fullName: Type.String() }, { additionalProperties: false });
+export type PersonRef = Static<typeof PersonRef>;
+
+// Courses
+
+export const Course = Type.Object(
+  {
+    id: Uuid,
+    title: Type.String(),
+    description: Type.String(),
+    code: Type.String(),
+    teacherId: Uuid,
+    createdAt: Timestamp,
+    teacher: PersonRef,
+  },
+  { additionalProperties: false },
+);
+export type Course = Static<typeof Course>;
+
+export const CreateCourseBody = Type.Object(
+  {
+    title: Text(LIMITS.courseTitle),
+    code: Text(LIMITS.courseCode, 'A short code such as CS101.'),
+    description: Text(LIMITS.courseDescription),
+  },
+  { additionalProperties: false },
+);
+export type CreateCourseBody = Static<typeof CreateCourseBody>;
+
+export const CourseList = Type.Array(Course);
+
+// Assignments
+
+/** The signed-in student's own submission, as shown on their assignment card. */
+export const OwnSubmission = Type.Object(
+  {
+    id: Uuid,
+    submittedAt: Timestamp,
+    grade: Type.Union([Type.Integer(), Type.Null()]),
+    feedback: Type.Union([Type.String(), Type.Null()]),
+    gradedAt: Type.Union([Timestamp, Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+export type OwnSubmission = Static<typeof OwnSubmission>;
+
+export const Assignment = Type.Object(
+  {
+    id: Uuid,
+    title: Type.String(),
+    description: Type.String(),
+    dueDate: Timestamp,
+    maxPoints: Type.Integer(),
+    courseId: Uuid,
+    courseTitle: Type.String(),
+    createdAt: Timestamp,
+    /** Students: their own submission, or null. Teachers: always null. */
+    submission: Type.Union([OwnSubmission, Type.Null()]),
+    /** Teachers: how many students have submitted. Students: null. */
+    submissionCount: Type.Union([Type.Integer(), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+export type Assignment = Static<typeof Assignment>;
+export const AssignmentList = Type.Array(Assignment);
+
+export const CourseDetail = Type.Object(
+  { course: Course, assignments: AssignmentList },
+  { additionalProperties: false },
+);
+export type CourseDetail = Static<typeof CourseDetail>;
+
+export const CreateAssignmentBody = Type.Object(
+  {
+    title: Text(LIMITS.assignmentTitle),
+    description: Type.Optional(Type.String({ maxLength: LIMITS.assignmentDescription })),
+    dueDate: Type.String({ format: 'date-time', description: 'An ISO 8601 date and time with its offset.' }),
+    maxPoints: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.maxPoints, default: 100 })),
+    courseId: Uuid,
+  },
+  { additionalProperties: false },
+);
+export type CreateAssignmentBody = Static<typeof CreateAssignmentBody>;
+
+// Submissions
+
+export const Submission = Type.Object(
+  {
+    id: Uuid,
+    assignmentId: Uuid,
+    studentId: Uuid,
+    content: Type.String(),
+    submittedAt: Timestamp,
+    grade: Type.Union([Type.Integer(), Type.Null()]),
+    feedback: Type.Union([Type.String(), Type.Null()]),
+    gradedAt: Type.Union([Timestamp, Type.Null()]),
+    student: PersonRef,
+  },
+  { additionalProperties: false },
+);
+export type Submission = Static<typeof Submission>;
+export const SubmissionList = Type.Array(Submission);
+
+export const CreateSubmissionBody = Type.Object(
+  { content: Text(LIMITS.submissionContent) },
+  { additionalProperties: false },
+);
+export type CreateSubmissionBody = Static<typeof CreateSubmissionBody>;
+
+export const GradeBody = Type.Object(
+  {
+    grade: Type.Integer({ minimum: 0, maximum: LIMITS.maxPoints, description: 'Points, from 0 to the assignment\'s max points.' }),
+    feedback: Type.Optional(Type.Union([Type.String({ maxLength: LIMITS.feedback }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type GradeBody = Static<typeof GradeBody>;
+
+// Dashboard
+
+export const UpcomingEvent = Type.Object(
+  {
+    id: Uuid,
+    title: Type.String(),
+    type: Type.Union([Type.Literal('assignment'), Type.Literal('class')]),
+    time: Timestamp,
+    courseTitle: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type UpcomingEvent = Static<typeof UpcomingEvent>;
+
+export const Dashboard = Type.Object(
+  {
+    stats: Type.Object(
+      {
+        totalCourses: Type.Integer(),
+        activeAssignments: Type.Integer(),
+        upcomingClasses: Type.Integer(),
+        teamMembers: Type.Integer(),
+      },
+      { additionalProperties: false },
+    ),
+    upcomingEvents: Type.Array(UpcomingEvent),
+  },
+  { additionalProperties: false },
+);
+export type Dashboard = Static<typeof Dashboard>;

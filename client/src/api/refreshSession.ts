@@ -1,0 +1,69 @@
+import type { Session, SessionResponse } from '@classwave/shared';
+
+/**
+ * The outcome of asking the server for a fresh access token with the refresh cookie.
+ * 'unauthenticated': there is no valid session (sign the user out).
+ * 'unavailable': the server could not be reached or did not answer properly (maybe try again).
+ */
+export type RefreshResult =
+  { ok: true; session: Session } | { ok: false; reason: 'unauthenticated' | 'unavailable' };
+
+/** Name of the Web Lock that serializes refreshes across the tabs of this browser. */
+export const REFRESH_LOCK_NAME = 'classwave-refresh';
+
+/** POST /api/auth/refresh with the httpOnly cookie. Never throws. */
+export async function requestRefresh(): Promise<RefreshResult> {
+  let response: Response;
+  try {
+    // No body and no content type: the refresh token travels only in its cookie.
+    response = await fetch('/api/auth/refresh', {
+      method: 'POST',
+      credentials: 'include',
+      headers: { accept: 'application/json' },
+    });
+  } catch {
+    return { ok: false, reason: 'unavailable' };
+  }
+  if (response.status === 401) return { ok: false, reason: 'unauthenticated' };
+  if (!response.ok) return { ok: false, reason: 'unavailable' };
+  try {
+    const body = (await response.json()) as SessionResponse;
+    return { ok: true, session: body.session };
+  } catch {
+    return { ok: false, reason: 'unavailable' };
+  }
+}
+
+type LockRunner = <T>(task: () => Promise<T>) => Promise<T>;
+
+/**
+ * Runs `task` holding the cross-tab lock when the browser has Web Locks. Refresh tokens rotate, so
+ * two tabs must not present the same one at once; with the lock, the second tab refreshes after
+ * the first and sends the cookie the first one received.
+ */
+export const withCrossTabLock: LockRunner = (task) => {
+  const locks = typeof navigator === 'undefined' ? undefined : (navigator.locks as LockManager | undefined);
+  if (!locks) return task();
+  // The lock resolves with the task's own result; the DOM typings leave the promise nested.
+  return locks.request(REFRESH_LOCK_NAME, task) as unknown as ReturnType<typeof task>;
+};
+
+/**
+ * Makes a refresh function that runs at most one refresh at a time: callers that arrive while one
+ * is in flight share its promise. A call after it settles starts a new one.
+ */
+export function createRefresher(
+  request: () => Promise<RefreshResult> = requestRefresh,
+  runLocked: LockRunner = withCrossTabLock,
+): () => Promise<RefreshResult> {
+  let inFlight: Promise<RefreshResult> | null = null;
+  return () => {
+    inFlight ??= runLocked(request).finally(() => {
+      inFlight = null;
+    });
+    return inFlight;
+  };
+}
+
+/** The tab's one refresher, used by session restore, the silent refresh timer and the API's re-auth. */
+export const refreshSession = createRefresher();

@@ -1,0 +1,16 @@
+import { BrowserRouter } from 'react-router-dom';
+import { AuthSync } from '../features/auth/AuthSync';
+import { AppProviders } from './providers';
+import { AppRoutes } from './router';
+import type { AppStore } from './store';
+
+export function App({ store }: { store: AppStore }) {
+  return (
+    <AppProviders store={store}>
+      <BrowserRouter>
+        <AuthSync />
+        <AppRoutes />
+      </BrowserRouter>
+    </AppProviders>
+  );
+}

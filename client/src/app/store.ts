@@ -1,0 +1,47 @@
+import {
+  combineSlices,
+  configureStore,
+  createListenerMiddleware,
+  type Action,
+  type ThunkAction,
+} from '@reduxjs/toolkit';
+import { setupListeners } from '@reduxjs/toolkit/query';
+import { api } from '../api/api';
+import { authSlice, signedOut } from '../features/auth/authSlice';
+import { layoutSlice, sidebarToggled, writeSidebarCollapsed } from '../features/layout/layoutSlice';
+
+const rootReducer = combineSlices(api, authSlice, layoutSlice);
+
+export type RootState = ReturnType<typeof rootReducer>;
+
+/** Builds a store; tests pass `preloadedState` to start from a given auth or layout state. */
+export function makeStore(preloadedState?: Partial<RootState>) {
+  const listeners = createListenerMiddleware();
+  // Nothing fetched for one user may be shown to the next: a sign-out drops the whole cache.
+  listeners.startListening({
+    actionCreator: signedOut,
+    effect: (_action, listenerApi) => {
+      listenerApi.dispatch(api.util.resetApiState());
+    },
+  });
+  listeners.startListening({
+    actionCreator: sidebarToggled,
+    effect: (_action, listenerApi) => {
+      writeSidebarCollapsed((listenerApi.getState() as RootState).layout.sidebarCollapsed);
+    },
+  });
+
+  const store = configureStore({
+    reducer: rootReducer,
+    preloadedState,
+    middleware: (getDefaultMiddleware) =>
+      getDefaultMiddleware().prepend(listeners.middleware).concat(api.middleware),
+  });
+  // Refetch on focus and reconnect for queries that ask for it.
+  setupListeners(store.dispatch);
+  return store;
+}
+
+export type AppStore = ReturnType<typeof makeStore>;
+export type AppDispatch = AppStore['dispatch'];
+export type AppThunk<ReturnType = void> = ThunkAction<ReturnType, RootState, unknown, Action>;

@@ -1,0 +1,50 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { Input } from './Input';
+
+describe('Input', () => {
+  it('binds its label to the input', () => {
+    render(<Input label="Course Code" placeholder="e.g. CS101" />);
+    expect(screen.getByLabelText('Course Code')).toHaveAttribute('placeholder', 'e.g. CS101');
+  });
+
+  it('shows an error line, marks the input invalid and describes it with the error', () => {
+    render(<Input label="Email" error="Enter a valid e-mail address." />);
+    const input = screen.getByLabelText('Email');
+    expect(input).toBeInvalid();
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(input).toHaveAccessibleDescription('Enter a valid e-mail address.');
+  });
+
+  it('is neither invalid nor described without an error or hint', () => {
+    render(<Input label="Email" />);
+    const input = screen.getByLabelText('Email');
+    expect(input).not.toHaveAttribute('aria-invalid');
+    expect(input).not.toHaveAttribute('aria-describedby');
+  });
+
+  it('describes the input with both its hint and its error', () => {
+    render(<Input label="Password" type="password" hint="8 to 128 characters." error="Too short." />);
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription('8 to 128 characters. Too short.');
+  });
+
+  it('shows and hides a password with its toggle button', async () => {
+    const user = userEvent.setup();
+    render(<Input label="Password" type="password" defaultValue="s3cret-pass" />);
+    const input = screen.getByLabelText('Password');
+    expect(input).toHaveAttribute('type', 'password');
+
+    await user.click(screen.getByRole('button', { name: 'Show password' }));
+    expect(input).toHaveAttribute('type', 'text');
+    expect(input).toHaveValue('s3cret-pass');
+
+    await user.click(screen.getByRole('button', { name: 'Hide password' }));
+    expect(input).toHaveAttribute('type', 'password');
+  });
+
+  it('has no toggle for other types', () => {
+    render(<Input label="Email" type="email" />);
+    expect(screen.queryByRole('button')).not.toBeInTheDocument();
+  });
+});

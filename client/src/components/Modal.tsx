@@ -1,0 +1,152 @@
+import clsx from 'clsx';
+import { X } from 'lucide-react';
+import {
+  useEffect,
+  useId,
+  useRef,
+  type KeyboardEvent as ReactKeyboardEvent,
+  type MouseEvent as ReactMouseEvent,
+  type ReactNode,
+} from 'react';
+import { createPortal } from 'react-dom';
+import { focusableWithin } from './focusable';
+import './Modal.css';
+
+export interface ModalProps {
+  open: boolean;
+  /** Called on a backdrop click, the X button or Escape. */
+  onClose: () => void;
+  title: ReactNode;
+  /** A line under the title. */
+  description?: ReactNode;
+  children?: ReactNode;
+  /** Buttons at the bottom, e.g. Cancel and a submit button. */
+  footer?: ReactNode;
+  size?: 'sm' | 'md' | 'lg';
+  className?: string;
+}
+
+/**
+ * A dialog over the page. It closes on a backdrop click, its X button and Escape; while open,
+ * Tab stays inside it and the page behind does not scroll; on close, focus returns to whatever
+ * had it before.
+ */
+export function Modal({
+  open,
+  onClose,
+  title,
+  description,
+  children,
+  footer,
+  size = 'md',
+  className,
+}: ModalProps) {
+  const titleId = useId();
+  const descriptionId = useId();
+  const dialogRef = useRef<HTMLDivElement>(null);
+  // Only a press that starts and ends on the backdrop closes, so selecting text inside the dialog
+  // and releasing outside it does not.
+  const pressStartedOnBackdrop = useRef(false);
+
+  useEffect(() => {
+    if (!open) return;
+    const previouslyFocused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const dialog = dialogRef.current;
+    if (dialog) {
+      const [first] = focusableWithin(dialog).filter((element) => !element.dataset.modalClose);
+      (first ?? dialog).focus();
+    }
+    // Tab is trapped in handleKeyDown; this catches focus that leaves some other way.
+    function keepFocusInside(event: FocusEvent) {
+      if (dialog && event.target instanceof Node && !dialog.contains(event.target)) dialog.focus();
+    }
+    document.addEventListener('focusin', keepFocusInside);
+    const { overflow } = document.body.style;
+    document.body.style.overflow = 'hidden';
+    return () => {
+      document.removeEventListener('focusin', keepFocusInside);
+      document.body.style.overflow = overflow;
+      previouslyFocused?.focus();
+    };
+  }, [open]);
+
+  if (!open) return null;
+
+  function handleKeyDown(event: ReactKeyboardEvent<HTMLDivElement>) {
+    if (event.key === 'Escape') {
+      event.stopPropagation();
+      onClose();
+      return;
+    }
+    if (event.key !== 'Tab' || !dialogRef.current) return;
+    const focusable = focusableWithin(dialogRef.current);
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    if (!first || !last) {
+      event.preventDefault();
+      return;
+    }
+    const active = document.activeElement;
+    if (event.shiftKey && (active === first || active === dialogRef.current)) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && active === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  }
+
+  function handleBackdropMouseDown(event: ReactMouseEvent<HTMLDivElement>) {
+    pressStartedOnBackdrop.current = event.target === event.currentTarget;
+  }
+
+  function handleBackdropClick(event: ReactMouseEvent<HTMLDivElement>) {
+    if (pressStartedOnBackdrop.current && event.target === event.currentTarget) onClose();
+    pressStartedOnBackdrop.current = false;
+  }
+
+  return createPortal(
+    <div
+      className="modal-backdrop"
+      data-testid="modal-backdrop"
+      onMouseDown={handleBackdropMouseDown}
+      onClick={handleBackdropClick}
+    >
+      <div
+        ref={dialogRef}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={description != null ? descriptionId : undefined}
+        tabIndex={-1}
+        className={clsx('modal', `modal--${size}`, className)}
+        onKeyDown={handleKeyDown}
+      >
+        <header className="modal__header">
+          <div>
+            <h2 id={titleId} className="modal__title">
+              {title}
+            </h2>
+            {description != null && (
+              <p id={descriptionId} className="modal__description">
+                {description}
+              </p>
+            )}
+          </div>
+          <button
+            type="button"
+            className="modal__close"
+            aria-label="Close"
+            data-modal-close="true"
+            onClick={onClose}
+          >
+            <X aria-hidden="true" size={20} />
+          </button>
+        </header>
+        {children != null && <div className="modal__body">{children}</div>}
+        {footer != null && <footer className="modal__footer">{footer}</footer>}
+      </div>
+    </div>,
+    document.body,
+  );
+}

@@ -1,0 +1,56 @@
+import { verifyLinkErrorMessages } from '@classwave/shared';
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { AppRoutes } from '../../app/router';
+import { signedOutAuth } from '../../test/factories';
+import { renderWithProviders } from '../../test/renderWithProviders';
+
+const renderLogin = (route = '/login') =>
+  renderWithProviders(<AppRoutes />, { route, preloadedState: { auth: signedOutAuth() } });
+
+describe('LoginPage', () => {
+  it('asks for a required e-mail and password, with a show/hide toggle and a link to sign up', () => {
+    renderLogin();
+    expect(screen.getByLabelText('Email')).toBeRequired();
+    expect(screen.getByLabelText('Email')).toHaveAttribute('type', 'email');
+    expect(screen.getByLabelText('Password')).toBeRequired();
+    expect(screen.getByRole('button', { name: 'Show password' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Create an account' })).toHaveAttribute('href', '/signup');
+  });
+
+  it('submits with Enter from the password field', async () => {
+    const { user } = renderLogin();
+    const form = screen.getByRole('button', { name: 'Sign In' }).closest('form')!;
+    let submitted = 0;
+    form.addEventListener('submit', (event) => {
+      // Counted here and stopped before React's handler, so no request leaves the test.
+      event.preventDefault();
+      event.stopPropagation();
+      submitted += 1;
+    });
+    // Empty required fields stop a browser's submit; jsdom does the same, so fill them first.
+    await user.type(screen.getByLabelText('Email'), 'ada@example.org');
+    await user.type(screen.getByLabelText('Password'), 'analytical{Enter}');
+    expect(submitted).toBe(1);
+  });
+
+  it('confirms a verified address after the e-mail link', () => {
+    renderLogin('/login?verified=1');
+    expect(screen.getByText('Your e-mail address is verified.')).toBeInTheDocument();
+  });
+
+  it.each(['link_expired', 'link_used', 'link_invalid'] as const)(
+    'explains a %s verification link and offers a new one',
+    (reason) => {
+      renderLogin(`/login?error=${reason}`);
+      expect(screen.getByRole('alert')).toHaveTextContent(verifyLinkErrorMessages[reason]);
+      expect(screen.getByRole('button', { name: 'Resend verification email' })).toBeInTheDocument();
+      expect(screen.getByLabelText('Your e-mail address')).toBeRequired();
+    },
+  );
+
+  it('ignores an unknown error reason in the address', () => {
+    renderLogin('/login?error=something_else');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});

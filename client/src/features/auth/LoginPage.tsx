@@ -1,0 +1,137 @@
+import {
+  EMAIL_MAX_LENGTH,
+  ErrorCode,
+  PASSWORD_MAX_LENGTH,
+  verifyLinkErrorMessages,
+  type VerifyLinkError,
+} from '@classwave/shared';
+import { LockKeyhole, Mail } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { toast } from 'sonner';
+import { apiErrorCode, apiErrorMessage } from '../../api/errors';
+import { useAppDispatch, useAppStore } from '../../app/hooks';
+import { Button } from '../../components/Button';
+import { Input } from '../../components/Input';
+import { Notice } from '../../components/Notice';
+import { useSignInMutation } from './authApi';
+import { broadcastAuth } from './authChannel';
+import { AuthLayout } from './AuthLayout';
+import { ResendVerificationForm, useResendVerification } from './ResendVerification';
+import { startSession } from './session';
+
+function linkErrorOf(value: string | null): VerifyLinkError | null {
+  return value !== null && value in verifyLinkErrorMessages ? (value as VerifyLinkError) : null;
+}
+
+/** /login: sign in, and the landing page of the verification link (`?verified=1` or `?error=…`). */
+export function LoginPage() {
+  const dispatch = useAppDispatch();
+  const store = useAppStore();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const verified = searchParams.get('verified') === '1';
+  const linkError = linkErrorOf(searchParams.get('error'));
+
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [signIn] = useSignInMutation();
+  const [submitting, setSubmitting] = useState(false);
+  const [unconfirmedEmail, setUnconfirmedEmail] = useState<string | null>(null);
+  const { send: resend, sending: resending } = useResendVerification();
+  const [resentTo, setResentTo] = useState<string | null>(null);
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSubmitting(true);
+    setUnconfirmedEmail(null);
+    try {
+      const { session } = await signIn({ email: email.trim(), password }).unwrap();
+      const profile = await dispatch(startSession(session));
+      if (!profile) {
+        // A failed profile fetch has already been toasted; a session rejected right away has not.
+        if (store.getState().auth.status === 'signedOut') toast.error('Authentication failed');
+        return;
+      }
+      toast.success('Signed in successfully!');
+      broadcastAuth({ type: 'signed-in' });
+      await navigate('/dashboard', { replace: true });
+    } catch (error) {
+      if (apiErrorCode(error) === ErrorCode.emailNotConfirmed) setUnconfirmedEmail(email.trim());
+      toast.error(apiErrorMessage(error, 'Authentication failed'));
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  async function handleResend() {
+    if (!unconfirmedEmail) return;
+    if (await resend(unconfirmedEmail)) setResentTo(unconfirmedEmail);
+  }
+
+  return (
+    <AuthLayout
+      title="Welcome back"
+      subtitle="Sign in to pick up where your class left off."
+      footer={
+        <>
+          New to Classwave? <Link to="/signup">Create an account</Link>
+        </>
+      }
+    >
+      {verified && (
+        <Notice tone="success" title="Your e-mail address is verified.">
+          Sign in below to get started.
+        </Notice>
+      )}
+      {linkError && (
+        <Notice tone="warning">
+          <p>{verifyLinkErrorMessages[linkError]}</p>
+          <ResendVerificationForm />
+        </Notice>
+      )}
+      {unconfirmedEmail && (
+        <Notice tone="warning" title="Please verify your e-mail address first.">
+          {resentTo === unconfirmedEmail ? (
+            <p>A new verification link is on its way to {unconfirmedEmail}.</p>
+          ) : (
+            <p>We sent a verification link to {unconfirmedEmail} when you signed up.</p>
+          )}
+          <div>
+            <Button variant="secondary" size="sm" loading={resending} onClick={() => void handleResend()}>
+              Resend verification email
+            </Button>
+          </div>
+        </Notice>
+      )}
+      <form className="auth__form" onSubmit={(event) => void handleSubmit(event)}>
+        <Input
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          placeholder="you@school.org"
+          required
+          maxLength={EMAIL_MAX_LENGTH}
+          icon={<Mail />}
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
+        <Input
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          maxLength={PASSWORD_MAX_LENGTH}
+          icon={<LockKeyhole />}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
+        <Button type="submit" size="lg" fullWidth loading={submitting}>
+          Sign In
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

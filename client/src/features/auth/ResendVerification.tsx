@@ -1,0 +1,58 @@
+import { EMAIL_MAX_LENGTH } from '@classwave/shared';
+import { Mail } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { apiErrorMessage } from '../../api/errors';
+import { Button } from '../../components/Button';
+import { Input } from '../../components/Input';
+import { useResendVerificationMutation, verificationRedirect } from './authApi';
+
+/** Sends a new verification link, toasts the server's answer and reports whether it was sent. */
+export function useResendVerification() {
+  const [resend, { isLoading }] = useResendVerificationMutation();
+  async function send(email: string): Promise<boolean> {
+    try {
+      const { message } = await resend({ email, redirectTo: verificationRedirect() }).unwrap();
+      toast.success(message);
+      return true;
+    } catch (error) {
+      toast.error(apiErrorMessage(error, 'Could not send the verification email.'));
+      return false;
+    }
+  }
+  return { send, sending: isLoading };
+}
+
+/** An e-mail field and a button that asks for a new verification link (after a bad or old link). */
+export function ResendVerificationForm({ initialEmail = '' }: { initialEmail?: string }) {
+  const [email, setEmail] = useState(initialEmail);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const { send, sending } = useResendVerification();
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (await send(email.trim())) setSentTo(email.trim());
+  }
+
+  return (
+    <form className="auth__inline-form" onSubmit={(event) => void handleSubmit(event)}>
+      <Input
+        label="Your e-mail address"
+        type="email"
+        name="resend-email"
+        autoComplete="email"
+        required
+        maxLength={EMAIL_MAX_LENGTH}
+        icon={<Mail />}
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+      />
+      <Button type="submit" variant="secondary" loading={sending}>
+        Resend verification email
+      </Button>
+      {sentTo && (
+        <p className="text-muted">If {sentTo} is waiting for verification, a new link is on its way.</p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,134 @@
+import {
+  EMAIL_MAX_LENGTH,
+  FULL_NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  type Role,
+} from '@classwave/shared';
+import { LockKeyhole, Mail, MailCheck, UserRound } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { toast } from 'sonner';
+import { apiErrorMessage } from '../../api/errors';
+import { Button } from '../../components/Button';
+import { Input } from '../../components/Input';
+import { useSignUpMutation, verificationRedirect } from './authApi';
+import { AuthLayout } from './AuthLayout';
+import { useResendVerification } from './ResendVerification';
+import { RoleChoice } from './RoleChoice';
+
+/** /signup: create an account, then wait for the verification e-mail. */
+export function SignupPage() {
+  const [fullName, setFullName] = useState('');
+  const [role, setRole] = useState<Role>('student');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [signUp, { isLoading }] = useSignUpMutation();
+  const [sentTo, setSentTo] = useState<string | null>(null);
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const address = email.trim();
+    try {
+      await signUp({
+        email: address,
+        password,
+        fullName: fullName.trim(),
+        role,
+        redirectTo: verificationRedirect(),
+      }).unwrap();
+      setSentTo(address);
+    } catch (error) {
+      toast.error(apiErrorMessage(error, 'Sign up failed'));
+    }
+  }
+
+  if (sentTo !== null) return <VerificationSent email={sentTo} />;
+
+  return (
+    <AuthLayout
+      title="Create your account"
+      subtitle="Join your courses, hand in work and follow your grades as they come in."
+      footer={
+        <>
+          Already have an account? <Link to="/login">Sign in</Link>
+        </>
+      }
+    >
+      <form className="auth__form" onSubmit={(event) => void handleSubmit(event)}>
+        <Input
+          label="Full name"
+          name="fullName"
+          autoComplete="name"
+          placeholder="e.g. Ada Lovelace"
+          required
+          maxLength={FULL_NAME_MAX_LENGTH}
+          icon={<UserRound />}
+          value={fullName}
+          onChange={(event) => setFullName(event.target.value)}
+        />
+        <RoleChoice value={role} onChange={setRole} />
+        <Input
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          placeholder="you@school.org"
+          required
+          maxLength={EMAIL_MAX_LENGTH}
+          icon={<Mail />}
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
+        <Input
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          required
+          minLength={PASSWORD_MIN_LENGTH}
+          maxLength={PASSWORD_MAX_LENGTH}
+          hint={`${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`}
+          icon={<LockKeyhole />}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
+        <Button type="submit" size="lg" fullWidth loading={isLoading}>
+          Create Account
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}
+
+/** The screen after a successful sign-up (spec §2). */
+function VerificationSent({ email }: { email: string }) {
+  const navigate = useNavigate();
+  const { send, sending } = useResendVerification();
+
+  return (
+    <AuthLayout title="Verification Email Sent!" icon={<MailCheck size={30} />} focusTitle>
+      <div className="auth__confirmation">
+        <p className="auth__confirmation-text">
+          We sent a verification link to <strong>{email}</strong>. Open it to confirm your address, then sign
+          in.
+        </p>
+        <Button size="lg" fullWidth onClick={() => void navigate('/login')}>
+          Back to Sign In
+        </Button>
+        <p className="text-muted">
+          No e-mail after a few minutes? Check your spam folder or{' '}
+          <button
+            type="button"
+            className="auth__text-button"
+            disabled={sending}
+            onClick={() => void send(email)}
+          >
+            send it again
+          </button>
+          .
+        </p>
+      </div>
+    </AuthLayout>
+  );
+}

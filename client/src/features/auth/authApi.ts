@@ -1,0 +1,38 @@
+import type {
+  MeResponse,
+  MessageResponse,
+  ResendBody,
+  SessionResponse,
+  SignInBody,
+  SignUpBody,
+} from '@classwave/shared';
+import { api } from '../../api/api';
+
+/** Where the verification e-mail's link sends the user back to: this app's own login route. */
+export function verificationRedirect(): string {
+  return `${window.location.origin}/login`;
+}
+
+export const authApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    signUp: build.mutation<MessageResponse, SignUpBody>({
+      query: (body) => ({ url: '/auth/signup', method: 'POST', body }),
+    }),
+    resendVerification: build.mutation<MessageResponse, ResendBody>({
+      query: (body) => ({ url: '/auth/resend', method: 'POST', body }),
+    }),
+    signIn: build.mutation<SessionResponse, SignInBody>({
+      // `include` so the browser stores the refresh cookie the answer sets.
+      query: (body) => ({ url: '/auth/signin', method: 'POST', body, credentials: 'include' }),
+    }),
+    signOut: build.mutation<void, void>({
+      query: () => ({ url: '/auth/signout', method: 'POST', credentials: 'include' }),
+    }),
+    getMe: build.query<MeResponse, void>({
+      query: () => '/me',
+    }),
+  }),
+});
+
+export const { useSignUpMutation, useResendVerificationMutation, useSignInMutation, useSignOutMutation } =
+  authApi;

@@ -1,0 +1,89 @@
+import type { Profile, Session } from '@classwave/shared';
+import { toast } from 'sonner';
+import { httpStatus } from '../../api/errors';
+import { refreshSession } from '../../api/refreshSession';
+import type { AppThunk } from '../../app/store';
+import { authApi } from './authApi';
+import { broadcastAuth, type AuthMessage } from './authChannel';
+import { profileCleared, profileLoaded, sessionReceived, signedIn, signedOut } from './authSlice';
+
+/**
+ * GET /api/me and keep the profile. A 401 means the session is gone (signed out). Any other HTTP
+ * error is logged and toasted; a failure with no HTTP answer at all is the "critical" case of spec §8.
+ */
+export const loadProfile = (): AppThunk<Promise<Profile | null>> => async (dispatch) => {
+  try {
+    const { profile } = await dispatch(
+      authApi.endpoints.getMe.initiate(undefined, { subscribe: false, forceRefetch: true }),
+    ).unwrap();
+    dispatch(profileLoaded(profile));
+    return profile;
+  } catch (error) {
+    const status = httpStatus(error);
+    if (status === 401) {
+      dispatch(signedOut());
+    } else if (status !== undefined) {
+      console.error('Could not fetch the profile', error);
+      toast.error('Could not fetch your profile.');
+    } else {
+      console.error('Fetching the profile failed', error);
+      toast.error('A critical error occurred while fetching your profile.');
+      dispatch(profileCleared());
+    }
+    return null;
+  }
+};
+
+/** Holds a new session, loads its profile and ends the session check. Resolves to the profile, if loaded. */
+export const startSession =
+  (session: Session): AppThunk<Promise<Profile | null>> =>
+  async (dispatch) => {
+    dispatch(sessionReceived(session));
+    const profile = await dispatch(loadProfile());
+    dispatch(signedIn(profile));
+    return profile;
+  };
+
+/**
+ * Restores the session from the refresh cookie: at boot, and when another tab signs in.
+ * Without a valid cookie the user is signed out; that is the normal case for a first visit.
+ */
+export const restoreSession = (): AppThunk<Promise<void>> => async (dispatch) => {
+  const result = await refreshSession();
+  if (result.ok) {
+    await dispatch(startSession(result.session));
+    return;
+  }
+  if (result.reason === 'unavailable')
+    console.warn('Could not restore the session: the server did not answer.');
+  dispatch(signedOut());
+};
+
+/**
+ * Ends the session on the server and everywhere in this browser. Local state is cleared even when
+ * the server call fails, so the person at the keyboard is signed out either way.
+ * Resolves to whether the server confirmed it.
+ */
+export const signOut = (): AppThunk<Promise<boolean>> => async (dispatch) => {
+  let confirmed = true;
+  try {
+    await dispatch(authApi.endpoints.signOut.initiate()).unwrap();
+  } catch (error) {
+    console.error('Sign-out failed', error);
+    confirmed = false;
+  }
+  dispatch(signedOut());
+  broadcastAuth({ type: 'signed-out' });
+  return confirmed;
+};
+
+/** What this tab does when another tab of the browser signs in or out. */
+export const followOtherTab =
+  (message: AuthMessage): AppThunk<Promise<void>> =>
+  async (dispatch, getState) => {
+    if (message.type === 'signed-out') {
+      if (getState().auth.status !== 'signedOut') dispatch(signedOut());
+      return;
+    }
+    if (getState().auth.status === 'signedOut') await dispatch(restoreSession());
+  };

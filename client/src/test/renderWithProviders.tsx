@@ -1,0 +1,28 @@
+import { render, type RenderOptions } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactElement } from 'react';
+import { MemoryRouter } from 'react-router-dom';
+import { AppProviders } from '../app/providers';
+import { makeStore, type AppStore, type RootState } from '../app/store';
+
+export interface ProvidersOptions extends Omit<RenderOptions, 'wrapper'> {
+  preloadedState?: Partial<RootState>;
+  /** The URL the MemoryRouter starts at. */
+  route?: string;
+}
+
+/** Renders `ui` with a fresh store, the toaster and a MemoryRouter at `route`. */
+export function renderWithProviders(
+  ui: ReactElement,
+  { preloadedState, route = '/', ...options }: ProvidersOptions = {},
+) {
+  const store: AppStore = makeStore(preloadedState);
+  const user = userEvent.setup();
+  const result = render(
+    <AppProviders store={store}>
+      <MemoryRouter initialEntries={[route]}>{ui}</MemoryRouter>
+    </AppProviders>,
+    options,
+  );
+  return { store, user, ...result };
+}

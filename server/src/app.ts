@@ -21,6 +21,10 @@ import { dashboardRoutes } from './dashboard/routes.js';
 import { createDashboardService } from './dashboard/service.js';
 import { submissionRoutes } from './submissions/routes.js';
 import { createSubmissionService } from './submissions/service.js';
+import { createOutbox } from './realtime/outbox.js';
+import { createReplayService, type ReplayService } from './realtime/replay.js';
+import { replayRoutes } from './realtime/routes.js';
+import { createRealtime, type AppIo } from './realtime/socket-server.js';
 import { createMailer, type Mailer } from './auth/mailer.js';
 import { authRoutes, defaultRateLimits, meRoutes, type RateLimits } from './auth/routes.js';
 import { createAuthService, defaultAuthSettings, type AuthSettings } from './auth/service.js';
@@ -41,7 +45,14 @@ export interface AppOptions {
   auth?: Partial<Omit<AuthSettings, 'appOrigin' | 'refreshKey'>>;
   /** Skip applying migrations (the database is known to be current). */
   skipMigrations?: boolean;
+  /** The assistant's reply delay (the spec's 1–2 s by default). */
+  chatDelayMs?: { min: number; max: number };
+  /** How long live events are kept for replay after a reconnect. */
+  eventRetentionMs?: number;
 }
+
+const DEFAULT_EVENT_RETENTION_MS = 24 * 3600 * 1000;
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 const BODY_LIMIT = 256 * 1024;
 
@@ -49,6 +60,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     database: Database;
     domainEvents: DomainEventBus;
+    io: AppIo;
+    replay: ReplayService;
   }
 }
 
@@ -151,6 +164,27 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   const rateLimits = { ...defaultRateLimits, ...options.rateLimits };
   const db = database.db;
+  const outbox = createOutbox({ db, bus: domainEvents, clock });
+  const replay = createReplayService({ db, clock, retentionMs: options.eventRetentionMs ?? DEFAULT_EVENT_RETENTION_MS });
+  app.decorate('replay', replay);
+
+  const realtime = createRealtime({
+    httpServer: app.server,
+    appOrigin: config.appOrigin,
+    redisUrl: config.redisUrl,
+    auth,
+    bus: domainEvents,
+    db,
+    clock,
+    log: app.log,
+    ...(options.chatDelayMs ? { chatDelayMs: options.chatDelayMs } : {}),
+  });
+  app.decorate('io', realtime.io);
+  app.addHook('preClose', async () => realtime.disconnectAll());
+  app.addHook('onClose', () => realtime.close());
+  const pruner = setInterval(() => void replay.prune().catch((err) => app.log.warn({ err }, 'event pruning failed')), PRUNE_EVERY_MS);
+  pruner.unref();
+  app.addHook('onClose', async () => clearInterval(pruner));
 
   await app.register(
     async (api) => {
@@ -169,10 +203,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(async (signedIn) => {
         signedIn.addHook('onRequest', createAuthenticateHook(auth));
         await signedIn.register(meRoutes, { auth });
-        await signedIn.register(courseRoutes, { courses: createCourseService({ db }) });
-        await signedIn.register(assignmentRoutes, { assignments: createAssignmentService({ db, clock }) });
-        await signedIn.register(submissionRoutes, { submissions: createSubmissionService({ db, clock }) });
+        await signedIn.register(courseRoutes, { courses: createCourseService({ db, outbox }) });
+        await signedIn.register(assignmentRoutes, { assignments: createAssignmentService({ db, clock, outbox }) });
+        await signedIn.register(submissionRoutes, { submissions: createSubmissionService({ db, clock, outbox }) });
         await signedIn.register(dashboardRoutes, { dashboard: createDashboardService({ db, clock }) });
+        await signedIn.register(replayRoutes, { replay });
       });
     },
     { prefix: '/api' },

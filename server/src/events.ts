@@ -1,9 +1,12 @@
 import { EventEmitter } from 'node:events';
+import type { AudiencedEvent } from './realtime/outbox.js';
 
 /** In-process domain events, emitted by services after their transaction commits. */
 export interface DomainEvents {
   /** A session signed out or was revoked: its sockets must be told and closed. */
   'session:ended': [{ sessionId: string; userId: string; reason: string }];
+  /** A change committed with its live event (see realtime/outbox.ts): to be sent to its audience. */
+  live: [AudiencedEvent];
 }
 
 export class DomainEventBus extends EventEmitter<DomainEvents> {}

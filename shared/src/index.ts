@@ -5,3 +5,5 @@ export * from './errors.js';
 export * from './greeting.js';
 export * from './status.js';
 export * from './teaching.js';
+export * from './chatbot.js';
+export * from './realtime.js';

@@ -7,6 +7,8 @@ import {
 import type { Caller } from '../auth/service.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
+import type { Outbox } from '../realtime/outbox.js';
+import { audience } from '../realtime/rooms.js';
 import { assignments, courses, submissions } from '../db/schema.js';
 import { badRequest, conflict } from '../http/errors.js';
 import { found, requireCourseOwner, requireTeacher } from '../policies.js';
@@ -15,7 +17,7 @@ import { selectAssignments, toAssignment } from './queries.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
-export function createAssignmentService({ db, clock }: { db: Db; clock: Clock }) {
+export function createAssignmentService({ db, clock, outbox }: { db: Db; clock: Clock; outbox: Outbox }) {
   return {
     /** Teachers: their own courses' assignments. Students: all, each with their own submission. */
     async list(caller: Caller): Promise<Assignment[]> {
@@ -28,7 +30,7 @@ export function createAssignmentService({ db, clock }: { db: Db; clock: Clock })
       requireTeacher(caller, 'create assignments');
       const dueDate = new Date(body.dueDate);
       if (Number.isNaN(dueDate.getTime())) throw badRequest('body.dueDate must be a valid date-time');
-      return db.transaction(async (tx) => {
+      return outbox.transaction(async (tx, record) => {
         const [course] = await tx.select().from(courses).where(eq(courses.id, body.courseId));
         requireCourseOwner(caller, course, 'add assignments to it');
         const [row] = await tx
@@ -42,7 +44,9 @@ export function createAssignmentService({ db, clock }: { db: Db; clock: Clock })
             createdAt: clock.now(),
           })
           .returning();
-        return toAssignment(row!, course.title, null, 0);
+        const created = toAssignment(row!, course.title, null, 0);
+        record('assignment:created', created, audience.studentsAndTeacher(course.teacherId));
+        return created;
       });
     },
 
@@ -54,7 +58,7 @@ export function createAssignmentService({ db, clock }: { db: Db; clock: Clock })
       const now = clock.now();
       const picks = pickDistinct(SAMPLE_ASSIGNMENTS, SAMPLE_ASSIGNMENT_POINTS.length);
       const targets = pickDistinct(own, own.length);
-      return db.transaction(async (tx) => {
+      return outbox.transaction(async (tx, record) => {
         const rows = await tx
           .insert(assignments)
           .values(
@@ -73,13 +77,15 @@ export function createAssignmentService({ db, clock }: { db: Db; clock: Clock })
           )
           .returning();
         const titles = new Map(own.map((c) => [c.id, c.title]));
-        return rows.map((row) => toAssignment(row, titles.get(row.courseId)!, null, 0));
+        const created = rows.map((row) => toAssignment(row, titles.get(row.courseId)!, null, 0));
+        for (const a of created) record('assignment:created', a, audience.studentsAndTeacher(caller.userId));
+        return created;
       });
     },
 
     /** Deletes an assignment of the caller's course together with its submissions, in one transaction. */
     async remove(caller: Caller, id: string): Promise<void> {
-      await db.transaction(async (tx) => {
+      await outbox.transaction(async (tx, record) => {
         const [row] = await tx
           .select({ assignment: assignments, course: courses })
           .from(assignments)
@@ -90,6 +96,7 @@ export function createAssignmentService({ db, clock }: { db: Db; clock: Clock })
         requireCourseOwner(caller, course, 'delete its assignments');
         await tx.delete(submissions).where(eq(submissions.assignmentId, id));
         await tx.delete(assignments).where(eq(assignments.id, id));
+        record('assignment:deleted', { id, courseId: course.id }, audience.studentsAndTeacher(course.teacherId));
       });
     },
   };

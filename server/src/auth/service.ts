@@ -34,6 +34,8 @@ export interface Caller {
   userId: string;
   sessionId: string;
   role: Role;
+  /** When the access token that identified the caller expires, in seconds since the epoch. */
+  tokenExpiresAt: number;
 }
 
 export interface IssuedSession {
@@ -344,7 +346,7 @@ export function createAuthService(deps: {
         .where(and(eq(sessions.id, claims.sid), eq(sessions.userId, claims.sub)));
       if (!row) throw unauthorized('The access token is not valid.', ErrorCode.invalidToken);
       if (row.revokedAt) throw unauthorized('This session has ended. Please sign in again.', ErrorCode.sessionEnded);
-      return { userId: claims.sub, sessionId: claims.sid, role: row.role };
+      return { userId: claims.sub, sessionId: claims.sid, role: row.role, tokenExpiresAt: claims.exp };
     },
 
     async me(caller: Caller): Promise<{ user: User; profile: Profile }> {

@@ -2,6 +2,8 @@ import { count, desc, eq } from 'drizzle-orm';
 import { COURSES_QUERY_LIMIT, SAMPLES_PER_CLICK, type Course, type CourseDetail, type CreateCourseBody } from '@classwave/shared';
 import type { Caller } from '../auth/service.js';
 import type { Db, Tx } from '../db/client.js';
+import type { Outbox } from '../realtime/outbox.js';
+import { audience } from '../realtime/rooms.js';
 import { assignments, courses, profiles } from '../db/schema.js';
 import { selectAssignments } from '../assignments/queries.js';
 import { PG, pgCode } from '../db/errors.js';
@@ -22,19 +24,21 @@ const toCourse = (row: CourseRow, teacherName: string): Course => ({
   teacher: { id: row.teacherId, fullName: teacherName },
 });
 
-export function createCourseService({ db }: { db: Db }) {
+export function createCourseService({ db, outbox }: { db: Db; outbox: Outbox }) {
   const selectCourses = (tx: Db | Tx) =>
     tx.select({ course: courses, teacherName: profiles.fullName }).from(courses).innerJoin(profiles, eq(profiles.id, courses.teacherId));
 
   async function insertCourses(caller: Caller, values: CreateCourseBody[]): Promise<Course[]> {
     requireTeacher(caller, 'create courses');
-    return db.transaction(async (tx) => {
+    return outbox.transaction(async (tx, record) => {
       const [teacher] = await tx.select({ fullName: profiles.fullName }).from(profiles).where(eq(profiles.id, caller.userId));
       const rows = await tx
         .insert(courses)
         .values(values.map((v) => ({ title: v.title.trim(), code: v.code.trim(), description: v.description.trim(), teacherId: caller.userId })))
         .returning();
-      return rows.map((row) => toCourse(row, found(teacher, 'Profile').fullName));
+      const created = rows.map((row) => toCourse(row, found(teacher, 'Profile').fullName));
+      for (const course of created) record('course:created', course, audience.everyone());
+      return created;
     });
   }
 
@@ -66,13 +70,14 @@ export function createCourseService({ db }: { db: Db }) {
 
     /** Deletes an own course; refused while it has assignments (the spec's rule, kept by a foreign key too). */
     async remove(caller: Caller, id: string): Promise<void> {
-      await db.transaction(async (tx) => {
+      await outbox.transaction(async (tx, record) => {
         const [course] = await tx.select().from(courses).where(eq(courses.id, id)).for('update');
         requireCourseOwner(caller, course, 'delete it');
         const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(assignments).where(eq(assignments.courseId, id));
         if (n > 0) throw conflict(STILL_HAS_ASSIGNMENTS);
         try {
           await tx.delete(courses).where(eq(courses.id, id));
+          record('course:deleted', { id }, audience.everyone());
         } catch (error) {
           if (pgCode(error) === PG.foreignKeyViolation) throw conflict(STILL_HAS_ASSIGNMENTS);
           throw error;

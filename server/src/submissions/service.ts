@@ -3,6 +3,8 @@ import type { CreateSubmissionBody, GradeBody, OwnSubmission, Submission } from 
 import type { Caller } from '../auth/service.js';
 import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
+import type { Outbox } from '../realtime/outbox.js';
+import { audience } from '../realtime/rooms.js';
 import { PG, pgCode } from '../db/errors.js';
 import { assignments, courses, profiles, submissions } from '../db/schema.js';
 import { badRequest, conflict } from '../http/errors.js';
@@ -23,7 +25,7 @@ const toSubmission = (row: SubmissionRow, studentName: string): Submission => ({
   student: { id: row.studentId, fullName: studentName },
 });
 
-export function createSubmissionService({ db, clock }: { db: Db; clock: Clock }) {
+export function createSubmissionService({ db, clock, outbox }: { db: Db; clock: Clock; outbox: Outbox }) {
   /** The assignment with its course, for permission checks. */
   async function assignmentWithCourse(tx: Db | Tx, assignmentId: string) {
     const [row] = await tx
@@ -38,15 +40,19 @@ export function createSubmissionService({ db, clock }: { db: Db; clock: Clock })
     /** A student's one submission per assignment; a second (even a racing one) is a 409. */
     async submit(caller: Caller, assignmentId: string, body: CreateSubmissionBody): Promise<OwnSubmission> {
       requireStudent(caller, 'submit assignments');
-      await assignmentWithCourse(db, assignmentId);
+      const { course } = await assignmentWithCourse(db, assignmentId);
       try {
-        const [row] = await db
-          .insert(submissions)
-          .values({ assignmentId, studentId: caller.userId, content: body.content, submittedAt: clock.now() })
-          .onConflictDoNothing({ target: [submissions.assignmentId, submissions.studentId] })
-          .returning();
-        if (!row) throw conflict(ALREADY_SUBMITTED);
-        return { id: row.id, submittedAt: row.submittedAt.toISOString(), grade: null, feedback: null, gradedAt: null };
+        return await outbox.transaction(async (tx, record) => {
+          const [row] = await tx
+            .insert(submissions)
+            .values({ assignmentId, studentId: caller.userId, content: body.content, submittedAt: clock.now() })
+            .onConflictDoNothing({ target: [submissions.assignmentId, submissions.studentId] })
+            .returning();
+          if (!row) throw conflict(ALREADY_SUBMITTED);
+          const [student] = await tx.select({ fullName: profiles.fullName }).from(profiles).where(eq(profiles.id, caller.userId));
+          record('submission:created', toSubmission(row, student?.fullName ?? ''), audience.studentAndTeacher(caller.userId, course.teacherId));
+          return { id: row.id, submittedAt: row.submittedAt.toISOString(), grade: null, feedback: null, gradedAt: null };
+        });
       } catch (error) {
         // The assignment was deleted between the check and the insert.
         if (pgCode(error) === PG.foreignKeyViolation) throw found(undefined, 'Assignment');
@@ -69,7 +75,7 @@ export function createSubmissionService({ db, clock }: { db: Db; clock: Clock })
 
     /** The course's teacher grades (or regrades) a submission: whole points from 0 to the assignment's max. */
     async grade(caller: Caller, submissionId: string, body: GradeBody): Promise<Submission> {
-      return db.transaction(async (tx) => {
+      return outbox.transaction(async (tx, record) => {
         const [row] = await tx
           .select({ submission: submissions, assignment: assignments, course: courses, studentName: profiles.fullName })
           .from(submissions)
@@ -89,7 +95,9 @@ export function createSubmissionService({ db, clock }: { db: Db; clock: Clock })
           .set({ grade: body.grade, feedback, gradedAt: clock.now() })
           .where(eq(submissions.id, submissionId))
           .returning();
-        return toSubmission(updated!, studentName);
+        const graded = toSubmission(updated!, studentName);
+        record('submission:graded', graded, audience.studentAndTeacher(graded.studentId, course.teacherId));
+        return graded;
       });
     },
   };

@@ -71,11 +71,17 @@ export interface TestApp {
 
 /** Builds the real app on a fresh database with a real SMTP catcher and a movable clock. */
 export async function createTestApp(
-  options: Omit<AppOptions, 'database' | 'clock'> & { env?: Record<string, string>; config?: Partial<Config> } = {},
+  options: Omit<AppOptions, 'database' | 'clock'> & {
+    env?: Record<string, string>;
+    config?: Partial<Config>;
+    /** Share another test app's database (several server instances over one database). */
+    shareDatabaseOf?: TestApp;
+  } = {},
 ): Promise<TestApp> {
   const mail = await new MailCatcher().start();
   const clock = new TestClock();
-  const database = await openTestDatabase();
+  const shared = options.shareDatabaseOf?.app.database;
+  const database = shared ? Object.assign(Object.create(shared) as Database, { dispose: async () => {} }) : await openTestDatabase();
   const config = loadConfig(
     { NODE_ENV: 'test', APP_ORIGIN: TEST_ORIGIN, SMTP_URL: mail.url, DATA_DIR: path.join(tmpdir(), 'classwave-unused'), ...options.env },
     { jwtSecret: TEST_SECRET, ...options.config },

@@ -1,0 +1,68 @@
+/**
+ * Runs only when REDIS_URL is set (vitest.config.ts includes it then): two server instances, each
+ * with its own HTTP server and socket.io, share the database and talk only through Redis.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/app.js';
+import { createAssignment, createCourse, createStudent, createTeacher, submit } from '../test/factories.js';
+import { connect, listen, type Recorder } from '../test/sockets.js';
+
+const redisUrl = process.env.REDIS_URL!;
+let first: TestApp;
+let second: TestApp;
+let firstUrl: string;
+let secondUrl: string;
+const open: Recorder[] = [];
+
+beforeAll(async () => {
+  first = await createTestApp({ env: { REDIS_URL: redisUrl } });
+  second = await createTestApp({ env: { REDIS_URL: redisUrl }, shareDatabaseOf: first });
+  firstUrl = await listen(first.app);
+  secondUrl = await listen(second.app);
+});
+afterAll(async () => {
+  open.forEach((r) => r.close());
+  await second.close();
+  await first.close();
+});
+
+describe('several server processes with the Redis adapter', () => {
+  it('delivers a write made on one instance to sockets connected to the other, to the right audience only', async () => {
+    const teacher = await createTeacher(first);
+    const student = await createStudent(first, 'Remote Student');
+    const bystander = await createStudent(first, 'Bystander');
+    const teacherOnSecond = await connect(secondUrl, teacher.token);
+    const studentOnFirst = await connect(firstUrl, student.token);
+    const bystanderOnSecond = await connect(secondUrl, bystander.token);
+    open.push(teacherOnSecond, studentOnFirst, bystanderOnSecond);
+
+    const course = await createCourse(first, teacher);
+    const assignment = await createAssignment(first, teacher, course);
+    await bystanderOnSecond.waitFor((e) => e.type === 'assignment:created' && (e.data as { id: string }).id === assignment.id);
+
+    const submission = await submit(first, student, assignment, 'Across processes');
+    const seen = await teacherOnSecond.waitFor((e) => e.type === 'submission:created' && (e.data as { id: string }).id === submission.id);
+    expect(seen.data).toMatchObject({ content: 'Across processes' });
+
+    // A grade given on the second instance reaches the student on the first.
+    const graded = await second.app.inject({ method: 'PATCH', url: `/api/submissions/${submission.id}`, headers: teacher.headers, payload: { grade: 80 } });
+    expect(graded.statusCode).toBe(200);
+    await studentOnFirst.waitFor((e) => e.type === 'submission:graded' && (e.data as { grade: number }).grade === 80);
+
+    // Barrier, then: the bystander heard nothing of the submission.
+    const barrier = await createCourse(second, teacher);
+    await bystanderOnSecond.waitFor((e) => e.type === 'course:created' && (e.data as { id: string }).id === barrier.id);
+    expect(bystanderOnSecond.events.filter((e) => e.type.startsWith('submission'))).toEqual([]);
+  });
+
+  it('disconnects a signed-out session on every instance', async () => {
+    const student = await createStudent(first);
+    const onFirst = await connect(firstUrl, student.token);
+    const onSecond = await connect(secondUrl, student.token);
+    open.push(onFirst, onSecond);
+    const ended = Promise.all([onFirst, onSecond].map((r) => new Promise((resolve) => r.socket.once('disconnect', resolve))));
+    await first.app.inject({ method: 'POST', url: '/api/auth/signout', headers: student.headers });
+    await ended;
+    expect(onSecond.socket.connected).toBe(false);
+  });
+});

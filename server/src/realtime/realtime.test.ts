@@ -1,0 +1,224 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LiveEvent } from '@classwave/shared';
+import { bearer, createTestApp, createVerifiedUser, signIn, type TestApp } from '../test/app.js';
+import { createAssignment, createCourse, createStudent, createTeacher, submit, type Actor } from '../test/factories.js';
+import { connect, disconnected, refusalOf, type Recorder } from '../test/sockets.js';
+import { listen } from '../test/sockets.js';
+
+let t: TestApp;
+let url: string;
+let owner: Actor;
+let other: Actor;
+let ada: Actor;
+let ben: Actor;
+const open: Recorder[] = [];
+const join = async (actor: Actor) => {
+  const r = await connect(url, actor.token);
+  open.push(r);
+  return r;
+};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  url = await listen(t.app);
+  [owner, other, ada, ben] = await Promise.all([createTeacher(t, 'Owner'), createTeacher(t, 'Other'), createStudent(t, 'Ada'), createStudent(t, 'Ben')]);
+});
+afterAll(async () => {
+  open.forEach((r) => r.close());
+  await t.close();
+});
+
+/** An event everyone receives, so that "did not receive X" is judged after the barrier arrived. */
+async function barrier(...recorders: Recorder[]) {
+  const course = await createCourse(t, other, { title: `Barrier ${Math.random()}` });
+  await Promise.all(recorders.map((r) => r.waitFor((e) => e.type === 'course:created' && (e.data as { id: string }).id === course.id)));
+}
+const typesOf = (r: Recorder, id: string) => r.events.filter((e) => (e.data as { id: string }).id === id).map((e) => e.type);
+
+describe('live events reach exactly their audience', () => {
+  it('sends submissions and grades to the student and the course teacher only', async () => {
+    const [o, x, a, b] = await Promise.all([join(owner), join(other), join(ada), join(ben)]);
+    const course = await createCourse(t, owner);
+    const assignment = await createAssignment(t, owner, course, { maxPoints: 10 });
+    for (const r of [o, a, b]) await r.waitFor((e) => e.type === 'assignment:created' && (e.data as { id: string }).id === assignment.id);
+
+    const submission = await submit(t, ada, assignment, 'Live answer');
+    const seen = await o.waitFor((e) => e.type === 'submission:created' && (e.data as { id: string }).id === submission.id);
+    expect(seen.data).toMatchObject({ content: 'Live answer', student: { fullName: 'Ada' }, grade: null });
+    await a.waitFor((e) => e.type === 'submission:created');
+
+    const graded = await t.app.inject({ method: 'PATCH', url: `/api/submissions/${submission.id}`, headers: owner.headers, payload: { grade: 9 } });
+    expect(graded.statusCode).toBe(200);
+    const grade = await a.waitFor((e) => e.type === 'submission:graded' && (e.data as { id: string }).id === submission.id);
+    expect(grade.data).toMatchObject({ grade: 9 });
+    await o.waitFor((e) => e.type === 'submission:graded');
+
+    await barrier(o, x, a, b);
+    expect(typesOf(b, submission.id)).toEqual([]);
+    expect(typesOf(x, submission.id)).toEqual([]);
+    expect(typesOf(x, assignment.id)).toEqual([]);
+    expect(typesOf(b, assignment.id)).toEqual(['assignment:created']);
+    // Each event arrived once, with growing ids.
+    const ids = a.events.map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort((p, q) => p - q)).toEqual(ids);
+  });
+
+  it('sends course events to everyone and assignment deletions to students and the owner', async () => {
+    const [o, x, b] = await Promise.all([join(owner), join(other), join(ben)]);
+    const course = await createCourse(t, owner);
+    for (const r of [o, x, b]) await r.waitFor((e) => e.type === 'course:created' && (e.data as { id: string }).id === course.id);
+    const assignment = await createAssignment(t, owner, course);
+    await t.app.inject({ method: 'DELETE', url: `/api/assignments/${assignment.id}`, headers: owner.headers });
+    await b.waitFor((e) => e.type === 'assignment:deleted' && (e.data as { id: string }).id === assignment.id);
+    await o.waitFor((e) => e.type === 'assignment:deleted');
+    await t.app.inject({ method: 'DELETE', url: `/api/courses/${course.id}`, headers: owner.headers });
+    for (const r of [o, x, b]) await r.waitFor((e) => e.type === 'course:deleted' && (e.data as { id: string }).id === course.id);
+    expect(typesOf(x, assignment.id)).toEqual([]);
+  });
+});
+
+describe('the handshake', () => {
+  it('refuses a missing, malformed, foreign-origin or signed-out connection with a readable reason', async () => {
+    expect(await refusalOf(url, undefined)).toBe('unauthorized');
+    expect(await refusalOf(url, 'not-a-token')).toBe('invalid_token');
+    expect(await refusalOf(url, ada.token, { origin: 'https://evil.example' })).not.toBe('connected');
+    const { email } = await createVerifiedUser(t);
+    const s = await signIn(t, email);
+    await t.app.inject({ method: 'POST', url: '/api/auth/signout', headers: bearer(s.accessToken) });
+    expect(await refusalOf(url, s.accessToken)).toBe('session_ended');
+  });
+});
+
+describe('sign-out', () => {
+  it("disconnects that session's sockets and no other, and the session cannot reconnect", async () => {
+    const { email } = await createVerifiedUser(t, { role: 'student' });
+    const laptop = await signIn(t, email);
+    const phone = await signIn(t, email);
+    const [l1, l2, p] = await Promise.all([connect(url, laptop.accessToken), connect(url, laptop.accessToken), connect(url, phone.accessToken)]);
+    open.push(l1, l2, p);
+    const ended = new Promise<{ reason: string }>((resolve) => l1.socket.once('session:ended', resolve));
+    await t.app.inject({ method: 'POST', url: '/api/auth/signout', headers: bearer(laptop.accessToken) });
+    expect(await ended).toEqual({ reason: 'signed_out' });
+    await Promise.all([disconnected(l1.socket), disconnected(l2.socket)]);
+    expect(p.socket.connected).toBe(true);
+    await barrier(p);
+    expect(await refusalOf(url, laptop.accessToken)).toBe('session_ended');
+  });
+});
+
+describe('catching up after a disconnect', () => {
+  it('replays the 20 events missed while away, exactly once and in order, filtered by audience', async () => {
+    const course = await createCourse(t, owner);
+    const head = (await t.app.inject({ method: 'GET', url: '/api/events', headers: ben.headers })).json();
+    expect(head).toMatchObject({ resync: false, events: [] });
+    const created: string[] = [];
+    for (let i = 0; i < 20; i++) created.push((await createAssignment(t, owner, course, { title: `Missed ${i}` })).id);
+    // Something Ben must never see: Ada's submission.
+    await submit(t, ada, { id: created[0]! } as never);
+
+    const replay = (await t.app.inject({ method: 'GET', url: `/api/events?after=${head.lastId}`, headers: ben.headers })).json();
+    expect(replay.resync).toBe(false);
+    const mine = replay.events.filter((e: LiveEvent) => e.type === 'assignment:created').map((e: LiveEvent) => (e.data as { id: string }).id);
+    expect(mine).toEqual(created);
+    expect(replay.events.some((e: LiveEvent) => e.type.startsWith('submission'))).toBe(false);
+    const ids = replay.events.map((e: LiveEvent) => e.id);
+    expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+    // Asking again from the new head yields nothing more.
+    const again = (await t.app.inject({ method: 'GET', url: `/api/events?after=${replay.lastId}`, headers: ben.headers })).json();
+    expect(again.events).toEqual([]);
+  });
+
+  it("answers 'resync' when the gap is older than what is kept, or beyond the newest id", async () => {
+    // An app of its own: moving its clock two days would expire every other test's tokens.
+    const aged = await createTestApp();
+    try {
+      const teacher = await createTeacher(aged);
+      const student = await createStudent(aged);
+      const course = await createCourse(aged, teacher);
+      const head = (await aged.app.inject({ method: 'GET', url: '/api/events', headers: student.headers })).json();
+      await createAssignment(aged, teacher, course);
+      await createAssignment(aged, teacher, course);
+      aged.clock.advance(48 * 3600 * 1000);
+      const fresh = await signIn(aged, teacher.email);
+      await aged.app.inject({ method: 'POST', url: '/api/assignments', headers: bearer(fresh.accessToken), payload: { title: 'New', dueDate: new Date(aged.clock.now().getTime() + 86_400_000).toISOString(), courseId: course.id } });
+      expect(await aged.app.replay.prune()).toBeGreaterThan(0);
+      const reader = bearer((await signIn(aged, student.email)).accessToken);
+      const stale = (await aged.app.inject({ method: 'GET', url: `/api/events?after=${head.lastId}`, headers: reader })).json();
+      expect(stale).toMatchObject({ resync: true, events: [] });
+      const recent = (await aged.app.inject({ method: 'GET', url: `/api/events?after=${stale.lastId - 1}`, headers: reader })).json();
+      expect(recent).toMatchObject({ resync: false, events: [{ type: 'assignment:created' }] });
+      const future = (await aged.app.inject({ method: 'GET', url: `/api/events?after=${stale.lastId + 1000}`, headers: reader })).json();
+      expect(future.resync).toBe(true);
+      const bad = await aged.app.inject({ method: 'GET', url: '/api/events?after=-1', headers: reader });
+      expect(bad.statusCode).toBe(400);
+    } finally {
+      await aged.close();
+    }
+  });
+});
+
+describe('access token expiry', () => {
+  it('closes a socket whose token expired, unless a fresh token of its session was handed over', async () => {
+    const short = await createTestApp({ auth: { accessTokenTtlSeconds: 2 } });
+    try {
+      const shortUrl = await listen(short.app);
+      const { email } = await createVerifiedUser(short, { role: 'student' });
+      const left = await signIn(short, email);
+      const kept = await signIn(short, email);
+      const [staleSocket, keptSocket] = await Promise.all([connect(shortUrl, left.accessToken), connect(shortUrl, kept.accessToken)]);
+      const started = Date.now();
+
+      // Refresh a second later, so the new token's expiry (whole seconds) is surely later than the old one's.
+      await new Promise((r) => setTimeout(r, 1100));
+      // A token of another session is refused; a refreshed token of the socket's own session is taken.
+      expect(await keptSocket.socket.emitWithAck('auth:token', { token: left.accessToken })).toMatchObject({ ok: false, code: 'forbidden' });
+      const refreshed = await short.app.inject({ method: 'POST', url: '/api/auth/refresh', headers: { cookie: kept.cookie } });
+      expect(await keptSocket.socket.emitWithAck('auth:token', { token: refreshed.json().session.accessToken })).toEqual({ ok: true });
+
+      await disconnected(staleSocket.socket, 4000);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(keptSocket.socket.connected).toBe(true);
+      keptSocket.close();
+    } finally {
+      await short.close();
+    }
+  });
+});
+
+describe('the assistant', () => {
+  it('answers by keyword after 1–2 seconds, to the asking socket only, and stores the conversation', async () => {
+    const [a1, a2] = await Promise.all([join(ada), join(ada)]);
+    const other = new Promise((resolve) => a2.socket.once('chat:reply', resolve));
+    const started = Date.now();
+    const reply = new Promise<{ question: string; answer: string }>((resolve) => a1.socket.once('chat:reply', resolve));
+    const ack = await a1.socket.emitWithAck('chat:ask', { question: '  How do I submit an assignment? ' });
+    expect(ack).toEqual({ ok: true });
+    const busy = await a1.socket.emitWithAck('chat:ask', { question: 'And another?' });
+    expect(busy).toMatchObject({ ok: false, code: 'conflict' });
+    const answer = await reply;
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(1000);
+    expect(elapsed).toBeLessThan(2600);
+    expect(answer.question).toBe('How do I submit an assignment?');
+    expect(answer.answer).toMatch(/Assignments page/);
+    expect(await Promise.race([other, new Promise((r) => setTimeout(() => r('nothing'), 300))])).toBe('nothing');
+    const { chatbotConversations } = await import('../db/schema.js');
+    const rows = await t.app.database.db.select().from(chatbotConversations);
+    expect(rows.find((r) => r.question === 'How do I submit an assignment?')).toMatchObject({ userId: ada.id, answer: answer.answer });
+  });
+
+  it.each([
+    [{ question: '' }, 'validation_failed'],
+    [{ question: '   ' }, 'validation_failed'],
+    [{ question: 42 }, 'validation_failed'],
+    [{}, 'validation_failed'],
+    [null, 'validation_failed'],
+    [{ question: 'x'.repeat(1001) }, 'validation_failed'],
+  ])('refuses %o', async (payload, code) => {
+    const r = await join(ben);
+    const ack = await r.socket.emitWithAck('chat:ask', payload as never);
+    expect(ack).toMatchObject({ ok: false, code });
+    expect(r.socket.connected).toBe(true);
+  });
+});

@@ -1,0 +1,70 @@
+import type { Assignment, Course, Submission } from './teaching.js';
+
+/** Every live event: `data` is what the matching REST read returns for that item (DESIGN §8). */
+export interface LiveEvent<T extends LiveEventType = LiveEventType> {
+  /** Grows with every event; a client remembers the last one it applied. */
+  id: number;
+  type: T;
+  /** When the change happened, ISO 8601. */
+  at: string;
+  data: LiveEventData[T];
+}
+
+export interface LiveEventData {
+  'course:created': Course;
+  'course:deleted': { id: string };
+  'assignment:created': Assignment;
+  'assignment:deleted': { id: string; courseId: string };
+  'submission:created': Submission;
+  'submission:graded': Submission;
+}
+export type LiveEventType = keyof LiveEventData;
+export const LIVE_EVENT_TYPES = [
+  'course:created',
+  'course:deleted',
+  'assignment:created',
+  'assignment:deleted',
+  'submission:created',
+  'submission:graded',
+] as const satisfies readonly LiveEventType[];
+
+export interface ChatReply {
+  question: string;
+  answer: string;
+  at: string;
+}
+
+/** What an acknowledgement says: done, or refused with a reason. */
+export type Ack = { ok: true } | { ok: false; code: string; message: string };
+
+export interface ServerToClientEvents {
+  'course:created': (event: LiveEvent<'course:created'>) => void;
+  'course:deleted': (event: LiveEvent<'course:deleted'>) => void;
+  'assignment:created': (event: LiveEvent<'assignment:created'>) => void;
+  'assignment:deleted': (event: LiveEvent<'assignment:deleted'>) => void;
+  'submission:created': (event: LiveEvent<'submission:created'>) => void;
+  'submission:graded': (event: LiveEvent<'submission:graded'>) => void;
+  /** This tab's session signed out or was revoked; the socket is closed right after. */
+  'session:ended': (info: { reason: string }) => void;
+  'chat:reply': (reply: ChatReply) => void;
+  /** A refused client message, when it had no acknowledgement to carry the refusal. */
+  'error:message': (error: { code: string; message: string }) => void;
+}
+
+export interface ClientToServerEvents {
+  /** Ask the assistant; the ack says whether the question was taken, the answer comes as chat:reply. */
+  'chat:ask': (payload: { question: string }, ack: (result: Ack) => void) => void;
+  /** Hand the socket a refreshed access token so it is not closed when the old one expires. */
+  'auth:token': (payload: { token: string }, ack: (result: Ack) => void) => void;
+}
+
+/** The answer to GET /api/events?after=: the missed events, or a request to refetch everything shown. */
+export type ReplayResponse = { resync: false; events: LiveEvent[] } | { resync: true; events: [] };
+
+/** Why a socket connection was refused: `connect_error`'s message is one of these codes. */
+export const SocketRefusal = {
+  noToken: 'unauthorized',
+  invalidToken: 'invalid_token',
+  tokenExpired: 'token_expired',
+  sessionEnded: 'session_ended',
+} as const;

@@ -13,7 +13,9 @@ function freePort(): Promise<number> {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -28,7 +30,8 @@ export default async function globalSetup() {
   mkdirSync(mailDir);
   let count = 0;
   const catcher = await new MailCatcher({
-    onMail: (mail) => writeFileSync(path.join(mailDir, `${String(++count).padStart(5, '0')}.json`), JSON.stringify(mail)),
+    onMail: (mail) =>
+      writeFileSync(path.join(mailDir, `${String(++count).padStart(5, '0')}.json`), JSON.stringify(mail)),
   }).start();
 
   const port = await freePort();
@@ -51,7 +54,8 @@ export default async function globalSetup() {
   });
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (server.exitCode !== null) throw new Error(`the server exited with code ${server.exitCode} before it was ready`);
+    if (server.exitCode !== null)
+      throw new Error(`the server exited with code ${server.exitCode} before it was ready`);
     try {
       const res = await fetch(`${baseUrl}/api/health`);
       if (res.ok) break;

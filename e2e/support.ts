@@ -12,14 +12,17 @@ export async function verificationLinkFor(to: string): Promise<string> {
   const dir = process.env.E2E_MAIL_DIR!;
   let link: string | undefined;
   await expect
-    .poll(() => {
-      const mails = readdirSync(dir)
-        .sort()
-        .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { to: string; text: string })
-        .filter((m) => m.to.toLowerCase() === to.toLowerCase());
-      link = /https?:\/\/\S+\/api\/auth\/verify\?token=[\w-]+/.exec(mails.at(-1)?.text ?? '')?.[0];
-      return link;
-    }, { message: `a verification mail to ${to}` })
+    .poll(
+      () => {
+        const mails = readdirSync(dir)
+          .sort()
+          .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { to: string; text: string })
+          .filter((m) => m.to.toLowerCase() === to.toLowerCase());
+        link = /https?:\/\/\S+\/api\/auth\/verify\?token=[\w-]+/.exec(mails.at(-1)?.text ?? '')?.[0];
+        return link;
+      },
+      { message: `a verification mail to ${to}` },
+    )
     .toBeTruthy();
   return link!;
 }
@@ -28,7 +31,10 @@ const SHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.scree
 /** Saves the page at desktop and phone width for a person to look at (not committed). */
 export async function screenshots(page: Page, name: string): Promise<void> {
   const size = page.viewportSize();
-  for (const [label, width, height] of [['desktop', 1280, 800], ['phone', 390, 844]] as const) {
+  for (const [label, width, height] of [
+    ['desktop', 1280, 800],
+    ['phone', 390, 844],
+  ] as const) {
     await page.setViewportSize({ width, height });
     await page.screenshot({ path: path.join(SHOTS, `${name}.${label}.png`), fullPage: true });
   }
@@ -36,7 +42,10 @@ export async function screenshots(page: Page, name: string): Promise<void> {
 }
 
 /** Signs up through the form, opens the mailed link, and signs in; ends on the dashboard. */
-export async function signUpAndSignIn(page: Page, input: { fullName: string; role: 'Student' | 'Teacher'; email: string }) {
+export async function signUpAndSignIn(
+  page: Page,
+  input: { fullName: string; role: 'Student' | 'Teacher'; email: string },
+) {
   await page.goto('/signup');
   await page.getByLabel('Full name').fill(input.fullName);
   await page.getByRole('radio', { name: input.role }).check();

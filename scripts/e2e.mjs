@@ -7,7 +7,7 @@ const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(chromium)) {
   console.error(
     `Chromium was not found at ${chromium}.\n` +
-      'Install Debian\'s package (as root): apt-get update && apt-get install -y chromium\n' +
+      "Install Debian's package (as root): apt-get update && apt-get install -y chromium\n" +
       'or point CHROMIUM_PATH at a Chromium binary. (Downloading a browser with "npx playwright install" does not work here.)',
   );
   process.exit(1);

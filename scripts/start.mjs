@@ -16,7 +16,8 @@ function newest(...paths) {
     if (!existsSync(p)) return;
     const stat = statSync(p);
     if (stat.isDirectory()) {
-      for (const entry of readdirSync(p)) if (entry !== 'node_modules' && entry !== 'dist') visit(path.join(p, entry));
+      for (const entry of readdirSync(p))
+        if (entry !== 'node_modules' && entry !== 'dist') visit(path.join(p, entry));
     } else latest = Math.max(latest, stat.mtimeMs);
   };
   paths.forEach((p) => visit(path.join(root, p)));
@@ -27,7 +28,13 @@ function newest(...paths) {
 run('npx tsc -b');
 
 const clientIndex = path.join(root, 'client/dist/index.html');
-const clientSources = newest('client/src', 'client/public', 'client/index.html', 'client/vite.config.ts', 'shared/src');
+const clientSources = newest(
+  'client/src',
+  'client/public',
+  'client/index.html',
+  'client/vite.config.ts',
+  'shared/src',
+);
 if (!existsSync(clientIndex) || statSync(clientIndex).mtimeMs < clientSources) {
   console.log('Building the client…');
   run('npm run build -w client');

@@ -7,7 +7,10 @@ import { createTestApp, TEST_ORIGIN, type TestApp } from './test/app.js';
 let t: TestApp;
 beforeAll(async () => {
   const clientDir = mkdtempSync(path.join(tmpdir(), 'classwave-client-'));
-  writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>Classwave</title><div id="root"></div>');
+  writeFileSync(
+    path.join(clientDir, 'index.html'),
+    '<!doctype html><title>Classwave</title><div id="root"></div>',
+  );
   mkdirSync(path.join(clientDir, 'assets'));
   writeFileSync(path.join(clientDir, 'assets', 'app-abc123.js'), 'console.log(1)');
   t = await createTestApp({ config: { clientDir } });
@@ -18,18 +21,24 @@ describe('GET /api/health', () => {
   it('reports the server and its database', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok', database: { status: 'up', kind: process.env.DATABASE_URL ? 'postgres' : 'pglite' } });
+    expect(res.json()).toEqual({
+      status: 'ok',
+      database: { status: 'up', kind: process.env.DATABASE_URL ? 'postgres' : 'pglite' },
+    });
   });
 });
 
 describe('serving the client', () => {
-  it.each(['/', '/login', '/dashboard', '/courses/123', '/anything/else'])('answers %s with index.html', async (url) => {
-    const res = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toMatch(/text\/html/);
-    expect(res.body).toContain('<div id="root">');
-    expect(res.headers['cache-control']).toBe('no-cache');
-  });
+  it.each(['/', '/login', '/dashboard', '/courses/123', '/anything/else'])(
+    'answers %s with index.html',
+    async (url) => {
+      const res = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.body).toContain('<div id="root">');
+      expect(res.headers['cache-control']).toBe('no-cache');
+    },
+  );
 
   it('serves built assets with a long cache', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
@@ -64,10 +73,18 @@ describe('security headers', () => {
   });
 
   it('allows CORS only from APP_ORIGIN', async () => {
-    const ok = await t.app.inject({ method: 'OPTIONS', url: '/api/auth/signin', headers: { origin: TEST_ORIGIN, 'access-control-request-method': 'POST' } });
+    const ok = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/auth/signin',
+      headers: { origin: TEST_ORIGIN, 'access-control-request-method': 'POST' },
+    });
     expect(ok.headers['access-control-allow-origin']).toBe(TEST_ORIGIN);
     expect(ok.headers['access-control-allow-credentials']).toBe('true');
-    const foreign = await t.app.inject({ method: 'OPTIONS', url: '/api/auth/signin', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const foreign = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/auth/signin',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
@@ -78,6 +95,8 @@ describe('GET /api/docs', () => {
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/auth/signup', '/api/auth/signin', '/api/me', '/api/health']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/auth/signup', '/api/auth/signin', '/api/me', '/api/health']),
+    );
   });
 });

@@ -71,7 +71,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     logger: {
       level: config.logLevel,
       ...(config.nodeEnv === 'development' && config.logLevel !== 'silent'
-        ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname', singleLine: true } } }
+        ? {
+            transport: {
+              target: 'pino-pretty',
+              options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname', singleLine: true },
+            },
+          }
         : {}),
       redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
     },
@@ -89,7 +94,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   installJsonParser(app);
 
   const database =
-    options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') }));
+    options.database ??
+    (await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') }));
   if (!options.database) app.addHook('onClose', () => database.close());
   if (!options.skipMigrations) await database.migrate();
   app.decorate('database', database);
@@ -98,7 +104,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorateRequest('caller', null);
 
   const clock = options.clock ?? systemClock;
-  const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
+  const mailer =
+    options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
   app.addHook('onClose', async () => mailer.close());
 
   const secure = config.appOrigin.startsWith('https:');
@@ -127,7 +134,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   let redis: Redis | undefined;
   if (config.redisUrl) {
-    redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+    redis = new Redis(config.redisUrl, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      lazyConnect: false,
+    });
     redis.on('error', (err) => app.log.warn({ err }, 'redis error'));
     app.addHook('onClose', async () => void redis?.disconnect());
   }
@@ -135,15 +146,25 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     global: false,
     ...(redis ? { redis, nameSpace: 'classwave-rl:', skipOnError: true } : {}),
     errorResponseBuilder: (_request, context) => ({
-      ...errorBody(429, ErrorCode.rateLimited, `Too many attempts. Please try again in ${Math.ceil(context.ttl / 1000)} seconds.`),
+      ...errorBody(
+        429,
+        ErrorCode.rateLimited,
+        `Too many attempts. Please try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
+      ),
       statusCode: 429,
     }),
   });
 
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Classwave API', version: '0.1.0', description: 'Courses, assignments, submissions and grades, live.' },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      info: {
+        title: 'Classwave API',
+        version: '0.1.0',
+        description: 'Courses, assignments, submissions and grades, live.',
+      },
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
     },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
@@ -165,7 +186,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const rateLimits = { ...defaultRateLimits, ...options.rateLimits };
   const db = database.db;
   const outbox = createOutbox({ db, bus: domainEvents, clock });
-  const replay = createReplayService({ db, clock, retentionMs: options.eventRetentionMs ?? DEFAULT_EVENT_RETENTION_MS });
+  const replay = createReplayService({
+    db,
+    clock,
+    retentionMs: options.eventRetentionMs ?? DEFAULT_EVENT_RETENTION_MS,
+  });
   app.decorate('replay', replay);
 
   const realtime = createRealtime({
@@ -182,7 +207,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('io', realtime.io);
   app.addHook('preClose', async () => realtime.disconnectAll());
   app.addHook('onClose', () => realtime.close());
-  const pruner = setInterval(() => void replay.prune().catch((err) => app.log.warn({ err }, 'event pruning failed')), PRUNE_EVERY_MS);
+  const pruner = setInterval(
+    () => void replay.prune().catch((err) => app.log.warn({ err }, 'event pruning failed')),
+    PRUNE_EVERY_MS,
+  );
   pruner.unref();
   app.addHook('onClose', async () => clearInterval(pruner));
 
@@ -190,7 +218,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     async (api) => {
       api.get(
         '/health',
-        { schema: { tags: ['system'], summary: 'Is the server and its database up?', response: { 200: HealthResponse, 503: HealthResponse } } },
+        {
+          schema: {
+            tags: ['system'],
+            summary: 'Is the server and its database up?',
+            response: { 200: HealthResponse, 503: HealthResponse },
+          },
+        },
         async (_request, reply) => {
           const up = await database.ping();
           return reply.status(up ? 200 : 503).send({
@@ -204,8 +238,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         signedIn.addHook('onRequest', createAuthenticateHook(auth));
         await signedIn.register(meRoutes, { auth });
         await signedIn.register(courseRoutes, { courses: createCourseService({ db, outbox }) });
-        await signedIn.register(assignmentRoutes, { assignments: createAssignmentService({ db, clock, outbox }) });
-        await signedIn.register(submissionRoutes, { submissions: createSubmissionService({ db, clock, outbox }) });
+        await signedIn.register(assignmentRoutes, {
+          assignments: createAssignmentService({ db, clock, outbox }),
+        });
+        await signedIn.register(submissionRoutes, {
+          submissions: createSubmissionService({ db, clock, outbox }),
+        });
         await signedIn.register(dashboardRoutes, { dashboard: createDashboardService({ db, clock }) });
         await signedIn.register(replayRoutes, { replay });
       });
@@ -221,15 +259,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 function serveClient(app: FastifyInstance, config: Config): void {
   const clientDir = config.clientDir ?? path.resolve(import.meta.dirname, '../../client/dist');
   const hasClient = existsSync(path.join(clientDir, 'index.html'));
-  if (hasClient) void app.register(fastifyStatic, {
-    root: clientDir,
-    wildcard: false,
-    index: false,
-    setHeaders(reply, filePath) {
-      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-      reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-    },
-  });
+  if (hasClient)
+    void app.register(fastifyStatic, {
+      root: clientDir,
+      wildcard: false,
+      index: false,
+      setHeaders(reply, filePath) {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     const isApi = url === '/api' || url.startsWith('/api/') || url.startsWith('/socket.io');
@@ -237,7 +276,9 @@ function serveClient(app: FastifyInstance, config: Config): void {
       reply.header('cache-control', 'no-cache');
       return reply.sendFile('index.html');
     }
-    return reply.status(404).send(errorBody(404, ErrorCode.notFound, `No route for ${request.method} ${url}.`));
+    return reply
+      .status(404)
+      .send(errorBody(404, ErrorCode.notFound, `No route for ${request.method} ${url}.`));
   });
 }
 

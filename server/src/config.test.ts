@@ -10,7 +10,12 @@ describe('loadConfig', () => {
   it('starts with no variables at all, generating and keeping a JWT secret in DATA_DIR', () => {
     const dir = dataDir();
     const first = loadConfig({ DATA_DIR: dir });
-    expect(first).toMatchObject({ port: 3000, appOrigin: 'http://localhost:3000', databaseUrl: undefined, trustProxy: false });
+    expect(first).toMatchObject({
+      port: 3000,
+      appOrigin: 'http://localhost:3000',
+      databaseUrl: undefined,
+      trustProxy: false,
+    });
     const file = path.join(dir, 'jwt-secret');
     expect(existsSync(file)).toBe(true);
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -36,7 +41,9 @@ describe('loadConfig', () => {
   });
 
   it('requires JWT_SECRET in production', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir() })).toThrowError(/JWT_SECRET is required/);
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir() })).toThrowError(
+      /JWT_SECRET is required/,
+    );
     const ok = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), DATA_DIR: dataDir() });
     expect(ok.jwtSecret).toBe('x'.repeat(40));
   });

@@ -59,7 +59,9 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
     throw new ConfigError(`${name} must be a URL (got "${raw}")`);
   }
   if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')} (got "${raw}")`);
+    throw new ConfigError(
+      `${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')} (got "${raw}")`,
+    );
   }
   return raw;
 }
@@ -68,7 +70,9 @@ function origin(env: Env, name: string, fallback: string): string {
   const raw = url(env, name, ['http:', 'https:']) ?? fallback;
   const parsed = new URL(raw);
   if (parsed.pathname !== '/' || parsed.search || parsed.hash) {
-    throw new ConfigError(`${name} must be an origin such as https://school.example, without a path (got "${raw}")`);
+    throw new ConfigError(
+      `${name} must be an origin such as https://school.example, without a path (got "${raw}")`,
+    );
   }
   return parsed.origin;
 }

@@ -46,6 +46,9 @@ try {
 }
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
-const where = config.appOrigin.endsWith(`:${config.port}`) ? config.appOrigin.replace(`:${config.port}`, `:${port}`) : config.appOrigin;
-const database = app.database.kind === 'pglite' ? `embedded PostgreSQL (PGlite) in ${config.dataDir}` : 'PostgreSQL server';
+const where = config.appOrigin.endsWith(`:${config.port}`)
+  ? config.appOrigin.replace(`:${config.port}`, `:${port}`)
+  : config.appOrigin;
+const database =
+  app.database.kind === 'pglite' ? `embedded PostgreSQL (PGlite) in ${config.dataDir}` : 'PostgreSQL server';
 console.log(`\n  Classwave is running at ${where}\n  Database: ${database}\n`);

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment, Course, OwnSubmission } from '@classwave/shared';
 import { bearer, createTestApp, type TestApp } from './test/app.js';
-import { createAssignment, createCourse, createStudent, createTeacher, inDays, submit, type Actor } from './test/factories.js';
+import {
+  createAssignment,
+  createCourse,
+  createStudent,
+  createTeacher,
+  inDays,
+  submit,
+  type Actor,
+} from './test/factories.js';
 
 /**
  * Who may do what (spec §6, DESIGN §6): every teaching endpoint × every kind of caller → the
@@ -30,7 +38,14 @@ afterAll(() => t.close());
 
 type Who = 'anonymous' | 'signedOut' | 'studentA' | 'studentB' | 'owner' | 'otherTeacher';
 const headersOf = (who: Who) =>
-  ({ anonymous: {}, signedOut: signedOut.headers, studentA: studentA.headers, studentB: studentB.headers, owner: owner.headers, otherTeacher: otherTeacher.headers })[who];
+  ({
+    anonymous: {},
+    signedOut: signedOut.headers,
+    studentA: studentA.headers,
+    studentB: studentB.headers,
+    owner: owner.headers,
+    otherTeacher: otherTeacher.headers,
+  })[who];
 
 interface Fixture {
   course: Course;
@@ -53,17 +68,48 @@ interface Row {
   expected: Record<Who, number>;
 }
 
-const everyoneSignedIn = (status: number) => ({ anonymous: 401, signedOut: 401, studentA: status, studentB: status, owner: status, otherTeacher: status });
+const everyoneSignedIn = (status: number) => ({
+  anonymous: 401,
+  signedOut: 401,
+  studentA: status,
+  studentB: status,
+  owner: status,
+  otherTeacher: status,
+});
 
 const table: Row[] = [
-  { endpoint: 'GET /api/me', request: () => ({ method: 'GET', url: '/api/me' }), expected: everyoneSignedIn(200) },
-  { endpoint: 'GET /api/courses', request: () => ({ method: 'GET', url: '/api/courses' }), expected: everyoneSignedIn(200) },
-  { endpoint: 'GET /api/courses/:id', request: (f) => ({ method: 'GET', url: `/api/courses/${f.course.id}` }), expected: everyoneSignedIn(200) },
-  { endpoint: 'GET /api/assignments', request: () => ({ method: 'GET', url: '/api/assignments' }), expected: everyoneSignedIn(200) },
-  { endpoint: 'GET /api/dashboard', request: () => ({ method: 'GET', url: '/api/dashboard' }), expected: everyoneSignedIn(200) },
+  {
+    endpoint: 'GET /api/me',
+    request: () => ({ method: 'GET', url: '/api/me' }),
+    expected: everyoneSignedIn(200),
+  },
+  {
+    endpoint: 'GET /api/courses',
+    request: () => ({ method: 'GET', url: '/api/courses' }),
+    expected: everyoneSignedIn(200),
+  },
+  {
+    endpoint: 'GET /api/courses/:id',
+    request: (f) => ({ method: 'GET', url: `/api/courses/${f.course.id}` }),
+    expected: everyoneSignedIn(200),
+  },
+  {
+    endpoint: 'GET /api/assignments',
+    request: () => ({ method: 'GET', url: '/api/assignments' }),
+    expected: everyoneSignedIn(200),
+  },
+  {
+    endpoint: 'GET /api/dashboard',
+    request: () => ({ method: 'GET', url: '/api/dashboard' }),
+    expected: everyoneSignedIn(200),
+  },
   {
     endpoint: 'POST /api/courses',
-    request: () => ({ method: 'POST', url: '/api/courses', payload: { title: 'T', code: 'C1', description: 'D' } }),
+    request: () => ({
+      method: 'POST',
+      url: '/api/courses',
+      payload: { title: 'T', code: 'C1', description: 'D' },
+    }),
     expected: { anonymous: 401, signedOut: 401, studentA: 403, studentB: 403, owner: 201, otherTeacher: 201 },
   },
   {
@@ -78,7 +124,11 @@ const table: Row[] = [
   },
   {
     endpoint: 'POST /api/assignments',
-    request: (f) => ({ method: 'POST', url: '/api/assignments', payload: { title: 'A', dueDate: inDays(3), courseId: f.course.id } }),
+    request: (f) => ({
+      method: 'POST',
+      url: '/api/assignments',
+      payload: { title: 'A', dueDate: inDays(3), courseId: f.course.id },
+    }),
     expected: { anonymous: 401, signedOut: 401, studentA: 403, studentB: 403, owner: 201, otherTeacher: 403 },
   },
   {
@@ -98,7 +148,11 @@ const table: Row[] = [
   },
   {
     endpoint: 'POST /api/assignments/:id/submissions',
-    request: (f) => ({ method: 'POST', url: `/api/assignments/${f.assignment.id}/submissions`, payload: { content: 'Hi' } }),
+    request: (f) => ({
+      method: 'POST',
+      url: `/api/assignments/${f.assignment.id}/submissions`,
+      payload: { content: 'Hi' },
+    }),
     // Student A has submitted already: 409. Student B may submit.
     expected: { anonymous: 401, signedOut: 401, studentA: 409, studentB: 201, owner: 403, otherTeacher: 403 },
   },
@@ -114,14 +168,24 @@ describe.each(table)('$endpoint', ({ request, expected }) => {
     const f = await fixture();
     const res = await t.app.inject({ ...request(f), headers: headersOf(who) });
     expect(res.statusCode, res.body).toBe(status);
-    if (status >= 400) expect(res.json()).toMatchObject({ statusCode: status, code: expect.any(String), message: expect.any(String) });
+    if (status >= 400)
+      expect(res.json()).toMatchObject({
+        statusCode: status,
+        code: expect.any(String),
+        message: expect.any(String),
+      });
   });
 });
 
 describe('what a refused request leaves behind', () => {
   it('a student cannot grade their own submission, nor set a grade while submitting', async () => {
     const f = await fixture();
-    const grade = await t.app.inject({ method: 'PATCH', url: `/api/submissions/${f.submission.id}`, headers: studentA.headers, payload: { grade: 10 } });
+    const grade = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/submissions/${f.submission.id}`,
+      headers: studentA.headers,
+      payload: { grade: 10 },
+    });
     expect(grade.statusCode).toBe(403);
     const sneaky = await t.app.inject({
       method: 'POST',
@@ -131,7 +195,11 @@ describe('what a refused request leaves behind', () => {
     });
     expect(sneaky.statusCode).toBe(400);
     expect(sneaky.json().message).toContain('grade');
-    const list = await t.app.inject({ method: 'GET', url: `/api/assignments/${f.assignment.id}/submissions`, headers: owner.headers });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/api/assignments/${f.assignment.id}/submissions`,
+      headers: owner.headers,
+    });
     expect(list.json().map((s: { grade: number | null }) => s.grade)).toEqual([null]);
   });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CHAT_FALLBACK, CHAT_TOPICS, chatReply, QUICK_QUESTIONS } from './chatbot.js';
 
-const answerOf = (topic: (typeof CHAT_TOPICS)[number]['topic']) => CHAT_TOPICS.find((t) => t.topic === topic)!.answer;
+const answerOf = (topic: (typeof CHAT_TOPICS)[number]['topic']) =>
+  CHAT_TOPICS.find((t) => t.topic === topic)!.answer;
 
 describe('chatReply', () => {
   it.each([

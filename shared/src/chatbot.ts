@@ -25,12 +25,13 @@ export const CHAT_TOPICS = [
     topic: 'technical',
     keywords: ['technical', 'problem', 'issue'],
     answer:
-      'Sorry you are having trouble. Try reloading the page and checking your internet connection. If you were signed out, sign in again. If the problem continues, tell your teacher or your school\'s IT support what you were doing when it happened.',
+      "Sorry you are having trouble. Try reloading the page and checking your internet connection. If you were signed out, sign in again. If the problem continues, tell your teacher or your school's IT support what you were doing when it happened.",
   },
   {
     topic: 'greeting',
     keywords: ['hello', 'hi', 'hey'],
-    answer: 'Hello! I can help with your courses, assignments, study strategies and technical problems. What would you like to know?',
+    answer:
+      'Hello! I can help with your courses, assignments, study strategies and technical problems. What would you like to know?',
   },
 ] as const;
 

@@ -20,7 +20,9 @@ describe('date formats', () => {
     expect(formatEventTime(date, now)).toBe(expected);
   });
   it('rolls tomorrow over a month end', () => {
-    expect(formatEventTime(new Date(2026, 11, 1, 9, 0), new Date(2026, 10, 30, 20, 0))).toBe('Tomorrow, 9:00 AM');
+    expect(formatEventTime(new Date(2026, 11, 1, 9, 0), new Date(2026, 10, 30, 20, 0))).toBe(
+      'Tomorrow, 9:00 AM',
+    );
   });
   it('throws on an invalid time value', () => {
     expect(() => formatListDate('not a date')).toThrow(RangeError);

@@ -12,7 +12,11 @@ export function formatEventTime(iso: string | Date, now: Date = new Date()): str
   const sameDayAs = (offsetDays: number) => {
     const day = new Date(now);
     day.setDate(day.getDate() + offsetDays);
-    return date.getFullYear() === day.getFullYear() && date.getMonth() === day.getMonth() && date.getDate() === day.getDate();
+    return (
+      date.getFullYear() === day.getFullYear() &&
+      date.getMonth() === day.getMonth() &&
+      date.getDate() === day.getDate()
+    );
   };
   if (sameDayAs(0)) return `Today, ${format(date, 'h:mm a')}`;
   if (sameDayAs(1)) return `Tomorrow, ${format(date, 'h:mm a')}`;

@@ -132,7 +132,11 @@ export type CreateSubmissionBody = Static<typeof CreateSubmissionBody>;
 
 export const GradeBody = Type.Object(
   {
-    grade: Type.Integer({ minimum: 0, maximum: LIMITS.maxPoints, description: 'Points, from 0 to the assignment\'s max points.' }),
+    grade: Type.Integer({
+      minimum: 0,
+      maximum: LIMITS.maxPoints,
+      description: "Points, from 0 to the assignment's max points.",
+    }),
     feedback: Type.Optional(Type.Union([Type.String({ maxLength: LIMITS.feedback }), Type.Null()])),
   },
   { additionalProperties: false },

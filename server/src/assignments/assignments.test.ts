@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment } from '@classwave/shared';
 import { createTestApp, type TestApp } from '../test/app.js';
-import { createAssignment, createCourse, createStudent, createTeacher, inDays, submit, type Actor } from '../test/factories.js';
+import {
+  createAssignment,
+  createCourse,
+  createStudent,
+  createTeacher,
+  inDays,
+  submit,
+  type Actor,
+} from '../test/factories.js';
 
 let t: TestApp;
 let teacher: Actor;
@@ -9,7 +17,11 @@ let otherTeacher: Actor;
 let student: Actor;
 beforeAll(async () => {
   t = await createTestApp();
-  [teacher, otherTeacher, student] = await Promise.all([createTeacher(t), createTeacher(t, 'Other Teacher'), createStudent(t)]);
+  [teacher, otherTeacher, student] = await Promise.all([
+    createTeacher(t),
+    createTeacher(t, 'Other Teacher'),
+    createStudent(t),
+  ]);
 });
 afterAll(() => t.close());
 
@@ -27,7 +39,15 @@ describe('POST /api/assignments', () => {
       payload: { title: 'Lab 1', dueDate, courseId: course.id },
     });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ title: 'Lab 1', description: '', maxPoints: 100, courseTitle: 'Physics', dueDate, submission: null, submissionCount: 0 });
+    expect(res.json()).toMatchObject({
+      title: 'Lab 1',
+      description: '',
+      maxPoints: 100,
+      courseTitle: 'Physics',
+      dueDate,
+      submission: null,
+      submissionCount: 0,
+    });
   });
 
   it.each([
@@ -76,7 +96,10 @@ describe('GET /api/assignments', () => {
     expect(ids).toContain(late.id);
     expect(ids.indexOf(soon.id)).toBeLessThan(ids.indexOf(late.id));
     expect(ids).not.toContain(foreign.id);
-    expect((await list(teacher)).find((a) => a.id === soon.id)).toMatchObject({ submissionCount: 1, submission: null });
+    expect((await list(teacher)).find((a) => a.id === soon.id)).toMatchObject({
+      submissionCount: 1,
+      submission: null,
+    });
   });
 
   it('gives a student every assignment with their own submission and grade', async () => {
@@ -84,9 +107,17 @@ describe('GET /api/assignments', () => {
     const graded = await createAssignment(t, otherTeacher, course, { maxPoints: 20 });
     const open = await createAssignment(t, otherTeacher, course);
     const own = await submit(t, student, graded, 'Answer');
-    await t.app.inject({ method: 'PATCH', url: `/api/submissions/${own.id}`, headers: otherTeacher.headers, payload: { grade: 17, feedback: 'Good' } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/submissions/${own.id}`,
+      headers: otherTeacher.headers,
+      payload: { grade: 17, feedback: 'Good' },
+    });
     const seen = await list(student);
-    expect(seen.find((a) => a.id === graded.id)).toMatchObject({ submission: { id: own.id, grade: 17, feedback: 'Good' }, submissionCount: null });
+    expect(seen.find((a) => a.id === graded.id)).toMatchObject({
+      submission: { id: own.id, grade: 17, feedback: 'Good' },
+      submissionCount: null,
+    });
     expect(seen.find((a) => a.id === open.id)?.submission).toBeNull();
   });
 });
@@ -94,14 +125,22 @@ describe('GET /api/assignments', () => {
 describe('POST /api/assignments/samples', () => {
   it("refuses with 409 'Please create a course first.' when the teacher has no course", async () => {
     const newcomer = await createTeacher(t, 'New Teacher');
-    const res = await t.app.inject({ method: 'POST', url: '/api/assignments/samples', headers: newcomer.headers });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/assignments/samples',
+      headers: newcomer.headers,
+    });
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe('Please create a course first.');
   });
 
   it("creates 50, 100 and 150 point assignments due in the future on the teacher's courses", async () => {
     const course = await createCourse(t, teacher);
-    const res = await t.app.inject({ method: 'POST', url: '/api/assignments/samples', headers: teacher.headers });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/assignments/samples',
+      headers: teacher.headers,
+    });
     expect(res.statusCode).toBe(201);
     const samples: Assignment[] = res.json();
     expect(samples.map((a) => a.maxPoints)).toEqual([50, 100, 150]);
@@ -122,12 +161,23 @@ describe('DELETE /api/assignments/:id', () => {
     const course = await createCourse(t, teacher);
     const assignment = await createAssignment(t, teacher, course);
     await submit(t, student, assignment);
-    const res = await t.app.inject({ method: 'DELETE', url: `/api/assignments/${assignment.id}`, headers: teacher.headers });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/assignments/${assignment.id}`,
+      headers: teacher.headers,
+    });
     expect(res.statusCode).toBe(204);
     expect((await list(student)).map((a) => a.id)).not.toContain(assignment.id);
-    const subs = await t.app.inject({ method: 'GET', url: `/api/assignments/${assignment.id}/submissions`, headers: teacher.headers });
+    const subs = await t.app.inject({
+      method: 'GET',
+      url: `/api/assignments/${assignment.id}/submissions`,
+      headers: teacher.headers,
+    });
     expect(subs.statusCode).toBe(404);
     // With its assignment gone, the course can be deleted: no submission was left behind.
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/courses/${course.id}`, headers: teacher.headers })).statusCode).toBe(204);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/courses/${course.id}`, headers: teacher.headers }))
+        .statusCode,
+    ).toBe(204);
   });
 });

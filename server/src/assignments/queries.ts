@@ -8,7 +8,11 @@ import { assignments, courses, submissions } from '../db/schema.js';
  * Assignments as one caller sees them, ordered by due date: a student gets their own submission
  * (one LEFT JOIN on the unique (assignment, student) index), a teacher the number of submissions.
  */
-export async function selectAssignments(db: Db | Tx, caller: Caller, where: SQL | undefined): Promise<Assignment[]> {
+export async function selectAssignments(
+  db: Db | Tx,
+  caller: Caller,
+  where: SQL | undefined,
+): Promise<Assignment[]> {
   const isStudent = caller.role === 'student';
   const submissionCount = sql<number>`(select count(*)::int from ${submissions} where ${submissions.assignmentId} = ${assignments.id})`;
   const rows = await db
@@ -28,17 +32,38 @@ export async function selectAssignments(db: Db | Tx, caller: Caller, where: SQL 
     .innerJoin(courses, eq(courses.id, assignments.courseId))
     .leftJoin(
       submissions,
-      and(eq(submissions.assignmentId, assignments.id), isStudent ? eq(submissions.studentId, caller.userId) : sql`false`),
+      and(
+        eq(submissions.assignmentId, assignments.id),
+        isStudent ? eq(submissions.studentId, caller.userId) : sql`false`,
+      ),
     )
     .where(where)
     .orderBy(asc(assignments.dueDate), asc(assignments.id));
-  return rows.map((row) => toAssignment(row.assignment, row.courseTitle, row.own, 'submissionCount' in row ? (row.submissionCount as number) : null));
+  return rows.map((row) =>
+    toAssignment(
+      row.assignment,
+      row.courseTitle,
+      row.own,
+      'submissionCount' in row ? (row.submissionCount as number) : null,
+    ),
+  );
 }
 
 type AssignmentRow = typeof assignments.$inferSelect;
-type OwnRow = { id: string | null; submittedAt: Date | null; grade: number | null; feedback: string | null; gradedAt: Date | null } | null;
+type OwnRow = {
+  id: string | null;
+  submittedAt: Date | null;
+  grade: number | null;
+  feedback: string | null;
+  gradedAt: Date | null;
+} | null;
 
-export function toAssignment(row: AssignmentRow, courseTitle: string, own: OwnRow, submissionCount: number | null): Assignment {
+export function toAssignment(
+  row: AssignmentRow,
+  courseTitle: string,
+  own: OwnRow,
+  submissionCount: number | null,
+): Assignment {
   return {
     id: row.id,
     title: row.title,

@@ -5,7 +5,10 @@ import { callerOf } from '../auth/authenticate.js';
 import { bearerSecurity, signedInErrors } from '../http/responses.js';
 import type { AssignmentService } from './service.js';
 
-export const assignmentRoutes: FastifyPluginAsyncTypebox<{ assignments: AssignmentService }> = async (app, { assignments }) => {
+export const assignmentRoutes: FastifyPluginAsyncTypebox<{ assignments: AssignmentService }> = async (
+  app,
+  { assignments },
+) => {
   const common = { tags: ['assignments'], security: bearerSecurity };
 
   app.get(
@@ -22,19 +25,40 @@ export const assignmentRoutes: FastifyPluginAsyncTypebox<{ assignments: Assignme
 
   app.post(
     '/assignments',
-    { schema: { ...common, summary: 'Create an assignment on an own course', body: CreateAssignmentBody, response: { 201: Assignment, ...signedInErrors } } },
-    async (request, reply) => reply.status(201).send(await assignments.create(callerOf(request), request.body)),
+    {
+      schema: {
+        ...common,
+        summary: 'Create an assignment on an own course',
+        body: CreateAssignmentBody,
+        response: { 201: Assignment, ...signedInErrors },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await assignments.create(callerOf(request), request.body)),
   );
 
   app.post(
     '/assignments/samples',
-    { schema: { ...common, summary: "Create three sample assignments on the teacher's courses", response: { 201: AssignmentList, ...signedInErrors } } },
+    {
+      schema: {
+        ...common,
+        summary: "Create three sample assignments on the teacher's courses",
+        response: { 201: AssignmentList, ...signedInErrors },
+      },
+    },
     async (request, reply) => reply.status(201).send(await assignments.createSamples(callerOf(request))),
   );
 
   app.delete(
     '/assignments/:id',
-    { schema: { ...common, summary: 'Delete an assignment of an own course, with its submissions', params: IdParams, response: { 204: Type.Null(), ...signedInErrors } } },
+    {
+      schema: {
+        ...common,
+        summary: 'Delete an assignment of an own course, with its submissions',
+        params: IdParams,
+        response: { 204: Type.Null(), ...signedInErrors },
+      },
+    },
     async (request, reply) => {
       await assignments.remove(callerOf(request), request.params.id);
       return reply.status(204).send(null);

@@ -1,9 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
-import {
-  SAMPLE_ASSIGNMENT_POINTS,
-  type Assignment,
-  type CreateAssignmentBody,
-} from '@classwave/shared';
+import { SAMPLE_ASSIGNMENT_POINTS, type Assignment, type CreateAssignmentBody } from '@classwave/shared';
 import type { Caller } from '../auth/service.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
@@ -96,7 +92,11 @@ export function createAssignmentService({ db, clock, outbox }: { db: Db; clock: 
         requireCourseOwner(caller, course, 'delete its assignments');
         await tx.delete(submissions).where(eq(submissions.assignmentId, id));
         await tx.delete(assignments).where(eq(assignments.id, id));
-        record('assignment:deleted', { id, courseId: course.id }, audience.studentsAndTeacher(course.teacherId));
+        record(
+          'assignment:deleted',
+          { id, courseId: course.id },
+          audience.studentsAndTeacher(course.teacherId),
+        );
       });
     },
   };

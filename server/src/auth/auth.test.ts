@@ -56,16 +56,25 @@ describe('sign-up → verify → sign-in → refresh → sign-out', () => {
 
     const me = await t.app.inject({ method: 'GET', url: '/api/me', headers: bearer(session.accessToken) });
     expect(me.statusCode).toBe(200);
-    expect(me.json()).toMatchObject({ user: { email }, profile: { fullName: 'Ada Lovelace', role: 'teacher' } });
+    expect(me.json()).toMatchObject({
+      user: { email },
+      profile: { fullName: 'Ada Lovelace', role: 'teacher' },
+    });
     expect(me.body).not.toContain('password');
 
     const refreshed = await post('/api/auth/refresh', {}, { cookie: refreshCookieOf(signin) });
     expect(refreshed.statusCode).toBe(200);
     const next = refreshed.json().session;
     expect(refreshCookieOf(refreshed)).not.toBe(refreshCookieOf(signin));
-    expect((await t.app.inject({ method: 'GET', url: '/api/me', headers: bearer(next.accessToken) })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/me', headers: bearer(next.accessToken) })).statusCode,
+    ).toBe(200);
 
-    const signout = await post('/api/auth/signout', {}, { ...bearer(next.accessToken), cookie: refreshCookieOf(refreshed) });
+    const signout = await post(
+      '/api/auth/signout',
+      {},
+      { ...bearer(next.accessToken), cookie: refreshCookieOf(refreshed) },
+    );
     expect(signout.statusCode).toBe(204);
     const after = await t.app.inject({ method: 'GET', url: '/api/me', headers: bearer(next.accessToken) });
     expect(after.statusCode).toBe(401);
@@ -134,20 +143,34 @@ describe('GET /api/auth/verify', () => {
     const clockApp = await createTestApp();
     try {
       const email = uniqueEmail();
-      await clockApp.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email, password: PASSWORD, fullName: 'Late' } });
+      await clockApp.app.inject({
+        method: 'POST',
+        url: '/api/auth/signup',
+        payload: { email, password: PASSWORD, fullName: 'Late' },
+      });
       const link = pathOf(linkIn(await clockApp.mail.latestTo(email)));
       clockApp.clock.advance(25 * 3600 * 1000);
       const late = await clockApp.app.inject({ method: 'GET', url: link });
       expect(late.headers.location).toBe(`${TEST_ORIGIN}/login?error=link_expired`);
-      const signin = await clockApp.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password: PASSWORD } });
+      const signin = await clockApp.app.inject({
+        method: 'POST',
+        url: '/api/auth/signin',
+        payload: { email, password: PASSWORD },
+      });
       expect(signin.json().code).toBe('email_not_confirmed');
 
-      const resend = await clockApp.app.inject({ method: 'POST', url: '/api/auth/resend', payload: { email } });
+      const resend = await clockApp.app.inject({
+        method: 'POST',
+        url: '/api/auth/resend',
+        payload: { email },
+      });
       expect(resend.statusCode).toBe(200);
       expect(clockApp.mail.countTo(email)).toBe(2);
       const fresh = pathOf(linkIn(await clockApp.mail.latestTo(email)));
       expect(fresh).not.toBe(link);
-      expect((await clockApp.app.inject({ method: 'GET', url: fresh })).headers.location).toContain('verified=1');
+      expect((await clockApp.app.inject({ method: 'GET', url: fresh })).headers.location).toContain(
+        'verified=1',
+      );
     } finally {
       await clockApp.close();
     }
@@ -163,23 +186,30 @@ describe('GET /api/auth/verify', () => {
 });
 
 describe('open redirects', () => {
-  it.each(['https://evil.example/login', 'http://localhost:5173.evil.example/login', '//evil.example/x', 'javascript:alert(1)'])(
-    'refuses redirectTo %s',
-    async (redirectTo) => {
-      const email = uniqueEmail();
-      const res = await post('/api/auth/signup', { email, password: PASSWORD, fullName: 'Eve', redirectTo });
-      expect(res.statusCode).toBe(400);
-      expect(['invalid_redirect', 'validation_failed']).toContain(res.json().code);
-      expect(res.json().message).toMatch(/redirectTo/);
-      expect(t.mail.countTo(email)).toBe(0);
-    },
-  );
+  it.each([
+    'https://evil.example/login',
+    'http://localhost:5173.evil.example/login',
+    '//evil.example/x',
+    'javascript:alert(1)',
+  ])('refuses redirectTo %s', async (redirectTo) => {
+    const email = uniqueEmail();
+    const res = await post('/api/auth/signup', { email, password: PASSWORD, fullName: 'Eve', redirectTo });
+    expect(res.statusCode).toBe(400);
+    expect(['invalid_redirect', 'validation_failed']).toContain(res.json().code);
+    expect(res.json().message).toMatch(/redirectTo/);
+    expect(t.mail.countTo(email)).toBe(0);
+  });
 });
 
 describe('signing up with a taken address', () => {
   it('answers exactly as for a new address and tells the owner by mail instead', async () => {
     const { email } = await createVerifiedUser(t, { fullName: 'Owner' });
-    const res = await post('/api/auth/signup', { email, password: 'another password', fullName: 'Intruder', role: 'teacher' });
+    const res = await post('/api/auth/signup', {
+      email,
+      password: 'another password',
+      fullName: 'Intruder',
+      role: 'teacher',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: 'Check your e-mail for a verification link.' });
     const mail = await t.mail.latestTo(email);
@@ -204,7 +234,15 @@ describe('POST /api/auth/refresh', () => {
     expect(refreshCookieOf(a)).toBe(refreshCookieOf(b));
     const later = await post('/api/auth/refresh', {}, { cookie: refreshCookieOf(a) });
     expect(later.statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/api/me', headers: bearer(later.json().session.accessToken) })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/me',
+          headers: bearer(later.json().session.accessToken),
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('revokes the whole session when a replaced token comes back later', async () => {
@@ -212,18 +250,30 @@ describe('POST /api/auth/refresh', () => {
     try {
       const { email } = await createVerifiedUser(clockApp);
       const first = await signIn(clockApp, email);
-      const rotated = await clockApp.app.inject({ method: 'POST', url: '/api/auth/refresh', headers: { cookie: first.cookie } });
+      const rotated = await clockApp.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        headers: { cookie: first.cookie },
+      });
       expect(rotated.statusCode).toBe(200);
       const current = rotated.json().session.accessToken;
       clockApp.clock.advance(60_000);
 
-      const reuse = await clockApp.app.inject({ method: 'POST', url: '/api/auth/refresh', headers: { cookie: first.cookie } });
+      const reuse = await clockApp.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        headers: { cookie: first.cookie },
+      });
       expect(reuse.statusCode).toBe(401);
       expect(reuse.json().code).toBe('refresh_token_invalid');
       // The thief's reuse ends the session for the rightful holder too.
       const me = await clockApp.app.inject({ method: 'GET', url: '/api/me', headers: bearer(current) });
       expect(me.json().code).toBe('session_ended');
-      const holder = await clockApp.app.inject({ method: 'POST', url: '/api/auth/refresh', headers: { cookie: refreshCookieOf(rotated) } });
+      const holder = await clockApp.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        headers: { cookie: refreshCookieOf(rotated) },
+      });
       expect(holder.statusCode).toBe(401);
     } finally {
       await clockApp.close();
@@ -288,8 +338,12 @@ describe('sign-out', () => {
     const laptop = await signIn(t, email);
     const phone = await signIn(t, email);
     await post('/api/auth/signout', {}, { ...bearer(laptop.accessToken), cookie: laptop.cookie });
-    expect((await t.app.inject({ method: 'GET', url: '/api/me', headers: bearer(laptop.accessToken) })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'GET', url: '/api/me', headers: bearer(phone.accessToken) })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/me', headers: bearer(laptop.accessToken) })).statusCode,
+    ).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/me', headers: bearer(phone.accessToken) })).statusCode,
+    ).toBe(200);
   });
 
   it('works with only the refresh cookie, and clears it', async () => {
@@ -298,7 +352,9 @@ describe('sign-out', () => {
     const res = await post('/api/auth/signout', {}, { cookie: s.cookie });
     expect(res.statusCode).toBe(204);
     expect(res.cookies.find((c) => c.name === 'classwave_refresh')?.value).toBe('');
-    expect((await t.app.inject({ method: 'GET', url: '/api/me', headers: bearer(s.accessToken) })).json().code).toBe('session_ended');
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/me', headers: bearer(s.accessToken) })).json().code,
+    ).toBe('session_ended');
   });
 });
 
@@ -312,18 +368,36 @@ describe('when the mail server is down', () => {
     const revived = new MailCatcher();
     try {
       const email = uniqueEmail();
-      const res = await down.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email, password: PASSWORD, fullName: 'Patient' } });
+      const res = await down.app.inject({
+        method: 'POST',
+        url: '/api/auth/signup',
+        payload: { email, password: PASSWORD, fullName: 'Patient' },
+      });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toMatchObject({ code: 'email_send_failed', message: expect.stringMatching(/account is safe/) });
-      const early = await down.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password: PASSWORD } });
+      expect(res.json()).toMatchObject({
+        code: 'email_send_failed',
+        message: expect.stringMatching(/account is safe/),
+      });
+      const early = await down.app.inject({
+        method: 'POST',
+        url: '/api/auth/signin',
+        payload: { email, password: PASSWORD },
+      });
       expect(early.json().code).toBe('email_not_confirmed');
 
       await revived.start(port);
       const resend = await down.app.inject({ method: 'POST', url: '/api/auth/resend', payload: { email } });
       expect(resend.statusCode).toBe(200);
-      const verify = await down.app.inject({ method: 'GET', url: pathOf(linkIn(await revived.latestTo(email))) });
+      const verify = await down.app.inject({
+        method: 'GET',
+        url: pathOf(linkIn(await revived.latestTo(email))),
+      });
       expect(verify.headers.location).toContain('verified=1');
-      const signin = await down.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password: PASSWORD } });
+      const signin = await down.app.inject({
+        method: 'POST',
+        url: '/api/auth/signin',
+        payload: { email, password: PASSWORD },
+      });
       expect(signin.statusCode).toBe(200);
     } finally {
       await down.close();

@@ -21,7 +21,8 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 export function createAuthenticateHook(auth: AuthService) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const token = bearerToken(request);
-    if (!token) throw unauthorized('Sign in to continue: send the access token as "Authorization: Bearer <token>".');
+    if (!token)
+      throw unauthorized('Sign in to continue: send the access token as "Authorization: Bearer <token>".');
     request.caller = await auth.authenticate(token);
   };
 }

@@ -17,11 +17,18 @@ export interface Mailer {
  * Sends over SMTP when SMTP_URL is set; otherwise writes the mail, links included, to the log,
  * so a fresh install can still verify accounts without a mail server.
  */
-export function createMailer(options: { smtpUrl: string | undefined; from: string; log: FastifyBaseLogger }): Mailer {
+export function createMailer(options: {
+  smtpUrl: string | undefined;
+  from: string;
+  log: FastifyBaseLogger;
+}): Mailer {
   if (!options.smtpUrl) {
     return {
       async send(mail) {
-        options.log.info({ mail: { to: mail.to, subject: mail.subject } }, `E-mail (not sent: SMTP_URL is not set)\n${mail.text}`);
+        options.log.info(
+          { mail: { to: mail.to, subject: mail.subject } },
+          `E-mail (not sent: SMTP_URL is not set)\n${mail.text}`,
+        );
       },
       close() {},
     };
@@ -40,11 +47,21 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
 }
 
 const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 
 /** A plain, friendly mail with one button; the text part carries the same link. */
-export function composeMail(to: string, subject: string, paragraphs: string[], action?: { label: string; url: string }): Mail {
-  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), '— Classwave'].join('\n\n');
+export function composeMail(
+  to: string,
+  subject: string,
+  paragraphs: string[],
+  action?: { label: string; url: string },
+): Mail {
+  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), '— Classwave'].join(
+    '\n\n',
+  );
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1f2937;line-height:1.5">
 ${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
 ${

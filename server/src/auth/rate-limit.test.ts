@@ -12,14 +12,27 @@ afterAll(() => t.close());
 describe('rate limits', () => {
   it('answers 429 with Retry-After once sign-in attempts for an address exceed the limit', async () => {
     const email = uniqueEmail();
-    const attempt = () => t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password: 'wrong password' } });
+    const attempt = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/signin',
+        payload: { email, password: 'wrong password' },
+      });
     for (let i = 0; i < 3; i++) expect((await attempt()).statusCode).toBe(400);
     const limited = await attempt();
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    expect(limited.json()).toMatchObject({ statusCode: 429, code: 'rate_limited', error: 'Too Many Requests' });
+    expect(limited.json()).toMatchObject({
+      statusCode: 429,
+      code: 'rate_limited',
+      error: 'Too Many Requests',
+    });
     // Another address from the same place is still let through: a class can sign in together.
-    const other = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email: uniqueEmail(), password: PASSWORD } });
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/signin',
+      payload: { email: uniqueEmail(), password: PASSWORD },
+    });
     expect(other.statusCode).toBe(400);
   });
 

@@ -45,7 +45,10 @@ export interface AuthRoutesOptions {
 }
 
 /** Public auth endpoints: sign-up, verification, sign-in, refresh and sign-out. */
-export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (app, { auth, secureCookies, rateLimits }) => {
+export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
+  app,
+  { auth, secureCookies, rateLimits },
+) => {
   function setRefreshCookie(reply: FastifyReply, issued: IssuedSession) {
     reply.setCookie(REFRESH_COOKIE, issued.refreshToken, {
       path: COOKIE_PATH,
@@ -56,13 +59,23 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
     });
   }
   const clearRefreshCookie = (reply: FastifyReply) =>
-    reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: secureCookies });
+    reply.clearCookie(REFRESH_COOKIE, {
+      path: COOKIE_PATH,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: secureCookies,
+    });
 
   app.post(
     '/signup',
     {
       config: { rateLimit: rateLimits.signUp },
-      schema: { tags: ['auth'], summary: 'Create an account and send the verification e-mail', body: SignUpBody, response: { 200: MessageResponse, ...errors } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account and send the verification e-mail',
+        body: SignUpBody,
+        response: { 200: MessageResponse, ...errors },
+      },
     },
     async (request) => auth.signUp(request.body),
   );
@@ -82,8 +95,19 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
   app.post(
     '/resend',
     {
-      config: { rateLimit: { ...rateLimits.resend, hook: 'preHandler', keyGenerator: (r) => `${r.ip}|${emailKey(r.body)}` } },
-      schema: { tags: ['auth'], summary: 'Send a new verification e-mail', body: ResendBody, response: { 200: MessageResponse, ...errors } },
+      config: {
+        rateLimit: {
+          ...rateLimits.resend,
+          hook: 'preHandler',
+          keyGenerator: (r) => `${r.ip}|${emailKey(r.body)}`,
+        },
+      },
+      schema: {
+        tags: ['auth'],
+        summary: 'Send a new verification e-mail',
+        body: ResendBody,
+        response: { 200: MessageResponse, ...errors },
+      },
     },
     async (request) => auth.resendVerification(request.body),
   );
@@ -91,8 +115,19 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
   app.post(
     '/signin',
     {
-      config: { rateLimit: { ...rateLimits.signIn, hook: 'preHandler', keyGenerator: (r) => `${r.ip}|${emailKey(r.body)}` } },
-      schema: { tags: ['auth'], summary: 'Sign in with e-mail and password', body: SignInBody, response: { 200: SessionResponse, ...errors } },
+      config: {
+        rateLimit: {
+          ...rateLimits.signIn,
+          hook: 'preHandler',
+          keyGenerator: (r) => `${r.ip}|${emailKey(r.body)}`,
+        },
+      },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with e-mail and password',
+        body: SignInBody,
+        response: { 200: SessionResponse, ...errors },
+      },
     },
     async (request, reply) => {
       const issued = await auth.signIn(request.body);
@@ -125,12 +160,22 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
 
   app.post(
     '/signout',
-    { schema: { tags: ['auth'], summary: 'End this session everywhere it is used', response: { 204: Type.Null(), ...errors } } },
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'End this session everywhere it is used',
+        response: { 204: Type.Null(), ...errors },
+      },
+    },
     async (request, reply) => {
       // Sign-out works with an expired access token too: the refresh cookie names the session.
       let sessionId: string | undefined;
       const token = bearerToken(request);
-      if (token) sessionId = await auth.authenticate(token).then((c) => c.sessionId, () => undefined);
+      if (token)
+        sessionId = await auth.authenticate(token).then(
+          (c) => c.sessionId,
+          () => undefined,
+        );
       await auth.signOut({ sessionId, refreshToken: request.cookies[REFRESH_COOKIE] });
       clearRefreshCookie(reply);
       return reply.status(204).send(null);
@@ -142,7 +187,14 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
 export const meRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
   app.get(
     '/me',
-    { schema: { tags: ['auth'], summary: 'The signed-in user and their profile', security: [{ bearerAuth: [] }], response: { 200: MeResponse, 401: ErrorBody } } },
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The signed-in user and their profile',
+        security: [{ bearerAuth: [] }],
+        response: { 200: MeResponse, 401: ErrorBody },
+      },
+    },
     async (request) => auth.me(callerOf(request)),
   );
 };

@@ -1,5 +1,12 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { ErrorCode, VerifyLinkError, type Profile, type Role, type Session, type User } from '@classwave/shared';
+import {
+  ErrorCode,
+  VerifyLinkError,
+  type Profile,
+  type Role,
+  type Session,
+  type User,
+} from '@classwave/shared';
 import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
 import { PG, pgCode } from '../db/errors.js';
@@ -118,7 +125,10 @@ export function createAuthService(deps: {
     composeMail(
       to,
       'Confirm your e-mail for Classwave',
-      ['Welcome to Classwave!', 'Please confirm your e-mail address to finish setting up your account. The link works for 24 hours.'],
+      [
+        'Welcome to Classwave!',
+        'Please confirm your e-mail address to finish setting up your account. The link works for 24 hours.',
+      ],
       { label: 'Confirm my e-mail', url: link },
     );
 
@@ -137,7 +147,12 @@ export function createAuthService(deps: {
   }
 
   function buildSession(user: UserRow, sessionId: string): Session {
-    const access = tokens.sign({ userId: user.id, sessionId, now: clock.now(), ttlSeconds: settings.accessTokenTtlSeconds });
+    const access = tokens.sign({
+      userId: user.id,
+      sessionId,
+      now: clock.now(),
+      ttlSeconds: settings.accessTokenTtlSeconds,
+    });
     return {
       accessToken: access.token,
       tokenType: 'bearer',
@@ -182,7 +197,13 @@ export function createAuthService(deps: {
   }
 
   return {
-    async signUp(input: { email: string; password: string; fullName: string; role?: Role; redirectTo?: string }) {
+    async signUp(input: {
+      email: string;
+      password: string;
+      fullName: string;
+      role?: Role;
+      redirectTo?: string;
+    }) {
       const redirectTo = checkRedirect(input.redirectTo);
       const email = input.email.trim();
       // Hash first, whatever happens next, so a taken address answers as slowly as a new one.
@@ -199,7 +220,9 @@ export function createAuthService(deps: {
             .insert(users)
             .values({ email, passwordHash, createdAt: clock.now() })
             .returning();
-          await tx.insert(profiles).values({ id: user!.id, fullName: input.fullName.trim(), role: input.role ?? 'student' });
+          await tx
+            .insert(profiles)
+            .values({ id: user!.id, fullName: input.fullName.trim(), role: input.role ?? 'student' });
           return createVerifyLink(tx, user!.id, redirectTo);
         });
       } catch (error) {
@@ -220,7 +243,9 @@ export function createAuthService(deps: {
         const link = await createVerifyLink(db, user.id, redirectTo);
         await sendMail(verifyMail(user.email, link));
       }
-      return { message: 'If that address has an unconfirmed account, a new verification link is on its way.' };
+      return {
+        message: 'If that address has an unconfirmed account, a new verification link is on its way.',
+      };
     },
 
     /** Uses a verification link; returns where to send the browser, success or not. */
@@ -271,7 +296,8 @@ export function createAuthService(deps: {
     /** Exchanges a refresh token for a new session and its child token (see deriveChildToken). */
     async refresh(presented: string | undefined): Promise<IssuedSession> {
       if (!presented) throw unauthorized('You are not signed in.', ErrorCode.refreshTokenMissing);
-      const invalid = () => unauthorized('Your session has ended. Please sign in again.', ErrorCode.refreshTokenInvalid);
+      const invalid = () =>
+        unauthorized('Your session has ended. Please sign in again.', ErrorCode.refreshTokenInvalid);
       const now = clock.now();
       let reused: { sessionId: string; userId: string } | undefined;
       const result = await db.transaction(async (tx) => {
@@ -288,7 +314,13 @@ export function createAuthService(deps: {
           if (row.token.expiresAt.getTime() <= now.getTime()) return undefined;
           if (!row.token.rotatedAt) {
             await tx.update(refreshTokens).set({ rotatedAt: now }).where(eq(refreshTokens.id, row.token.id));
-            return issueSession(tx, row.user, row.session.id, deriveChildToken(settings.refreshKey, token), row.token.id);
+            return issueSession(
+              tx,
+              row.user,
+              row.session.id,
+              deriveChildToken(settings.refreshKey, token),
+              row.token.id,
+            );
           }
           const sinceRotation = (now.getTime() - row.token.rotatedAt.getTime()) / 1000;
           if (sinceRotation > settings.refreshReuseGraceSeconds || hop === MAX_GRACE_HOPS) {
@@ -300,7 +332,11 @@ export function createAuthService(deps: {
           // Another tab rotated this token a moment ago: follow the chain to the token that is current now.
           token = deriveChildToken(settings.refreshKey, token);
           const [child] = await tx
-            .select({ rotatedAt: refreshTokens.rotatedAt, revokedAt: refreshTokens.revokedAt, expiresAt: refreshTokens.expiresAt })
+            .select({
+              rotatedAt: refreshTokens.rotatedAt,
+              revokedAt: refreshTokens.revokedAt,
+              expiresAt: refreshTokens.expiresAt,
+            })
             .from(refreshTokens)
             .where(eq(refreshTokens.tokenHash, hashToken(token)));
           if (!child || child.revokedAt) return undefined;
@@ -320,7 +356,10 @@ export function createAuthService(deps: {
     },
 
     /** Ends a session, found by its access token's session id or by its refresh token. */
-    async signOut(input: { sessionId?: string | undefined; refreshToken?: string | undefined }): Promise<void> {
+    async signOut(input: {
+      sessionId?: string | undefined;
+      refreshToken?: string | undefined;
+    }): Promise<void> {
       let sessionId = input.sessionId;
       if (!sessionId && input.refreshToken) {
         const [row] = await db
@@ -330,7 +369,10 @@ export function createAuthService(deps: {
         sessionId = row?.sessionId;
       }
       if (!sessionId) return;
-      const [session] = await db.select({ userId: sessions.userId }).from(sessions).where(eq(sessions.id, sessionId));
+      const [session] = await db
+        .select({ userId: sessions.userId })
+        .from(sessions)
+        .where(eq(sessions.id, sessionId));
       if (!session) return;
       const ended = await db.transaction((tx) => revokeSession(tx, sessionId, 'signed_out'));
       if (ended) events.emit('session:ended', { sessionId, userId: session.userId, reason: 'signed_out' });
@@ -345,7 +387,8 @@ export function createAuthService(deps: {
         .innerJoin(profiles, eq(profiles.id, sessions.userId))
         .where(and(eq(sessions.id, claims.sid), eq(sessions.userId, claims.sub)));
       if (!row) throw unauthorized('The access token is not valid.', ErrorCode.invalidToken);
-      if (row.revokedAt) throw unauthorized('This session has ended. Please sign in again.', ErrorCode.sessionEnded);
+      if (row.revokedAt)
+        throw unauthorized('This session has ended. Please sign in again.', ErrorCode.sessionEnded);
       return { userId: claims.sub, sessionId: claims.sid, role: row.role, tokenExpiresAt: claims.exp };
     },
 
@@ -356,7 +399,10 @@ export function createAuthService(deps: {
         .innerJoin(profiles, eq(profiles.id, users.id))
         .where(eq(users.id, caller.userId));
       if (!row) throw unauthorized('The access token is not valid.', ErrorCode.invalidToken);
-      return { user: toUser(row.user), profile: { id: row.profile.id, fullName: row.profile.fullName, role: row.profile.role } };
+      return {
+        user: toUser(row.user),
+        profile: { id: row.profile.id, fullName: row.profile.fullName, role: row.profile.role },
+      };
     },
   };
 }

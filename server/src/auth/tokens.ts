@@ -47,7 +47,11 @@ export function createAccessTokens(secret: string) {
         }
         throw error;
       }
-      if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string' || typeof claims.exp !== 'number') {
+      if (
+        typeof claims.sub !== 'string' ||
+        typeof claims.sid !== 'string' ||
+        typeof claims.exp !== 'number'
+      ) {
         throw unauthorized('The access token is not valid.', ErrorCode.invalidToken);
       }
       if (claims.exp * 1000 <= now.getTime()) {

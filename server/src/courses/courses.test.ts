@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Course } from '@classwave/shared';
 import { createTestApp, type TestApp } from '../test/app.js';
-import { createAssignment, createCourse, createStudent, createTeacher, inDays, type Actor } from '../test/factories.js';
+import {
+  createAssignment,
+  createCourse,
+  createStudent,
+  createTeacher,
+  inDays,
+  type Actor,
+} from '../test/factories.js';
 
 let t: TestApp;
 let teacher: Actor;
@@ -37,11 +44,20 @@ describe('POST /api/courses', () => {
     [{ title: 'T'.repeat(201), code: 'X1', description: 'D' }, 'title'],
     [{ title: 42, code: 'X1', description: 'D' }, 'title'],
   ])('refuses %o naming %s, writing nothing', async (payload, field) => {
-    const before = (await t.app.inject({ method: 'GET', url: '/api/courses', headers: teacher.headers })).json().length;
-    const res = await t.app.inject({ method: 'POST', url: '/api/courses', headers: teacher.headers, payload });
+    const before = (
+      await t.app.inject({ method: 'GET', url: '/api/courses', headers: teacher.headers })
+    ).json().length;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/courses',
+      headers: teacher.headers,
+      payload,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toContain(field);
-    expect((await t.app.inject({ method: 'GET', url: '/api/courses', headers: teacher.headers })).json()).toHaveLength(before);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/courses', headers: teacher.headers })).json(),
+    ).toHaveLength(before);
   });
 });
 
@@ -75,17 +91,29 @@ describe('GET /api/courses/:id', () => {
     const course = await createCourse(t, teacher);
     const later = await createAssignment(t, teacher, course, { title: 'Later', dueDate: inDays(9) });
     const sooner = await createAssignment(t, teacher, course, { title: 'Sooner', dueDate: inDays(2) });
-    const res = await t.app.inject({ method: 'GET', url: `/api/courses/${course.id}`, headers: student.headers });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/courses/${course.id}`,
+      headers: student.headers,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().course).toMatchObject({ id: course.id, teacher: { fullName: 'Grace Hopper' } });
     expect(res.json().assignments.map((a: { id: string }) => a.id)).toEqual([sooner.id, later.id]);
   });
 
   it('answers 404 for an unknown course and 400 for a malformed id', async () => {
-    const missing = await t.app.inject({ method: 'GET', url: '/api/courses/00000000-0000-4000-8000-000000000000', headers: student.headers });
+    const missing = await t.app.inject({
+      method: 'GET',
+      url: '/api/courses/00000000-0000-4000-8000-000000000000',
+      headers: student.headers,
+    });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().message).toBe('Course not found.');
-    const bad = await t.app.inject({ method: 'GET', url: "/api/courses/1' or '1'='1", headers: student.headers });
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: "/api/courses/1' or '1'='1",
+      headers: student.headers,
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toContain('id');
   });
@@ -94,18 +122,36 @@ describe('GET /api/courses/:id', () => {
 describe('DELETE /api/courses/:id', () => {
   it('deletes an own course without assignments', async () => {
     const course = await createCourse(t, teacher);
-    const res = await t.app.inject({ method: 'DELETE', url: `/api/courses/${course.id}`, headers: teacher.headers });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/courses/${course.id}`,
+      headers: teacher.headers,
+    });
     expect(res.statusCode).toBe(204);
-    expect((await t.app.inject({ method: 'GET', url: `/api/courses/${course.id}`, headers: teacher.headers })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/courses/${course.id}`, headers: teacher.headers }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('refuses with 409 while the course has assignments, and keeps everything', async () => {
     const course = await createCourse(t, teacher);
     const assignment = await createAssignment(t, teacher, course);
-    const res = await t.app.inject({ method: 'DELETE', url: `/api/courses/${course.id}`, headers: teacher.headers });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/courses/${course.id}`,
+      headers: teacher.headers,
+    });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ code: 'conflict', message: 'This course still has assignments. Delete them first.' });
-    const detail = await t.app.inject({ method: 'GET', url: `/api/courses/${course.id}`, headers: teacher.headers });
+    expect(res.json()).toMatchObject({
+      code: 'conflict',
+      message: 'This course still has assignments. Delete them first.',
+    });
+    const detail = await t.app.inject({
+      method: 'GET',
+      url: `/api/courses/${course.id}`,
+      headers: teacher.headers,
+    });
     expect(detail.json().assignments.map((a: { id: string }) => a.id)).toEqual([assignment.id]);
   });
 });

@@ -5,28 +5,59 @@ import { callerOf } from '../auth/authenticate.js';
 import { bearerSecurity, signedInErrors } from '../http/responses.js';
 import type { CourseService } from './service.js';
 
-export const courseRoutes: FastifyPluginAsyncTypebox<{ courses: CourseService }> = async (app, { courses }) => {
+export const courseRoutes: FastifyPluginAsyncTypebox<{ courses: CourseService }> = async (
+  app,
+  { courses },
+) => {
   const common = { tags: ['courses'], security: bearerSecurity };
 
-  app.get('/courses', { schema: { ...common, summary: 'Every course with its teacher, newest first', response: { 200: CourseList, ...signedInErrors } } }, async () =>
-    courses.list(),
+  app.get(
+    '/courses',
+    {
+      schema: {
+        ...common,
+        summary: 'Every course with its teacher, newest first',
+        response: { 200: CourseList, ...signedInErrors },
+      },
+    },
+    async () => courses.list(),
   );
 
   app.post(
     '/courses',
-    { schema: { ...common, summary: 'Create a course (teachers)', body: CreateCourseBody, response: { 201: Course, ...signedInErrors } } },
+    {
+      schema: {
+        ...common,
+        summary: 'Create a course (teachers)',
+        body: CreateCourseBody,
+        response: { 201: Course, ...signedInErrors },
+      },
+    },
     async (request, reply) => reply.status(201).send(await courses.create(callerOf(request), request.body)),
   );
 
   app.post(
     '/courses/samples',
-    { schema: { ...common, summary: 'Create three sample courses (teachers)', response: { 201: CourseList, ...signedInErrors } } },
+    {
+      schema: {
+        ...common,
+        summary: 'Create three sample courses (teachers)',
+        response: { 201: CourseList, ...signedInErrors },
+      },
+    },
     async (request, reply) => reply.status(201).send(await courses.createSamples(callerOf(request))),
   );
 
   app.get(
     '/courses/:id',
-    { schema: { ...common, summary: 'A course with its assignments by due date', params: IdParams, response: { 200: CourseDetail, ...signedInErrors } } },
+    {
+      schema: {
+        ...common,
+        summary: 'A course with its assignments by due date',
+        params: IdParams,
+        response: { 200: CourseDetail, ...signedInErrors },
+      },
+    },
     async (request) => courses.detail(callerOf(request), request.params.id),
   );
 
@@ -35,7 +66,7 @@ export const courseRoutes: FastifyPluginAsyncTypebox<{ courses: CourseService }>
     {
       schema: {
         ...common,
-        summary: "Delete an own course (refused while it has assignments)",
+        summary: 'Delete an own course (refused while it has assignments)',
         params: IdParams,
         response: { 204: Type.Null(), ...signedInErrors },
       },

@@ -1,5 +1,11 @@
 import { count, desc, eq } from 'drizzle-orm';
-import { COURSES_QUERY_LIMIT, SAMPLES_PER_CLICK, type Course, type CourseDetail, type CreateCourseBody } from '@classwave/shared';
+import {
+  COURSES_QUERY_LIMIT,
+  SAMPLES_PER_CLICK,
+  type Course,
+  type CourseDetail,
+  type CreateCourseBody,
+} from '@classwave/shared';
 import type { Caller } from '../auth/service.js';
 import type { Db, Tx } from '../db/client.js';
 import type { Outbox } from '../realtime/outbox.js';
@@ -26,15 +32,28 @@ const toCourse = (row: CourseRow, teacherName: string): Course => ({
 
 export function createCourseService({ db, outbox }: { db: Db; outbox: Outbox }) {
   const selectCourses = (tx: Db | Tx) =>
-    tx.select({ course: courses, teacherName: profiles.fullName }).from(courses).innerJoin(profiles, eq(profiles.id, courses.teacherId));
+    tx
+      .select({ course: courses, teacherName: profiles.fullName })
+      .from(courses)
+      .innerJoin(profiles, eq(profiles.id, courses.teacherId));
 
   async function insertCourses(caller: Caller, values: CreateCourseBody[]): Promise<Course[]> {
     requireTeacher(caller, 'create courses');
     return outbox.transaction(async (tx, record) => {
-      const [teacher] = await tx.select({ fullName: profiles.fullName }).from(profiles).where(eq(profiles.id, caller.userId));
+      const [teacher] = await tx
+        .select({ fullName: profiles.fullName })
+        .from(profiles)
+        .where(eq(profiles.id, caller.userId));
       const rows = await tx
         .insert(courses)
-        .values(values.map((v) => ({ title: v.title.trim(), code: v.code.trim(), description: v.description.trim(), teacherId: caller.userId })))
+        .values(
+          values.map((v) => ({
+            title: v.title.trim(),
+            code: v.code.trim(),
+            description: v.description.trim(),
+            teacherId: caller.userId,
+          })),
+        )
         .returning();
       const created = rows.map((row) => toCourse(row, found(teacher, 'Profile').fullName));
       for (const course of created) record('course:created', course, audience.everyone());
@@ -45,7 +64,9 @@ export function createCourseService({ db, outbox }: { db: Db; outbox: Outbox }) 
   return {
     /** Every course, newest first (spec §7: all courses with their teacher, limit 1000). */
     async list(): Promise<Course[]> {
-      const rows = await selectCourses(db).orderBy(desc(courses.createdAt), desc(courses.id)).limit(COURSES_QUERY_LIMIT);
+      const rows = await selectCourses(db)
+        .orderBy(desc(courses.createdAt), desc(courses.id))
+        .limit(COURSES_QUERY_LIMIT);
       return rows.map((r) => toCourse(r.course, r.teacherName));
     },
 
@@ -65,7 +86,10 @@ export function createCourseService({ db, outbox }: { db: Db; outbox: Outbox }) 
     async detail(caller: Caller, id: string): Promise<CourseDetail> {
       const [row] = await selectCourses(db).where(eq(courses.id, id));
       const { course, teacherName } = found(row, 'Course');
-      return { course: toCourse(course, teacherName), assignments: await selectAssignments(db, caller, eq(assignments.courseId, id)) };
+      return {
+        course: toCourse(course, teacherName),
+        assignments: await selectAssignments(db, caller, eq(assignments.courseId, id)),
+      };
     },
 
     /** Deletes an own course; refused while it has assignments (the spec's rule, kept by a foreign key too). */
@@ -73,7 +97,10 @@ export function createCourseService({ db, outbox }: { db: Db; outbox: Outbox }) 
       await outbox.transaction(async (tx, record) => {
         const [course] = await tx.select().from(courses).where(eq(courses.id, id)).for('update');
         requireCourseOwner(caller, course, 'delete it');
-        const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(assignments).where(eq(assignments.courseId, id));
+        const [{ n } = { n: 0 }] = await tx
+          .select({ n: count() })
+          .from(assignments)
+          .where(eq(assignments.courseId, id));
         if (n > 0) throw conflict(STILL_HAS_ASSIGNMENTS);
         try {
           await tx.delete(courses).where(eq(courses.id, id));
@@ -88,4 +115,3 @@ export function createCourseService({ db, outbox }: { db: Db; outbox: Outbox }) 
 }
 
 export type CourseService = ReturnType<typeof createCourseService>;
-

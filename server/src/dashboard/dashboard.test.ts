@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveClasses } from '../db/schema.js';
 import { createTestApp, type TestApp } from '../test/app.js';
-import { createAssignment, createCourse, createStudent, createTeacher, inDays, type Actor } from '../test/factories.js';
+import {
+  createAssignment,
+  createCourse,
+  createStudent,
+  createTeacher,
+  inDays,
+  type Actor,
+} from '../test/factories.js';
 
 /** A database of its own, so every figure is known. */
 let t: TestApp;
@@ -10,7 +17,11 @@ let other: Actor;
 let student: Actor;
 beforeAll(async () => {
   t = await createTestApp();
-  [teacher, other, student] = await Promise.all([createTeacher(t), createTeacher(t, 'Other Teacher'), createStudent(t)]);
+  [teacher, other, student] = await Promise.all([
+    createTeacher(t),
+    createTeacher(t, 'Other Teacher'),
+    createStudent(t),
+  ]);
   const algebra = await createCourse(t, teacher, { title: 'Algebra' });
   await createCourse(t, teacher, { title: 'Geometry' });
   const art = await createCourse(t, other, { title: 'Art' });
@@ -18,7 +29,8 @@ beforeAll(async () => {
   await createAssignment(t, teacher, algebra, { title: 'In three days', dueDate: inDays(3) });
   await createAssignment(t, teacher, algebra, { title: 'In one day', dueDate: inDays(1) });
   await createAssignment(t, other, art, { title: 'Sketch', dueDate: inDays(2) });
-  for (let i = 0; i < 4; i++) await createAssignment(t, other, art, { title: `Later ${i}`, dueDate: inDays(10 + i) });
+  for (let i = 0; i < 4; i++)
+    await createAssignment(t, other, art, { title: `Later ${i}`, dueDate: inDays(10 + i) });
   await t.app.database.db.insert(liveClasses).values([
     { title: 'Algebra review', scheduledAt: new Date(inDays(2.5)), courseId: algebra.id },
     { title: 'Orphan session', scheduledAt: new Date(inDays(0.5)), courseId: null },
@@ -27,13 +39,20 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const dashboardOf = async (actor: Actor) => (await t.app.inject({ method: 'GET', url: '/api/dashboard', headers: actor.headers })).json();
+const dashboardOf = async (actor: Actor) =>
+  (await t.app.inject({ method: 'GET', url: '/api/dashboard', headers: actor.headers })).json();
 
 describe('GET /api/dashboard', () => {
   it("counts a teacher's own courses and future assignments, with their classes", async () => {
     const d = await dashboardOf(teacher);
     expect(d.stats).toEqual({ totalCourses: 2, activeAssignments: 2, upcomingClasses: 1, teamMembers: 0 });
-    expect(d.upcomingEvents.map((e: { title: string; type: string; courseTitle: string }) => [e.title, e.type, e.courseTitle])).toEqual([
+    expect(
+      d.upcomingEvents.map((e: { title: string; type: string; courseTitle: string }) => [
+        e.title,
+        e.type,
+        e.courseTitle,
+      ]),
+    ).toEqual([
       ['In one day', 'assignment', 'Algebra'],
       ['Algebra review', 'class', 'Algebra'],
       ['In three days', 'assignment', 'Algebra'],

@@ -18,7 +18,10 @@ export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) 
     async get(caller: Caller): Promise<Dashboard> {
       const now = clock.now();
       const isTeacher = caller.role === 'teacher';
-      const ownCourseIds = db.select({ id: courses.id }).from(courses).where(eq(courses.teacherId, caller.userId));
+      const ownCourseIds = db
+        .select({ id: courses.id })
+        .from(courses)
+        .where(eq(courses.teacherId, caller.userId));
       const futureAssignments = and(
         gte(assignments.dueDate, now),
         isTeacher ? inArray(assignments.courseId, ownCourseIds) : undefined,
@@ -29,25 +32,39 @@ export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) 
         isTeacher ? inArray(liveClasses.courseId, ownCourseIds) : undefined,
       );
 
-      const [[courseCount], [assignmentCount], [classCount], nextAssignments, nextClasses] = await Promise.all([
-        db.select({ n: count() }).from(courses).where(isTeacher ? eq(courses.teacherId, caller.userId) : undefined),
-        db.select({ n: count() }).from(assignments).where(futureAssignments),
-        db.select({ n: count() }).from(liveClasses).where(futureClasses),
-        db
-          .select({ id: assignments.id, title: assignments.title, time: assignments.dueDate, courseTitle: courses.title })
-          .from(assignments)
-          .leftJoin(courses, eq(courses.id, assignments.courseId))
-          .where(futureAssignments)
-          .orderBy(asc(assignments.dueDate), asc(assignments.id))
-          .limit(UPCOMING_EVENTS_LIMIT),
-        db
-          .select({ id: liveClasses.id, title: liveClasses.title, time: liveClasses.scheduledAt, courseTitle: courses.title })
-          .from(liveClasses)
-          .leftJoin(courses, eq(courses.id, liveClasses.courseId))
-          .where(futureClasses)
-          .orderBy(asc(liveClasses.scheduledAt), asc(liveClasses.id))
-          .limit(UPCOMING_CLASSES_LIMIT),
-      ]);
+      const [[courseCount], [assignmentCount], [classCount], nextAssignments, nextClasses] =
+        await Promise.all([
+          db
+            .select({ n: count() })
+            .from(courses)
+            .where(isTeacher ? eq(courses.teacherId, caller.userId) : undefined),
+          db.select({ n: count() }).from(assignments).where(futureAssignments),
+          db.select({ n: count() }).from(liveClasses).where(futureClasses),
+          db
+            .select({
+              id: assignments.id,
+              title: assignments.title,
+              time: assignments.dueDate,
+              courseTitle: courses.title,
+            })
+            .from(assignments)
+            .leftJoin(courses, eq(courses.id, assignments.courseId))
+            .where(futureAssignments)
+            .orderBy(asc(assignments.dueDate), asc(assignments.id))
+            .limit(UPCOMING_EVENTS_LIMIT),
+          db
+            .select({
+              id: liveClasses.id,
+              title: liveClasses.title,
+              time: liveClasses.scheduledAt,
+              courseTitle: courses.title,
+            })
+            .from(liveClasses)
+            .leftJoin(courses, eq(courses.id, liveClasses.courseId))
+            .where(futureClasses)
+            .orderBy(asc(liveClasses.scheduledAt), asc(liveClasses.id))
+            .limit(UPCOMING_CLASSES_LIMIT),
+        ]);
 
       const events: UpcomingEvent[] = [
         ...nextAssignments.map((a) => ({ ...a, type: 'assignment' as const })),

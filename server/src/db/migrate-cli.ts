@@ -4,7 +4,12 @@ import { openDatabase } from './client.js';
 import path from 'node:path';
 
 const config = loadConfig();
-const database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
+const database = await openDatabase({
+  url: config.databaseUrl,
+  dataDir: path.join(config.dataDir, 'pglite'),
+});
 await database.migrate();
 await database.close();
-console.log(`Migrations applied to the ${database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL server'}.`);
+console.log(
+  `Migrations applied to the ${database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL server'}.`,
+);

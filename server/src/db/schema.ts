@@ -76,7 +76,10 @@ export const refreshTokens = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('refresh_tokens_session_id_idx').on(t.sessionId), index('refresh_tokens_user_id_idx').on(t.userId)],
+  (t) => [
+    index('refresh_tokens_session_id_idx').on(t.sessionId),
+    index('refresh_tokens_user_id_idx').on(t.userId),
+  ],
 );
 
 export const emailTokens = pgTable(
@@ -112,7 +115,10 @@ export const courses = pgTable(
       .references(() => profiles.id, { onDelete: 'restrict' }),
     createdAt: createdAt(),
   },
-  (t) => [index('courses_teacher_id_idx').on(t.teacherId), index('courses_created_at_idx').on(t.createdAt.desc(), t.id)],
+  (t) => [
+    index('courses_teacher_id_idx').on(t.teacherId),
+    index('courses_created_at_idx').on(t.createdAt.desc(), t.id),
+  ],
 );
 
 export const assignments = pgTable(
@@ -167,7 +173,10 @@ export const liveClasses = pgTable(
     scheduledAt: timestamp('scheduled_at', { withTimezone: true }).notNull(),
     courseId: uuid('course_id').references(() => courses.id, { onDelete: 'cascade' }),
   },
-  (t) => [index('live_classes_course_id_idx').on(t.courseId), index('live_classes_scheduled_at_idx').on(t.scheduledAt)],
+  (t) => [
+    index('live_classes_course_id_idx').on(t.courseId),
+    index('live_classes_scheduled_at_idx').on(t.scheduledAt),
+  ],
 );
 
 export const chatbotConversations = pgTable(

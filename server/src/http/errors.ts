@@ -20,7 +20,8 @@ export const badRequest = (message: string, code: ErrorCode = ErrorCode.validati
   new AppError(400, code, message);
 export const unauthorized = (message = 'Sign in to continue.', code: ErrorCode = ErrorCode.unauthorized) =>
   new AppError(401, code, message);
-export const forbidden = (message = 'You are not allowed to do that.') => new AppError(403, ErrorCode.forbidden, message);
+export const forbidden = (message = 'You are not allowed to do that.') =>
+  new AppError(403, ErrorCode.forbidden, message);
 export const notFound = (message = 'Not found.') => new AppError(404, ErrorCode.notFound, message);
 export const conflict = (message: string) => new AppError(409, ErrorCode.conflict, message);
 
@@ -50,9 +51,18 @@ function isDatabaseUnavailable(error: unknown): boolean {
   // Connection failures (node) and PostgreSQL's "admin shutdown" / "cannot connect now" classes.
   return (
     typeof code === 'string' &&
-    (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006'].includes(
-      code,
-    ) ||
+    ([
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'ETIMEDOUT',
+      'EPIPE',
+      '57P01',
+      '57P02',
+      '57P03',
+      '08000',
+      '08003',
+      '08006',
+    ].includes(code) ||
       code.startsWith('08'))
   );
 }
@@ -71,23 +81,33 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (fastifyError.validation) {
       return reply
         .status(400)
-        .send(errorBody(400, ErrorCode.validationFailed, fastifyError.message || 'The request is not valid.'));
+        .send(
+          errorBody(400, ErrorCode.validationFailed, fastifyError.message || 'The request is not valid.'),
+        );
     }
     const status = fastifyError.statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      const code: ErrorCode = (fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined) ?? ErrorCode.validationFailed;
+      const code: ErrorCode =
+        (fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined) ?? ErrorCode.validationFailed;
       const message = FASTIFY_MESSAGES[code] ?? fastifyError.message;
-      return reply.status(status).send(errorBody(status, status === 429 ? ErrorCode.rateLimited : code, message));
+      return reply
+        .status(status)
+        .send(errorBody(status, status === 429 ? ErrorCode.rateLimited : code, message));
     }
     if (isDatabaseUnavailable(error) || isDatabaseUnavailable((error as { cause?: unknown }).cause)) {
       request.log.warn({ err: error }, 'database unavailable');
       reply.header('retry-after', '5');
       return reply
         .status(503)
-        .send(errorBody(503, ErrorCode.serviceUnavailable, 'The service is briefly unavailable. Please try again.'));
+        .send(
+          errorBody(
+            503,
+            ErrorCode.serviceUnavailable,
+            'The service is briefly unavailable. Please try again.',
+          ),
+        );
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(errorBody(500, ErrorCode.internal, 'Something went wrong on our side.'));
   });
-
 }

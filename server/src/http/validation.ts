@@ -43,7 +43,9 @@ function describe(error: ErrorObject | undefined, dataVar: string): string {
     case 'format':
       return `${base} must be a valid ${String(params.format)}`;
     case 'minLength':
-      return Number(params.limit) === 1 ? `${base} must not be empty` : `${base} must be at least ${String(params.limit)} characters`;
+      return Number(params.limit) === 1
+        ? `${base} must not be empty`
+        : `${base} must be at least ${String(params.limit)} characters`;
     case 'maxLength':
       return `${base} must be at most ${String(params.limit)} characters`;
     case 'pattern':
@@ -67,7 +69,11 @@ export function installJsonParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(badRequest('The request body is empty; send a JSON object.', ErrorCode.invalidJson), undefined);
+    if (text.trim() === '')
+      return done(
+        badRequest('The request body is empty; send a JSON object.', ErrorCode.invalidJson),
+        undefined,
+      );
     try {
       done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
     } catch (error) {

@@ -38,20 +38,33 @@ describe('several server processes with the Redis adapter', () => {
 
     const course = await createCourse(first, teacher);
     const assignment = await createAssignment(first, teacher, course);
-    await bystanderOnSecond.waitFor((e) => e.type === 'assignment:created' && (e.data as { id: string }).id === assignment.id);
+    await bystanderOnSecond.waitFor(
+      (e) => e.type === 'assignment:created' && (e.data as { id: string }).id === assignment.id,
+    );
 
     const submission = await submit(first, student, assignment, 'Across processes');
-    const seen = await teacherOnSecond.waitFor((e) => e.type === 'submission:created' && (e.data as { id: string }).id === submission.id);
+    const seen = await teacherOnSecond.waitFor(
+      (e) => e.type === 'submission:created' && (e.data as { id: string }).id === submission.id,
+    );
     expect(seen.data).toMatchObject({ content: 'Across processes' });
 
     // A grade given on the second instance reaches the student on the first.
-    const graded = await second.app.inject({ method: 'PATCH', url: `/api/submissions/${submission.id}`, headers: teacher.headers, payload: { grade: 80 } });
+    const graded = await second.app.inject({
+      method: 'PATCH',
+      url: `/api/submissions/${submission.id}`,
+      headers: teacher.headers,
+      payload: { grade: 80 },
+    });
     expect(graded.statusCode).toBe(200);
-    await studentOnFirst.waitFor((e) => e.type === 'submission:graded' && (e.data as { grade: number }).grade === 80);
+    await studentOnFirst.waitFor(
+      (e) => e.type === 'submission:graded' && (e.data as { grade: number }).grade === 80,
+    );
 
     // Barrier, then: the bystander heard nothing of the submission.
     const barrier = await createCourse(second, teacher);
-    await bystanderOnSecond.waitFor((e) => e.type === 'course:created' && (e.data as { id: string }).id === barrier.id);
+    await bystanderOnSecond.waitFor(
+      (e) => e.type === 'course:created' && (e.data as { id: string }).id === barrier.id,
+    );
     expect(bystanderOnSecond.events.filter((e) => e.type.startsWith('submission'))).toEqual([]);
   });
 
@@ -60,7 +73,9 @@ describe('several server processes with the Redis adapter', () => {
     const onFirst = await connect(firstUrl, student.token);
     const onSecond = await connect(secondUrl, student.token);
     open.push(onFirst, onSecond);
-    const ended = Promise.all([onFirst, onSecond].map((r) => new Promise((resolve) => r.socket.once('disconnect', resolve))));
+    const ended = Promise.all(
+      [onFirst, onSecond].map((r) => new Promise((resolve) => r.socket.once('disconnect', resolve))),
+    );
     await first.app.inject({ method: 'POST', url: '/api/auth/signout', headers: student.headers });
     await ended;
     expect(onSecond.socket.connected).toBe(false);

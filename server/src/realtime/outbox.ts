@@ -8,7 +8,11 @@ import type { DomainEventBus } from '../events.js';
 /** A stored event with the rooms that may see it. */
 export type AudiencedEvent = LiveEvent & { audience: string[] };
 
-export type RecordEvent = <T extends LiveEventType>(type: T, data: LiveEventData[T], audience: string[]) => void;
+export type RecordEvent = <T extends LiveEventType>(
+  type: T,
+  data: LiveEventData[T],
+  audience: string[],
+) => void;
 
 /** Any fixed number: serialises event inserts so their ids grow in commit order. */
 const EVENT_ORDER_LOCK = 727_274_002;

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveEvent } from '@classwave/shared';
 import { bearer, createTestApp, createVerifiedUser, signIn, type TestApp } from '../test/app.js';
-import { createAssignment, createCourse, createStudent, createTeacher, submit, type Actor } from '../test/factories.js';
+import {
+  createAssignment,
+  createCourse,
+  createStudent,
+  createTeacher,
+  submit,
+  type Actor,
+} from '../test/factories.js';
 import { connect, disconnected, refusalOf, type Recorder } from '../test/sockets.js';
 import { listen } from '../test/sockets.js';
 
@@ -21,7 +28,12 @@ const join = async (actor: Actor) => {
 beforeAll(async () => {
   t = await createTestApp();
   url = await listen(t.app);
-  [owner, other, ada, ben] = await Promise.all([createTeacher(t, 'Owner'), createTeacher(t, 'Other'), createStudent(t, 'Ada'), createStudent(t, 'Ben')]);
+  [owner, other, ada, ben] = await Promise.all([
+    createTeacher(t, 'Owner'),
+    createTeacher(t, 'Other'),
+    createStudent(t, 'Ada'),
+    createStudent(t, 'Ben'),
+  ]);
 });
 afterAll(async () => {
   open.forEach((r) => r.close());
@@ -31,25 +43,42 @@ afterAll(async () => {
 /** An event everyone receives, so that "did not receive X" is judged after the barrier arrived. */
 async function barrier(...recorders: Recorder[]) {
   const course = await createCourse(t, other, { title: `Barrier ${Math.random()}` });
-  await Promise.all(recorders.map((r) => r.waitFor((e) => e.type === 'course:created' && (e.data as { id: string }).id === course.id)));
+  await Promise.all(
+    recorders.map((r) =>
+      r.waitFor((e) => e.type === 'course:created' && (e.data as { id: string }).id === course.id),
+    ),
+  );
 }
-const typesOf = (r: Recorder, id: string) => r.events.filter((e) => (e.data as { id: string }).id === id).map((e) => e.type);
+const typesOf = (r: Recorder, id: string) =>
+  r.events.filter((e) => (e.data as { id: string }).id === id).map((e) => e.type);
 
 describe('live events reach exactly their audience', () => {
   it('sends submissions and grades to the student and the course teacher only', async () => {
     const [o, x, a, b] = await Promise.all([join(owner), join(other), join(ada), join(ben)]);
     const course = await createCourse(t, owner);
     const assignment = await createAssignment(t, owner, course, { maxPoints: 10 });
-    for (const r of [o, a, b]) await r.waitFor((e) => e.type === 'assignment:created' && (e.data as { id: string }).id === assignment.id);
+    for (const r of [o, a, b])
+      await r.waitFor(
+        (e) => e.type === 'assignment:created' && (e.data as { id: string }).id === assignment.id,
+      );
 
     const submission = await submit(t, ada, assignment, 'Live answer');
-    const seen = await o.waitFor((e) => e.type === 'submission:created' && (e.data as { id: string }).id === submission.id);
+    const seen = await o.waitFor(
+      (e) => e.type === 'submission:created' && (e.data as { id: string }).id === submission.id,
+    );
     expect(seen.data).toMatchObject({ content: 'Live answer', student: { fullName: 'Ada' }, grade: null });
     await a.waitFor((e) => e.type === 'submission:created');
 
-    const graded = await t.app.inject({ method: 'PATCH', url: `/api/submissions/${submission.id}`, headers: owner.headers, payload: { grade: 9 } });
+    const graded = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/submissions/${submission.id}`,
+      headers: owner.headers,
+      payload: { grade: 9 },
+    });
     expect(graded.statusCode).toBe(200);
-    const grade = await a.waitFor((e) => e.type === 'submission:graded' && (e.data as { id: string }).id === submission.id);
+    const grade = await a.waitFor(
+      (e) => e.type === 'submission:graded' && (e.data as { id: string }).id === submission.id,
+    );
     expect(grade.data).toMatchObject({ grade: 9 });
     await o.waitFor((e) => e.type === 'submission:graded');
 
@@ -67,13 +96,21 @@ describe('live events reach exactly their audience', () => {
   it('sends course events to everyone and assignment deletions to students and the owner', async () => {
     const [o, x, b] = await Promise.all([join(owner), join(other), join(ben)]);
     const course = await createCourse(t, owner);
-    for (const r of [o, x, b]) await r.waitFor((e) => e.type === 'course:created' && (e.data as { id: string }).id === course.id);
+    for (const r of [o, x, b])
+      await r.waitFor((e) => e.type === 'course:created' && (e.data as { id: string }).id === course.id);
     const assignment = await createAssignment(t, owner, course);
-    await t.app.inject({ method: 'DELETE', url: `/api/assignments/${assignment.id}`, headers: owner.headers });
-    await b.waitFor((e) => e.type === 'assignment:deleted' && (e.data as { id: string }).id === assignment.id);
+    await t.app.inject({
+      method: 'DELETE',
+      url: `/api/assignments/${assignment.id}`,
+      headers: owner.headers,
+    });
+    await b.waitFor(
+      (e) => e.type === 'assignment:deleted' && (e.data as { id: string }).id === assignment.id,
+    );
     await o.waitFor((e) => e.type === 'assignment:deleted');
     await t.app.inject({ method: 'DELETE', url: `/api/courses/${course.id}`, headers: owner.headers });
-    for (const r of [o, x, b]) await r.waitFor((e) => e.type === 'course:deleted' && (e.data as { id: string }).id === course.id);
+    for (const r of [o, x, b])
+      await r.waitFor((e) => e.type === 'course:deleted' && (e.data as { id: string }).id === course.id);
     expect(typesOf(x, assignment.id)).toEqual([]);
   });
 });
@@ -95,7 +132,11 @@ describe('sign-out', () => {
     const { email } = await createVerifiedUser(t, { role: 'student' });
     const laptop = await signIn(t, email);
     const phone = await signIn(t, email);
-    const [l1, l2, p] = await Promise.all([connect(url, laptop.accessToken), connect(url, laptop.accessToken), connect(url, phone.accessToken)]);
+    const [l1, l2, p] = await Promise.all([
+      connect(url, laptop.accessToken),
+      connect(url, laptop.accessToken),
+      connect(url, phone.accessToken),
+    ]);
     open.push(l1, l2, p);
     const ended = new Promise<{ reason: string }>((resolve) => l1.socket.once('session:ended', resolve));
     await t.app.inject({ method: 'POST', url: '/api/auth/signout', headers: bearer(laptop.accessToken) });
@@ -113,19 +154,26 @@ describe('catching up after a disconnect', () => {
     const head = (await t.app.inject({ method: 'GET', url: '/api/events', headers: ben.headers })).json();
     expect(head).toMatchObject({ resync: false, events: [] });
     const created: string[] = [];
-    for (let i = 0; i < 20; i++) created.push((await createAssignment(t, owner, course, { title: `Missed ${i}` })).id);
+    for (let i = 0; i < 20; i++)
+      created.push((await createAssignment(t, owner, course, { title: `Missed ${i}` })).id);
     // Something Ben must never see: Ada's submission.
     await submit(t, ada, { id: created[0]! } as never);
 
-    const replay = (await t.app.inject({ method: 'GET', url: `/api/events?after=${head.lastId}`, headers: ben.headers })).json();
+    const replay = (
+      await t.app.inject({ method: 'GET', url: `/api/events?after=${head.lastId}`, headers: ben.headers })
+    ).json();
     expect(replay.resync).toBe(false);
-    const mine = replay.events.filter((e: LiveEvent) => e.type === 'assignment:created').map((e: LiveEvent) => (e.data as { id: string }).id);
+    const mine = replay.events
+      .filter((e: LiveEvent) => e.type === 'assignment:created')
+      .map((e: LiveEvent) => (e.data as { id: string }).id);
     expect(mine).toEqual(created);
     expect(replay.events.some((e: LiveEvent) => e.type.startsWith('submission'))).toBe(false);
     const ids = replay.events.map((e: LiveEvent) => e.id);
     expect([...ids].sort((a, b) => a - b)).toEqual(ids);
     // Asking again from the new head yields nothing more.
-    const again = (await t.app.inject({ method: 'GET', url: `/api/events?after=${replay.lastId}`, headers: ben.headers })).json();
+    const again = (
+      await t.app.inject({ method: 'GET', url: `/api/events?after=${replay.lastId}`, headers: ben.headers })
+    ).json();
     expect(again.events).toEqual([]);
   });
 
@@ -136,19 +184,44 @@ describe('catching up after a disconnect', () => {
       const teacher = await createTeacher(aged);
       const student = await createStudent(aged);
       const course = await createCourse(aged, teacher);
-      const head = (await aged.app.inject({ method: 'GET', url: '/api/events', headers: student.headers })).json();
+      const head = (
+        await aged.app.inject({ method: 'GET', url: '/api/events', headers: student.headers })
+      ).json();
       await createAssignment(aged, teacher, course);
       await createAssignment(aged, teacher, course);
       aged.clock.advance(48 * 3600 * 1000);
       const fresh = await signIn(aged, teacher.email);
-      await aged.app.inject({ method: 'POST', url: '/api/assignments', headers: bearer(fresh.accessToken), payload: { title: 'New', dueDate: new Date(aged.clock.now().getTime() + 86_400_000).toISOString(), courseId: course.id } });
+      await aged.app.inject({
+        method: 'POST',
+        url: '/api/assignments',
+        headers: bearer(fresh.accessToken),
+        payload: {
+          title: 'New',
+          dueDate: new Date(aged.clock.now().getTime() + 86_400_000).toISOString(),
+          courseId: course.id,
+        },
+      });
       expect(await aged.app.replay.prune()).toBeGreaterThan(0);
       const reader = bearer((await signIn(aged, student.email)).accessToken);
-      const stale = (await aged.app.inject({ method: 'GET', url: `/api/events?after=${head.lastId}`, headers: reader })).json();
+      const stale = (
+        await aged.app.inject({ method: 'GET', url: `/api/events?after=${head.lastId}`, headers: reader })
+      ).json();
       expect(stale).toMatchObject({ resync: true, events: [] });
-      const recent = (await aged.app.inject({ method: 'GET', url: `/api/events?after=${stale.lastId - 1}`, headers: reader })).json();
+      const recent = (
+        await aged.app.inject({
+          method: 'GET',
+          url: `/api/events?after=${stale.lastId - 1}`,
+          headers: reader,
+        })
+      ).json();
       expect(recent).toMatchObject({ resync: false, events: [{ type: 'assignment:created' }] });
-      const future = (await aged.app.inject({ method: 'GET', url: `/api/events?after=${stale.lastId + 1000}`, headers: reader })).json();
+      const future = (
+        await aged.app.inject({
+          method: 'GET',
+          url: `/api/events?after=${stale.lastId + 1000}`,
+          headers: reader,
+        })
+      ).json();
       expect(future.resync).toBe(true);
       const bad = await aged.app.inject({ method: 'GET', url: '/api/events?after=-1', headers: reader });
       expect(bad.statusCode).toBe(400);
@@ -166,15 +239,27 @@ describe('access token expiry', () => {
       const { email } = await createVerifiedUser(short, { role: 'student' });
       const left = await signIn(short, email);
       const kept = await signIn(short, email);
-      const [staleSocket, keptSocket] = await Promise.all([connect(shortUrl, left.accessToken), connect(shortUrl, kept.accessToken)]);
+      const [staleSocket, keptSocket] = await Promise.all([
+        connect(shortUrl, left.accessToken),
+        connect(shortUrl, kept.accessToken),
+      ]);
       const started = Date.now();
 
       // Refresh a second later, so the new token's expiry (whole seconds) is surely later than the old one's.
       await new Promise((r) => setTimeout(r, 1100));
       // A token of another session is refused; a refreshed token of the socket's own session is taken.
-      expect(await keptSocket.socket.emitWithAck('auth:token', { token: left.accessToken })).toMatchObject({ ok: false, code: 'forbidden' });
-      const refreshed = await short.app.inject({ method: 'POST', url: '/api/auth/refresh', headers: { cookie: kept.cookie } });
-      expect(await keptSocket.socket.emitWithAck('auth:token', { token: refreshed.json().session.accessToken })).toEqual({ ok: true });
+      expect(await keptSocket.socket.emitWithAck('auth:token', { token: left.accessToken })).toMatchObject({
+        ok: false,
+        code: 'forbidden',
+      });
+      const refreshed = await short.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        headers: { cookie: kept.cookie },
+      });
+      expect(
+        await keptSocket.socket.emitWithAck('auth:token', { token: refreshed.json().session.accessToken }),
+      ).toEqual({ ok: true });
 
       await disconnected(staleSocket.socket, 4000);
       expect(Date.now() - started).toBeLessThan(3000);
@@ -191,7 +276,9 @@ describe('the assistant', () => {
     const [a1, a2] = await Promise.all([join(ada), join(ada)]);
     const other = new Promise((resolve) => a2.socket.once('chat:reply', resolve));
     const started = Date.now();
-    const reply = new Promise<{ question: string; answer: string }>((resolve) => a1.socket.once('chat:reply', resolve));
+    const reply = new Promise<{ question: string; answer: string }>((resolve) =>
+      a1.socket.once('chat:reply', resolve),
+    );
     const ack = await a1.socket.emitWithAck('chat:ask', { question: '  How do I submit an assignment? ' });
     expect(ack).toEqual({ ok: true });
     const busy = await a1.socket.emitWithAck('chat:ask', { question: 'And another?' });
@@ -202,10 +289,15 @@ describe('the assistant', () => {
     expect(elapsed).toBeLessThan(2600);
     expect(answer.question).toBe('How do I submit an assignment?');
     expect(answer.answer).toMatch(/Assignments page/);
-    expect(await Promise.race([other, new Promise((r) => setTimeout(() => r('nothing'), 300))])).toBe('nothing');
+    expect(await Promise.race([other, new Promise((r) => setTimeout(() => r('nothing'), 300))])).toBe(
+      'nothing',
+    );
     const { chatbotConversations } = await import('../db/schema.js');
     const rows = await t.app.database.db.select().from(chatbotConversations);
-    expect(rows.find((r) => r.question === 'How do I submit an assignment?')).toMatchObject({ userId: ada.id, answer: answer.answer });
+    expect(rows.find((r) => r.question === 'How do I submit an assignment?')).toMatchObject({
+      userId: ada.id,
+      answer: answer.answer,
+    });
   });
 
   it.each([

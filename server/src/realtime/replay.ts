@@ -9,12 +9,26 @@ import { roomsOf } from './rooms.js';
 /** More missed events than this and the client is better off refetching what it shows. */
 export const MAX_REPLAY = 500;
 
-export type Replay = { resync: false; events: LiveEvent[]; lastId: number } | { resync: true; events: []; lastId: number };
+export type Replay =
+  { resync: false; events: LiveEvent[]; lastId: number } | { resync: true; events: []; lastId: number };
 
-export function createReplayService({ db, clock, retentionMs }: { db: Db; clock: Clock; retentionMs: number }) {
+export function createReplayService({
+  db,
+  clock,
+  retentionMs,
+}: {
+  db: Db;
+  clock: Clock;
+  retentionMs: number;
+}) {
   async function bounds() {
-    const [row] = await db.select({ min: sql<number | null>`min(${events.id})`, max: sql<number | null>`max(${events.id})` }).from(events);
-    return { min: row?.min === null || row?.min === undefined ? null : Number(row.min), max: Number(row?.max ?? 0) };
+    const [row] = await db
+      .select({ min: sql<number | null>`min(${events.id})`, max: sql<number | null>`max(${events.id})` })
+      .from(events);
+    return {
+      min: row?.min === null || row?.min === undefined ? null : Number(row.min),
+      max: Number(row?.max ?? 0),
+    };
   }
 
   return {
@@ -38,7 +52,12 @@ export function createReplayService({ db, clock, retentionMs }: { db: Db; clock:
       return {
         resync: false,
         lastId: max,
-        events: rows.map((row) => ({ id: row.id, type: row.type as LiveEventType, at: row.createdAt.toISOString(), data: row.data as LiveEvent['data'] })),
+        events: rows.map((row) => ({
+          id: row.id,
+          type: row.type as LiveEventType,
+          at: row.createdAt.toISOString(),
+          data: row.data as LiveEvent['data'],
+        })),
       };
     },
 
@@ -47,7 +66,9 @@ export function createReplayService({ db, clock, retentionMs }: { db: Db; clock:
       const cutoff = new Date(clock.now().getTime() - retentionMs);
       const deleted = await db
         .delete(events)
-        .where(and(lt(events.createdAt, cutoff), lt(events.id, sql`(select max(${events.id}) from ${events})`)))
+        .where(
+          and(lt(events.createdAt, cutoff), lt(events.id, sql`(select max(${events.id}) from ${events})`)),
+        )
         .returning({ id: events.id });
       return deleted.length;
     },

@@ -18,4 +18,7 @@ export const audience = {
 };
 
 /** The rooms a caller belongs to; replay filters events by them. */
-export const roomsOf = (caller: { userId: string; role: Role }) => [userRoom(caller.userId), roleRoom(caller.role)];
+export const roomsOf = (caller: { userId: string; role: Role }) => [
+  userRoom(caller.userId),
+  roleRoom(caller.role),
+];

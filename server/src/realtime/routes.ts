@@ -6,10 +6,20 @@ import type { ReplayService } from './replay.js';
 
 const ReplayResponse = Type.Object(
   {
-    resync: Type.Boolean({ description: 'True when missed events are no longer kept: refetch what is shown.' }),
+    resync: Type.Boolean({
+      description: 'True when missed events are no longer kept: refetch what is shown.',
+    }),
     lastId: Type.Integer({ description: 'The newest event id; continue from here.' }),
     events: Type.Array(
-      Type.Object({ id: Type.Integer(), type: Type.String(), at: Type.String({ format: 'date-time' }), data: Type.Unknown() }, { additionalProperties: false }),
+      Type.Object(
+        {
+          id: Type.Integer(),
+          type: Type.String(),
+          at: Type.String({ format: 'date-time' }),
+          data: Type.Unknown(),
+        },
+        { additionalProperties: false },
+      ),
     ),
   },
   { additionalProperties: false },
@@ -23,7 +33,10 @@ export const replayRoutes: FastifyPluginAsyncTypebox<{ replay: ReplayService }> 
         tags: ['realtime'],
         security: bearerSecurity,
         summary: "The caller's live events after an id (for catching up after a reconnect)",
-        querystring: Type.Object({ after: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: false }),
+        querystring: Type.Object(
+          { after: Type.Optional(Type.Integer({ minimum: 0 })) },
+          { additionalProperties: false },
+        ),
         response: { 200: ReplayResponse, ...signedInErrors },
       },
     },

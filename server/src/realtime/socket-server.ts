@@ -72,7 +72,8 @@ export function createRealtime(options: RealtimeOptions) {
   if (options.redisUrl) {
     const pub = new Redis(options.redisUrl, { lazyConnect: false });
     const sub = pub.duplicate();
-    for (const client of [pub, sub]) client.on('error', (err) => log.warn({ err }, 'redis (socket adapter) error'));
+    for (const client of [pub, sub])
+      client.on('error', (err) => log.warn({ err }, 'redis (socket adapter) error'));
     redisClients.push(pub, sub);
     io.adapter(createAdapter(pub, sub, { key: 'classwave-io' }));
   }
@@ -81,10 +82,13 @@ export function createRealtime(options: RealtimeOptions) {
   function armExpiry(socket: AppSocket) {
     clearTimeout(socket.data.expiryTimer);
     const ms = socket.data.caller.tokenExpiresAt * 1000 - clock.now().getTime();
-    socket.data.expiryTimer = setTimeout(() => {
-      socket.emit('error:message', { code: ErrorCode.tokenExpired, message: 'Your access token expired.' });
-      socket.disconnect(true);
-    }, Math.max(0, Math.min(ms, 2 ** 31 - 1)));
+    socket.data.expiryTimer = setTimeout(
+      () => {
+        socket.emit('error:message', { code: ErrorCode.tokenExpired, message: 'Your access token expired.' });
+        socket.disconnect(true);
+      },
+      Math.max(0, Math.min(ms, 2 ** 31 - 1)),
+    );
   }
 
   io.use(async (socket, next) => {
@@ -121,24 +125,35 @@ export function createRealtime(options: RealtimeOptions) {
         armExpiry(socket);
         ack({ ok: true });
       } catch (error) {
-        ack(refuse(error instanceof AppError ? error.code : ErrorCode.invalidToken, 'That token is not valid.'));
+        ack(
+          refuse(error instanceof AppError ? error.code : ErrorCode.invalidToken, 'That token is not valid.'),
+        );
       }
     });
 
     socket.on('chat:ask', (payload, ack) => {
-      const answer = (result: Ack) => (typeof ack === 'function' ? ack(result) : result.ok || socket.emit('error:message', result));
+      const answer = (result: Ack) =>
+        typeof ack === 'function' ? ack(result) : result.ok || socket.emit('error:message', result);
       const question = (payload as { question?: unknown } | null)?.question;
       if (typeof question !== 'string' || question.trim() === '') {
         return answer(refuse(ErrorCode.validationFailed, 'Type a question first.'));
       }
       if (question.length > CHAT_QUESTION_MAX_LENGTH) {
-        return answer(refuse(ErrorCode.validationFailed, `Questions can be at most ${CHAT_QUESTION_MAX_LENGTH} characters.`));
+        return answer(
+          refuse(
+            ErrorCode.validationFailed,
+            `Questions can be at most ${CHAT_QUESTION_MAX_LENGTH} characters.`,
+          ),
+        );
       }
-      if (socket.data.chatPending) return answer(refuse(ErrorCode.conflict, 'Please wait for the answer to your last question.'));
+      if (socket.data.chatPending)
+        return answer(refuse(ErrorCode.conflict, 'Please wait for the answer to your last question.'));
       const now = Date.now();
       socket.data.chatTimes = socket.data.chatTimes.filter((t) => now - t < CHAT_FLOOD.windowMs);
       if (socket.data.chatTimes.length >= CHAT_FLOOD.max) {
-        return answer(refuse(ErrorCode.rateLimited, 'That is a lot of questions at once. Please wait a minute.'));
+        return answer(
+          refuse(ErrorCode.rateLimited, 'That is a lot of questions at once. Please wait a minute.'),
+        );
       }
       socket.data.chatTimes.push(now);
       socket.data.chatPending = true;
@@ -146,17 +161,22 @@ export function createRealtime(options: RealtimeOptions) {
 
       const text = question.trim();
       const delay = options.chatDelayMs ?? CHATBOT_REPLY_DELAY_MS;
-      setTimeout(async () => {
-        const reply = chatReply(text);
-        try {
-          await options.db.insert(chatbotConversations).values({ userId: caller.userId, question: text, answer: reply, createdAt: clock.now() });
-        } catch (err) {
-          // The spec keeps the chat going when the log fails; the failure is only logged.
-          log.warn({ err }, 'could not store the chat conversation');
-        }
-        socket.data.chatPending = false;
-        socket.emit('chat:reply', { question: text, answer: reply, at: clock.now().toISOString() });
-      }, delay.min + Math.random() * (delay.max - delay.min));
+      setTimeout(
+        async () => {
+          const reply = chatReply(text);
+          try {
+            await options.db
+              .insert(chatbotConversations)
+              .values({ userId: caller.userId, question: text, answer: reply, createdAt: clock.now() });
+          } catch (err) {
+            // The spec keeps the chat going when the log fails; the failure is only logged.
+            log.warn({ err }, 'could not store the chat conversation');
+          }
+          socket.data.chatPending = false;
+          socket.emit('chat:reply', { question: text, answer: reply, at: clock.now().toISOString() });
+        },
+        delay.min + Math.random() * (delay.max - delay.min),
+      );
     });
   });
 

@@ -45,13 +45,31 @@ export function createSubmissionService({ db, clock, outbox }: { db: Db; clock: 
         return await outbox.transaction(async (tx, record) => {
           const [row] = await tx
             .insert(submissions)
-            .values({ assignmentId, studentId: caller.userId, content: body.content, submittedAt: clock.now() })
+            .values({
+              assignmentId,
+              studentId: caller.userId,
+              content: body.content,
+              submittedAt: clock.now(),
+            })
             .onConflictDoNothing({ target: [submissions.assignmentId, submissions.studentId] })
             .returning();
           if (!row) throw conflict(ALREADY_SUBMITTED);
-          const [student] = await tx.select({ fullName: profiles.fullName }).from(profiles).where(eq(profiles.id, caller.userId));
-          record('submission:created', toSubmission(row, student?.fullName ?? ''), audience.studentAndTeacher(caller.userId, course.teacherId));
-          return { id: row.id, submittedAt: row.submittedAt.toISOString(), grade: null, feedback: null, gradedAt: null };
+          const [student] = await tx
+            .select({ fullName: profiles.fullName })
+            .from(profiles)
+            .where(eq(profiles.id, caller.userId));
+          record(
+            'submission:created',
+            toSubmission(row, student?.fullName ?? ''),
+            audience.studentAndTeacher(caller.userId, course.teacherId),
+          );
+          return {
+            id: row.id,
+            submittedAt: row.submittedAt.toISOString(),
+            grade: null,
+            feedback: null,
+            gradedAt: null,
+          };
         });
       } catch (error) {
         // The assignment was deleted between the check and the insert.
@@ -77,7 +95,12 @@ export function createSubmissionService({ db, clock, outbox }: { db: Db; clock: 
     async grade(caller: Caller, submissionId: string, body: GradeBody): Promise<Submission> {
       return outbox.transaction(async (tx, record) => {
         const [row] = await tx
-          .select({ submission: submissions, assignment: assignments, course: courses, studentName: profiles.fullName })
+          .select({
+            submission: submissions,
+            assignment: assignments,
+            course: courses,
+            studentName: profiles.fullName,
+          })
           .from(submissions)
           .innerJoin(assignments, eq(assignments.id, submissions.assignmentId))
           .innerJoin(courses, eq(courses.id, assignments.courseId))
@@ -87,7 +110,9 @@ export function createSubmissionService({ db, clock, outbox }: { db: Db; clock: 
         const { assignment, course, studentName } = found(row, 'Submission');
         requireCourseOwner(caller, course, 'grade its submissions');
         if (body.grade > assignment.maxPoints) {
-          throw badRequest(`body.grade must be at most ${assignment.maxPoints}, this assignment's max points`);
+          throw badRequest(
+            `body.grade must be at most ${assignment.maxPoints}, this assignment's max points`,
+          );
         }
         const feedback = body.feedback?.trim() ? body.feedback.trim() : null;
         const [updated] = await tx

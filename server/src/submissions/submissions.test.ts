@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Submission } from '@classwave/shared';
 import { createTestApp, type TestApp } from '../test/app.js';
-import { createAssignment, createCourse, createStudent, createTeacher, submit, type Actor } from '../test/factories.js';
+import {
+  createAssignment,
+  createCourse,
+  createStudent,
+  createTeacher,
+  submit,
+  type Actor,
+} from '../test/factories.js';
 
 let t: TestApp;
 let teacher: Actor;
@@ -9,13 +16,24 @@ let ada: Actor;
 let ben: Actor;
 beforeAll(async () => {
   t = await createTestApp();
-  [teacher, ada, ben] = await Promise.all([createTeacher(t), createStudent(t, 'Ada Student'), createStudent(t, 'Ben Student')]);
+  [teacher, ada, ben] = await Promise.all([
+    createTeacher(t),
+    createStudent(t, 'Ada Student'),
+    createStudent(t, 'Ben Student'),
+  ]);
 });
 afterAll(() => t.close());
 
-const newAssignment = async (maxPoints = 100) => createAssignment(t, teacher, await createCourse(t, teacher), { maxPoints });
+const newAssignment = async (maxPoints = 100) =>
+  createAssignment(t, teacher, await createCourse(t, teacher), { maxPoints });
 const submissionsOf = async (assignmentId: string): Promise<Submission[]> =>
-  (await t.app.inject({ method: 'GET', url: `/api/assignments/${assignmentId}/submissions`, headers: teacher.headers })).json();
+  (
+    await t.app.inject({
+      method: 'GET',
+      url: `/api/assignments/${assignmentId}/submissions`,
+      headers: teacher.headers,
+    })
+  ).json();
 
 describe('POST /api/assignments/:id/submissions', () => {
   it('stores the answer once and refuses a second with 409', async () => {
@@ -37,7 +55,12 @@ describe('POST /api/assignments/:id/submissions', () => {
     const assignment = await newAssignment();
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        t.app.inject({ method: 'POST', url: `/api/assignments/${assignment.id}/submissions`, headers: ben.headers, payload: { content: `try ${i}` } }),
+        t.app.inject({
+          method: 'POST',
+          url: `/api/assignments/${assignment.id}/submissions`,
+          headers: ben.headers,
+          payload: { content: `try ${i}` },
+        }),
       ),
     );
     const codes = results.map((r) => r.statusCode).sort();
@@ -54,7 +77,12 @@ describe('POST /api/assignments/:id/submissions', () => {
     [{ content: ['a'] }, 'content'],
   ])('refuses %o naming %s', async (payload, field) => {
     const assignment = await newAssignment();
-    const res = await t.app.inject({ method: 'POST', url: `/api/assignments/${assignment.id}/submissions`, headers: ada.headers, payload });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/assignments/${assignment.id}/submissions`,
+      headers: ada.headers,
+      payload,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toContain(field);
     expect(await submissionsOf(assignment.id)).toHaveLength(0);
@@ -96,11 +124,25 @@ describe('PATCH /api/submissions/:id', () => {
   it('grades, regrades and clears feedback', async () => {
     const assignment = await newAssignment(20);
     const own = await submit(t, ada, assignment);
-    const graded = await t.app.inject({ method: 'PATCH', url: `/api/submissions/${own.id}`, headers: teacher.headers, payload: { grade: 18, feedback: ' Well argued. ' } });
+    const graded = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/submissions/${own.id}`,
+      headers: teacher.headers,
+      payload: { grade: 18, feedback: ' Well argued. ' },
+    });
     expect(graded.statusCode).toBe(200);
-    expect(graded.json()).toMatchObject({ grade: 18, feedback: 'Well argued.', student: { fullName: 'Ada Student' } });
+    expect(graded.json()).toMatchObject({
+      grade: 18,
+      feedback: 'Well argued.',
+      student: { fullName: 'Ada Student' },
+    });
     expect(graded.json().gradedAt).not.toBeNull();
-    const regraded = await t.app.inject({ method: 'PATCH', url: `/api/submissions/${own.id}`, headers: teacher.headers, payload: { grade: 20, feedback: null } });
+    const regraded = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/submissions/${own.id}`,
+      headers: teacher.headers,
+      payload: { grade: 20, feedback: null },
+    });
     expect(regraded.json()).toMatchObject({ grade: 20, feedback: null });
   });
 
@@ -114,8 +156,18 @@ describe('PATCH /api/submissions/:id', () => {
   ])('refuses %o (%s) and keeps the old grade', async (payload, mention) => {
     const assignment = await newAssignment(20);
     const own = await submit(t, ben, assignment);
-    await t.app.inject({ method: 'PATCH', url: `/api/submissions/${own.id}`, headers: teacher.headers, payload: { grade: 10 } });
-    const res = await t.app.inject({ method: 'PATCH', url: `/api/submissions/${own.id}`, headers: teacher.headers, payload });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/submissions/${own.id}`,
+      headers: teacher.headers,
+      payload: { grade: 10 },
+    });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/submissions/${own.id}`,
+      headers: teacher.headers,
+      payload,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toContain(mention);
     expect((await submissionsOf(assignment.id))[0]?.grade).toBe(10);

@@ -81,9 +81,17 @@ export async function createTestApp(
   const mail = await new MailCatcher().start();
   const clock = new TestClock();
   const shared = options.shareDatabaseOf?.app.database;
-  const database = shared ? Object.assign(Object.create(shared) as Database, { dispose: async () => {} }) : await openTestDatabase();
+  const database = shared
+    ? Object.assign(Object.create(shared) as Database, { dispose: async () => {} })
+    : await openTestDatabase();
   const config = loadConfig(
-    { NODE_ENV: 'test', APP_ORIGIN: TEST_ORIGIN, SMTP_URL: mail.url, DATA_DIR: path.join(tmpdir(), 'classwave-unused'), ...options.env },
+    {
+      NODE_ENV: 'test',
+      APP_ORIGIN: TEST_ORIGIN,
+      SMTP_URL: mail.url,
+      DATA_DIR: path.join(tmpdir(), 'classwave-unused'),
+      ...options.env,
+    },
     { jwtSecret: TEST_SECRET, ...options.config },
   );
   const app = await buildApp(config, { ...options, database, clock, skipMigrations: true });
@@ -116,7 +124,12 @@ export async function createVerifiedUser(
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/auth/signup',
-    payload: { email, password: PASSWORD, fullName: input.fullName ?? 'Test Person', role: input.role ?? 'student' },
+    payload: {
+      email,
+      password: PASSWORD,
+      fullName: input.fullName ?? 'Test Person',
+      role: input.role ?? 'student',
+    },
   });
   if (res.statusCode !== 200) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
   const link = new URL(linkIn(await t.mail.latestTo(email)));

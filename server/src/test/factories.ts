@@ -19,7 +19,11 @@ export const createTeacher = (t: TestApp, fullName = 'Grace Teacher') => createA
 export const createStudent = (t: TestApp, fullName = 'Sam Student') => createActor(t, 'student', fullName);
 
 let courseCounter = 0;
-export async function createCourse(t: TestApp, teacher: Actor, body: Partial<{ title: string; code: string; description: string }> = {}): Promise<Course> {
+export async function createCourse(
+  t: TestApp,
+  teacher: Actor,
+  body: Partial<{ title: string; code: string; description: string }> = {},
+): Promise<Course> {
   const n = ++courseCounter;
   const res = await t.app.inject({
     method: 'POST',
@@ -49,7 +53,12 @@ export async function createAssignment(
   return res.json();
 }
 
-export async function submit(t: TestApp, student: Actor, assignment: Assignment, content = 'My answer.'): Promise<OwnSubmission> {
+export async function submit(
+  t: TestApp,
+  student: Actor,
+  assignment: Assignment,
+  content = 'My answer.',
+): Promise<OwnSubmission> {
   const res = await t.app.inject({
     method: 'POST',
     url: `/api/assignments/${assignment.id}/submissions`,

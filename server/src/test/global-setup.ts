@@ -27,7 +27,9 @@ export default async function setup(project: TestProject) {
   const dir = mkdtempSync(path.join(tmpdir(), 'classwave-test-'));
   const template = await openDatabase({});
   await template.migrate();
-  const dump = await (template.db as unknown as { $client: { dumpDataDir(c: 'none'): Promise<Blob> } }).$client.dumpDataDir('none');
+  const dump = await (
+    template.db as unknown as { $client: { dumpDataDir(c: 'none'): Promise<Blob> } }
+  ).$client.dumpDataDir('none');
   const file = path.join(dir, 'template.tar');
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   await template.close();

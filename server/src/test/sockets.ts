@@ -46,7 +46,11 @@ export function record(socket: ClientSocket): Recorder {
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`no matching event within ${timeoutMs} ms; got ${events.map((e) => e.type).join(', ') || 'none'}`));
+          reject(
+            new Error(
+              `no matching event within ${timeoutMs} ms; got ${events.map((e) => e.type).join(', ') || 'none'}`,
+            ),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();
@@ -57,7 +61,11 @@ export function record(socket: ClientSocket): Recorder {
 }
 
 /** Connects with an access token and resolves once connected (or rejects with the refusal). */
-export function connect(url: string, token: string | undefined, extra: { origin?: string } = {}): Promise<Recorder> {
+export function connect(
+  url: string,
+  token: string | undefined,
+  extra: { origin?: string } = {},
+): Promise<Recorder> {
   const socket: ClientSocket = connectClient(url, {
     path: '/socket.io',
     transports: ['websocket'],
@@ -77,7 +85,11 @@ export function connect(url: string, token: string | undefined, extra: { origin?
 }
 
 /** The refusal message a handshake got. */
-export async function refusalOf(url: string, token: string | undefined, extra: { origin?: string } = {}): Promise<string> {
+export async function refusalOf(
+  url: string,
+  token: string | undefined,
+  extra: { origin?: string } = {},
+): Promise<string> {
   try {
     const r = await connect(url, token, extra);
     r.close();

@@ -36,7 +36,11 @@ export async function screenshots(page: Page, name: string): Promise<void> {
     ['phone', 390, 844],
   ] as const) {
     await page.setViewportSize({ width, height });
-    await page.screenshot({ path: path.join(SHOTS, `${name}.${label}.png`), fullPage: true });
+    await page.screenshot({
+      path: path.join(SHOTS, `${name}.${label}.png`),
+      fullPage: true,
+      animations: 'disabled',
+    });
   }
   if (size) await page.setViewportSize(size);
 }

@@ -1,0 +1,129 @@
+import { expect, test } from '@playwright/test';
+import { PASSWORD, screenshots, signUpAndSignIn, uniqueEmail, verificationLinkFor } from './support.js';
+
+test.describe('accounts', () => {
+  test('a teacher signs up, confirms the e-mail, signs in, stays signed in across a reload, and signs out', async ({
+    page,
+  }) => {
+    const email = uniqueEmail('teacher');
+    await page.goto('/signup');
+    await screenshots(page, 'signup');
+    await page.getByLabel('Full name').fill('Grace Hopper');
+    await page.getByRole('radio', { name: 'Teacher' }).check();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(page.getByRole('heading', { name: 'Verification Email Sent!' })).toBeVisible();
+    await expect(page.getByText(email)).toBeVisible();
+    await screenshots(page, 'signup-sent');
+
+    await page.goto(await verificationLinkFor(email));
+    await expect(page).toHaveURL(/\/login\?verified=1$/);
+    await screenshots(page, 'login-verified');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByText('Signed in successfully!')).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByText('Welcome to your teacher dashboard')).toBeVisible();
+    await expect(
+      page.getByRole('heading', { name: /Good (morning|afternoon|evening), Grace/ }),
+    ).toBeVisible();
+    await screenshots(page, 'dashboard-teacher');
+
+    await page.reload();
+    await expect(page.getByText('Welcome to your teacher dashboard')).toBeVisible();
+    const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
+    await expect(sidebar.getByText('Grace Hopper')).toBeVisible();
+    await expect(sidebar.getByText('teacher', { exact: true })).toBeVisible();
+
+    await sidebar.getByRole('button', { name: 'Sign Out' }).click();
+    await expect(page.getByText('Signed out successfully')).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('a wrong password and an unconfirmed address get clear messages, and the link can be sent again', async ({
+    page,
+  }) => {
+    const email = uniqueEmail('student');
+    await page.goto('/signup');
+    await page.getByLabel('Full name').fill('Sam Student');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(page.getByRole('heading', { name: 'Verification Email Sent!' })).toBeVisible();
+    await page.getByRole('button', { name: 'Back to Sign In' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('not the password');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByText('Invalid login credentials')).toBeVisible();
+
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByText('Email not confirmed').first()).toBeVisible();
+    await screenshots(page, 'login-unconfirmed');
+    const first = await verificationLinkFor(email);
+    await page.getByRole('button', { name: /resend/i }).click();
+    await expect.poll(() => verificationLinkFor(email)).not.toBe(first);
+
+    // The first link still works once; used again, it says so.
+    await page.goto(first);
+    await expect(page).toHaveURL(/verified=1/);
+    await page.goto(first);
+    await expect(page).toHaveURL(/error=link_used/);
+    await expect(
+      page.getByText('That verification link has already been used.', { exact: false }),
+    ).toBeVisible();
+    await screenshots(page, 'login-link-used');
+  });
+
+  test('signed-out visitors are sent to /login and signed-in ones away from it; unknown paths go to the dashboard', async ({
+    page,
+  }) => {
+    for (const path of ['/', '/dashboard', '/courses', '/settings', '/no/such/page']) {
+      await page.goto(path);
+      await expect(page).toHaveURL(/\/login$/);
+    }
+    await screenshots(page, 'login');
+    await signUpAndSignIn(page, { fullName: 'Ada Student', role: 'Student', email: uniqueEmail('ada') });
+    for (const path of ['/', '/login', '/signup', '/no/such/page']) {
+      await page.goto(path);
+      await expect(page).toHaveURL(/\/dashboard$/);
+    }
+    await expect(page.getByText('Welcome to your student dashboard')).toBeVisible();
+  });
+
+  test('the side navigation collapses, remembers it, and every placeholder says it is coming soon', async ({
+    page,
+  }) => {
+    await signUpAndSignIn(page, { fullName: 'Lin Teacher', role: 'Teacher', email: uniqueEmail('lin') });
+    const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
+    const nav = sidebar.getByRole('navigation', { name: 'Main' });
+    for (const [label, heading] of [
+      ['Calendar', 'Calendar'],
+      ['Live Classes', 'Live Classes'],
+      ['Teams', 'Teams'],
+      ['Messages', 'Messages'],
+      ['Settings', 'Settings'],
+    ]) {
+      await sidebar.getByRole('link', { name: label }).click();
+      await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
+      await expect(page.getByText(/coming soon/i).first()).toBeVisible();
+      await expect(sidebar.getByRole('link', { name: label })).toHaveAttribute('aria-current', 'page');
+    }
+    await screenshots(page, 'placeholder-settings');
+    await expect(nav).toBeVisible();
+    const expandedWidth = (await sidebar.boundingBox())!.width;
+    expect(Math.round(expandedWidth)).toBe(280);
+    await sidebar.getByRole('button', { name: 'Collapse sidebar' }).click();
+    await expect.poll(async () => Math.round((await sidebar.boundingBox())!.width)).toBe(80);
+    await page.reload();
+    await expect(sidebar.getByRole('button', { name: 'Expand sidebar' })).toBeVisible();
+    await expect.poll(async () => Math.round((await sidebar.boundingBox())!.width)).toBe(80);
+    await screenshots(page, 'sidebar-collapsed');
+  });
+});

@@ -2,14 +2,12 @@ import { Navigate, Route, Routes } from 'react-router-dom';
 import { PublicOnly, RequireAuth } from '../features/auth/guards';
 import { LoginPage } from '../features/auth/LoginPage';
 import { SignupPage } from '../features/auth/SignupPage';
+import { AssignmentsPage } from '../features/assignments/AssignmentsPage';
+import { CourseDetailPage } from '../features/courses/CourseDetailPage';
+import { CoursesPage } from '../features/courses/CoursesPage';
 import { DashboardPage } from '../features/dashboard/DashboardPage';
 import { AppLayout } from '../features/layout/AppLayout';
-import {
-  AssignmentsPage,
-  ChatbotPage,
-  CourseDetailPage,
-  CoursesPage,
-} from '../features/placeholders/SectionPages';
+import { ChatPage } from '../features/chat/ChatPage';
 import { ComingSoonPage } from '../features/placeholders/ComingSoonPage';
 
 /** The route table of spec §2. Rendered inside a router: BrowserRouter in the app, MemoryRouter in tests. */
@@ -27,7 +25,7 @@ export function AppRoutes() {
           <Route path="/courses" element={<CoursesPage />} />
           <Route path="/courses/:courseId" element={<CourseDetailPage />} />
           <Route path="/assignments" element={<AssignmentsPage />} />
-          <Route path="/chatbot" element={<ChatbotPage />} />
+          <Route path="/chatbot" element={<ChatPage />} />
           <Route path="/calendar" element={<ComingSoonPage section="calendar" />} />
           <Route path="/live-classes" element={<ComingSoonPage section="liveClasses" />} />
           <Route path="/teams" element={<ComingSoonPage section="teams" />} />

@@ -8,9 +8,10 @@ import {
 import { setupListeners } from '@reduxjs/toolkit/query';
 import { api } from '../api/api';
 import { authSlice, signedOut } from '../features/auth/authSlice';
+import { chatSlice } from '../features/chat/chatSlice';
 import { layoutSlice, sidebarToggled, writeSidebarCollapsed } from '../features/layout/layoutSlice';
 
-const rootReducer = combineSlices(api, authSlice, layoutSlice);
+const rootReducer = combineSlices(api, authSlice, layoutSlice, chatSlice);
 
 export type RootState = ReturnType<typeof rootReducer>;
 

@@ -58,6 +58,16 @@ describe('Modal', () => {
     expect(screen.getByRole('button', { name: 'Create Course' })).toHaveFocus();
   });
 
+  it('closes on Escape even when focus has dropped to the page body', async () => {
+    const { user, onClose } = await openModal();
+    // What happens when the focused submit button is disabled while it loads.
+    (document.activeElement as HTMLElement).blur();
+    expect(document.body).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(onClose).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
   it('closes on a click on the backdrop', async () => {
     const { user, onClose } = await openModal();
     await user.click(screen.getByTestId('modal-backdrop'));

@@ -27,7 +27,8 @@ export interface ModalProps {
 }
 
 /**
- * A dialog over the page. It closes on a backdrop click, its X button and Escape; while open,
+ * A dialog over the page. It closes on a backdrop click, its X button and Escape (heard anywhere
+ * in the document, so it works even when focus has been lost); while open,
  * Tab stays inside it and the page behind does not scroll; on close, focus returns to whatever
  * had it before.
  */
@@ -47,6 +48,10 @@ export function Modal({
   // Only a press that starts and ends on the backdrop closes, so selecting text inside the dialog
   // and releasing outside it does not.
   const pressStartedOnBackdrop = useRef(false);
+  const onCloseRef = useRef(onClose);
+  useEffect(() => {
+    onCloseRef.current = onClose;
+  });
 
   useEffect(() => {
     if (!open) return;
@@ -61,10 +66,19 @@ export function Modal({
       if (dialog && event.target instanceof Node && !dialog.contains(event.target)) dialog.focus();
     }
     document.addEventListener('focusin', keepFocusInside);
+    // Escape is heard on the whole document: focus can drop to <body> while the dialog is open
+    // (e.g. when the focused submit button is disabled during its loading state).
+    function closeOnEscape(event: KeyboardEvent) {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      event.preventDefault();
+      onCloseRef.current();
+    }
+    document.addEventListener('keydown', closeOnEscape);
     const { overflow } = document.body.style;
     document.body.style.overflow = 'hidden';
     return () => {
       document.removeEventListener('focusin', keepFocusInside);
+      document.removeEventListener('keydown', closeOnEscape);
       document.body.style.overflow = overflow;
       previouslyFocused?.focus();
     };
@@ -73,11 +87,6 @@ export function Modal({
   if (!open) return null;
 
   function handleKeyDown(event: ReactKeyboardEvent<HTMLDivElement>) {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      onClose();
-      return;
-    }
     if (event.key !== 'Tab' || !dialogRef.current) return;
     const focusable = focusableWithin(dialogRef.current);
     const first = focusable[0];

@@ -1,0 +1,127 @@
+import { assignmentStatus, formatListDate, type Assignment, type Role } from '@classwave/shared';
+import { Award, BookOpen, CalendarClock, CircleCheck, Pencil, Send, Trash2, Users } from 'lucide-react';
+import { useId } from 'react';
+import { toast } from 'sonner';
+import { Button } from '../../components/Button';
+import { IconButton } from '../../components/IconButton';
+import { useDeleteAssignmentMutation } from './assignmentsApi';
+import { StatusBadge } from './StatusBadge';
+
+export const DELETE_ASSIGNMENT_CONFIRMATION = 'Are you sure you want to delete this assignment?';
+
+export interface AssignmentCardProps {
+  assignment: Assignment;
+  role: Role;
+  now: Date;
+  onSubmit: (assignment: Assignment) => void;
+  onViewSubmissions: (assignment: Assignment) => void;
+}
+
+/** One assignment: its status, course, due date and points, and what the user can do with it. */
+export function AssignmentCard({ assignment, role, now, onSubmit, onViewSubmissions }: AssignmentCardProps) {
+  const titleId = useId();
+  const [deleteAssignment, { isLoading: deleting }] = useDeleteAssignmentMutation();
+  const status = assignmentStatus(assignment, role, now);
+  const submission = role === 'student' ? assignment.submission : null;
+
+  async function handleDelete() {
+    if (!window.confirm(DELETE_ASSIGNMENT_CONFIRMATION)) return;
+    try {
+      await deleteAssignment(assignment.id).unwrap();
+      toast.success('Assignment deleted successfully!');
+    } catch {
+      toast.error('Failed to delete assignment.');
+    }
+  }
+
+  return (
+    <article className={`card assignment-card assignment-card--${status}`} aria-labelledby={titleId}>
+      <div className="assignment-card__body">
+        <div className="assignment-card__head">
+          <h2 id={titleId} className="assignment-card__title">
+            {assignment.title}
+          </h2>
+          <StatusBadge status={status} />
+        </div>
+        <p className="assignment-card__course">
+          <BookOpen aria-hidden="true" size={16} />
+          {assignment.courseTitle}
+        </p>
+        {assignment.description.trim() !== '' && (
+          <p className="assignment-card__description">{assignment.description}</p>
+        )}
+        <p className="assignment-card__meta">
+          <span>
+            <CalendarClock aria-hidden="true" size={16} />
+            Due {formatListDate(assignment.dueDate)}
+          </span>
+          <span>
+            <Award aria-hidden="true" size={16} />
+            {assignment.maxPoints} points
+          </span>
+        </p>
+        {submission && (
+          <div className="assignment-card__submission">
+            <p className="assignment-card__submitted">
+              <CircleCheck aria-hidden="true" size={16} />
+              Submitted {formatListDate(submission.submittedAt)}
+            </p>
+            {submission.grade !== null && (
+              <p className="assignment-card__grade">
+                Grade: {submission.grade}/{assignment.maxPoints}
+              </p>
+            )}
+            {submission.grade !== null && submission.feedback && (
+              <blockquote className="assignment-card__feedback">
+                <span className="assignment-card__feedback-label">Teacher feedback</span>
+                {submission.feedback}
+              </blockquote>
+            )}
+          </div>
+        )}
+      </div>
+
+      <div className="assignment-card__actions">
+        {role === 'teacher' ? (
+          <>
+            <Button
+              variant="secondary"
+              size="sm"
+              icon={<Users />}
+              aria-describedby={titleId}
+              onClick={() => onViewSubmissions(assignment)}
+            >
+              View Submissions
+              <span className="count-pill">
+                {assignment.submissionCount ?? 0}
+                <span className="sr-only"> submitted</span>
+              </span>
+            </Button>
+            <div className="assignment-card__tools">
+              <IconButton
+                label="Edit assignment"
+                title="Editing assignments is coming soon"
+                icon={<Pencil />}
+              />
+              <IconButton
+                label="Delete assignment"
+                tone="danger"
+                icon={<Trash2 />}
+                loading={deleting}
+                onClick={() => void handleDelete()}
+              />
+            </div>
+          </>
+        ) : submission ? (
+          <Button variant="secondary" size="sm" icon={<CircleCheck />} disabled aria-describedby={titleId}>
+            View Submission
+          </Button>
+        ) : (
+          <Button size="sm" icon={<Send />} aria-describedby={titleId} onClick={() => onSubmit(assignment)}>
+            Submit
+          </Button>
+        )}
+      </div>
+    </article>
+  );
+}

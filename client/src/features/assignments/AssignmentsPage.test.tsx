@@ -1,0 +1,218 @@
+import { formatListDate } from '@classwave/shared';
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { apiError, findToast } from '../courses/testing';
+import { DELETE_ASSIGNMENT_CONFIRMATION } from './AssignmentCard';
+import { createAssignment, createOwnSubmission, daysFromNow, renderAssignments } from './testing';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const card = (title: string) => screen.findByRole('article', { name: title });
+const badgeOf = (article: HTMLElement) => article.querySelector('.status-badge');
+
+describe('AssignmentsPage', () => {
+  it('shows placeholders while the assignments load', () => {
+    renderAssignments('student', { 'GET /api/assignments': 'pending' });
+    expect(screen.getByText('Loading assignments')).toHaveAttribute('role', 'status');
+    expect(screen.getAllByTestId('assignment-skeleton').length).toBeGreaterThan(0);
+  });
+
+  it("toasts 'Failed to load data.' when the assignments cannot be loaded", async () => {
+    renderAssignments('student', { 'GET /api/assignments': apiError(500, 'Boom', 'internal_error') });
+    expect(await findToast('Failed to load data.')).toBeInTheDocument();
+  });
+
+  it("shows 'No assignments yet' when there are none", async () => {
+    renderAssignments('student', { 'GET /api/assignments': { body: [] } });
+    expect(await screen.findByRole('heading', { name: 'No assignments yet' })).toBeInTheDocument();
+    expect(screen.getByText('Check back later for new assignments.')).toBeInTheDocument();
+  });
+
+  it('filters by assignment title or course title, and says when nothing matches', async () => {
+    const { user } = renderAssignments('student', {
+      'GET /api/assignments': {
+        body: [
+          createAssignment({ title: 'Cell Lab', courseTitle: 'Biology' }),
+          createAssignment({ title: 'Essay', courseTitle: 'World History' }),
+        ],
+      },
+    });
+    await card('Cell Lab');
+    const search = screen.getByRole('searchbox', { name: 'Search assignments' });
+    expect(search).toHaveAttribute('placeholder', 'Search assignments...');
+
+    await user.type(search, 'HISTORY');
+    expect(screen.getByRole('article', { name: 'Essay' })).toBeInTheDocument();
+    expect(screen.queryByRole('article', { name: 'Cell Lab' })).not.toBeInTheDocument();
+
+    await user.clear(search);
+    await user.type(search, 'cell');
+    expect(screen.getByRole('article', { name: 'Cell Lab' })).toBeInTheDocument();
+    expect(screen.queryByRole('article', { name: 'Essay' })).not.toBeInTheDocument();
+
+    await user.type(search, ' nothing like this');
+    expect(screen.getByRole('heading', { name: 'No assignments found' })).toBeInTheDocument();
+    expect(screen.getByText('Try a different search.')).toBeInTheDocument();
+  });
+
+  describe('status badges', () => {
+    it.each([
+      ['Active', 'primary', { dueDate: daysFromNow(3), submission: null }],
+      ['Overdue', 'danger', { dueDate: daysFromNow(-3), submission: null }],
+      ['Submitted', 'warning', { dueDate: daysFromNow(-3), submission: createOwnSubmission() }],
+      ['Graded', 'success', { dueDate: daysFromNow(3), submission: createOwnSubmission({ grade: 9 }) }],
+    ] as const)("a student's assignment reads %s in its own colour", async (label, tone, fields) => {
+      renderAssignments('student', {
+        'GET /api/assignments': { body: [createAssignment({ title: 'Task', ...fields })] },
+      });
+      const badge = badgeOf(await card('Task'));
+      expect(badge).toHaveTextContent(label);
+      expect(badge).toHaveClass(`badge--${tone}`);
+    });
+
+    it('shows a teacher only Active or Overdue', async () => {
+      renderAssignments('teacher', {
+        'GET /api/assignments': {
+          body: [
+            createAssignment({ title: 'Future', dueDate: daysFromNow(2), submissionCount: 4 }),
+            createAssignment({ title: 'Past', dueDate: daysFromNow(-2), submissionCount: 4 }),
+          ],
+        },
+      });
+      expect(badgeOf(await card('Future'))).toHaveTextContent('Active');
+      expect(badgeOf(await card('Past'))).toHaveTextContent('Overdue');
+    });
+  });
+
+  it('shows each card’s course, due date and points', async () => {
+    const assignment = createAssignment({ title: 'Essay', courseTitle: 'World History', maxPoints: 150 });
+    renderAssignments('student', { 'GET /api/assignments': { body: [assignment] } });
+    const essay = await card('Essay');
+    expect(essay).toHaveTextContent('World History');
+    expect(essay).toHaveTextContent(`Due ${formatListDate(assignment.dueDate)}`);
+    expect(essay).toHaveTextContent('150 points');
+  });
+
+  it('shows a student when they submitted, their grade and the teacher’s feedback', async () => {
+    const submission = createOwnSubmission({ grade: 42, feedback: 'Great use of sources.' });
+    renderAssignments('student', {
+      'GET /api/assignments': {
+        body: [
+          createAssignment({ title: 'Graded one', maxPoints: 50, submission }),
+          createAssignment({ title: 'Waiting one', submission: createOwnSubmission() }),
+        ],
+      },
+    });
+    const graded = await card('Graded one');
+    expect(graded).toHaveTextContent(`Submitted ${formatListDate(submission.submittedAt)}`);
+    expect(graded).toHaveTextContent('Grade: 42/50');
+    expect(graded).toHaveTextContent('Great use of sources.');
+    expect(within(graded).getByRole('button', { name: 'View Submission' })).toBeDisabled();
+
+    const waiting = await card('Waiting one');
+    expect(waiting).toHaveTextContent('Submitted');
+    expect(waiting).not.toHaveTextContent('Grade:');
+  });
+
+  it('gives a student Submit on open work and no teacher controls', async () => {
+    renderAssignments('student', { 'GET /api/assignments': { body: [createAssignment({ title: 'Open' })] } });
+    const open = await card('Open');
+    expect(within(open).getByRole('button', { name: 'Submit' })).toBeEnabled();
+    expect(screen.getByText('View and submit your assignments')).toBeInTheDocument();
+    for (const name of ['Create Assignment', 'Generate Samples', 'Delete assignment', 'Edit assignment']) {
+      expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
+    }
+    expect(screen.queryByRole('button', { name: /View Submissions/ })).not.toBeInTheDocument();
+  });
+
+  it('gives a teacher View Submissions with the count, edit, delete, Create Assignment and Generate Samples', async () => {
+    renderAssignments('teacher', {
+      'GET /api/assignments': { body: [createAssignment({ title: 'Quiz', submissionCount: 3 })] },
+    });
+    const quiz = await card('Quiz');
+    expect(within(quiz).getByRole('button', { name: /View Submissions/ })).toHaveTextContent(
+      'View Submissions3',
+    );
+    expect(within(quiz).getByRole('button', { name: 'Edit assignment' })).toBeInTheDocument();
+    expect(within(quiz).getByRole('button', { name: 'Delete assignment' })).toBeInTheDocument();
+    expect(within(quiz).queryByRole('button', { name: 'Submit' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Create Assignment' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Generate Samples' })).toBeInTheDocument();
+    expect(screen.getByText('Create and manage assignments')).toBeInTheDocument();
+  });
+
+  describe('Generate Samples', () => {
+    it('adds the samples and confirms', async () => {
+      const { user } = renderAssignments('teacher', {
+        'GET /api/assignments': { body: [] },
+        'POST /api/assignments/samples': {
+          status: 201,
+          body: [createAssignment({ title: 'Sample 1' }), createAssignment({ title: 'Sample 2' })],
+        },
+        'GET /api/dashboard': 'pending',
+      });
+      await user.click(await screen.findByRole('button', { name: 'Generate Samples' }));
+      expect(await findToast('Sample assignments created!')).toBeInTheDocument();
+      expect(screen.getByRole('article', { name: 'Sample 1' })).toBeInTheDocument();
+      expect(screen.getByRole('article', { name: 'Sample 2' })).toBeInTheDocument();
+    });
+
+    it('asks a teacher without a course to create one first (409)', async () => {
+      const { user } = renderAssignments('teacher', {
+        'GET /api/assignments': { body: [] },
+        'POST /api/assignments/samples': apiError(409, 'Please create a course first.'),
+      });
+      await user.click(await screen.findByRole('button', { name: 'Generate Samples' }));
+      expect(await findToast('Please create a course first.')).toBeInTheDocument();
+    });
+
+    it("toasts 'Failed to create samples.' on any other failure", async () => {
+      const { user } = renderAssignments('teacher', {
+        'GET /api/assignments': { body: [] },
+        'POST /api/assignments/samples': apiError(500, 'Boom', 'internal_error'),
+      });
+      await user.click(await screen.findByRole('button', { name: 'Generate Samples' }));
+      expect(await findToast('Failed to create samples.')).toBeInTheDocument();
+    });
+  });
+
+  describe('deleting an assignment', () => {
+    it('asks first and removes the card once deleted', async () => {
+      const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+      const doomed = createAssignment({ title: 'Doomed', submissionCount: 0 });
+      const { user } = renderAssignments('teacher', {
+        'GET /api/assignments': { body: [doomed] },
+        [`DELETE /api/assignments/${doomed.id}`]: { status: 204 },
+        'GET /api/dashboard': 'pending',
+      });
+      await user.click(within(await card('Doomed')).getByRole('button', { name: 'Delete assignment' }));
+      expect(confirm).toHaveBeenCalledWith(DELETE_ASSIGNMENT_CONFIRMATION);
+      expect(DELETE_ASSIGNMENT_CONFIRMATION).toBe('Are you sure you want to delete this assignment?');
+      expect(await findToast('Assignment deleted successfully!')).toBeInTheDocument();
+      expect(screen.queryByRole('article', { name: 'Doomed' })).not.toBeInTheDocument();
+    });
+
+    it('does nothing when the teacher cancels', async () => {
+      vi.spyOn(window, 'confirm').mockReturnValue(false);
+      const kept = createAssignment({ title: 'Kept', submissionCount: 0 });
+      const { user, calls } = renderAssignments('teacher', { 'GET /api/assignments': { body: [kept] } });
+      await user.click(within(await card('Kept')).getByRole('button', { name: 'Delete assignment' }));
+      expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
+    });
+
+    it("toasts 'Failed to delete assignment.' when the server refuses", async () => {
+      vi.spyOn(window, 'confirm').mockReturnValue(true);
+      const kept = createAssignment({ title: 'Kept', submissionCount: 0 });
+      const { user } = renderAssignments('teacher', {
+        'GET /api/assignments': { body: [kept] },
+        [`DELETE /api/assignments/${kept.id}`]: apiError(403, 'Not yours', 'forbidden'),
+      });
+      await user.click(within(await card('Kept')).getByRole('button', { name: 'Delete assignment' }));
+      expect(await findToast('Failed to delete assignment.')).toBeInTheDocument();
+      expect(screen.getByRole('article', { name: 'Kept' })).toBeInTheDocument();
+    });
+  });
+});

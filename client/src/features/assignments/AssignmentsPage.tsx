@@ -1,0 +1,190 @@
+import type { Assignment } from '@classwave/shared';
+import { ClipboardList, Plus, RotateCw, SearchX, Sparkles } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { toast } from 'sonner';
+import { httpStatus } from '../../api/errors';
+import { useAppSelector } from '../../app/hooks';
+import { Button } from '../../components/Button';
+import { EmptyState } from '../../components/EmptyState';
+import { PageHeader } from '../../components/PageHeader';
+import { SearchField } from '../../components/SearchField';
+import { Skeleton } from '../../components/Skeleton';
+import { useErrorToast } from '../../components/useErrorToast';
+import { useNavigationFlag } from '../../components/useNavigationFlag';
+import { selectProfile } from '../auth/authSlice';
+import { useGetCoursesQuery } from '../courses/coursesApi';
+import { AssignmentCard } from './AssignmentCard';
+import { useCreateSampleAssignmentsMutation, useGetAssignmentsQuery } from './assignmentsApi';
+import { CreateAssignmentModal } from './CreateAssignmentModal';
+import { filterAssignments } from './filterAssignments';
+import { SubmissionsModal } from './SubmissionsModal';
+import { SubmitAssignmentModal } from './SubmitAssignmentModal';
+import { useNow } from './useNow';
+import '../../components/page.css';
+import './AssignmentsPage.css';
+
+/** The router state a link sends to open the create-assignment dialog on arrival (spec §2). */
+export const OPEN_CREATE_ASSIGNMENT = 'openCreateAssignment';
+
+const SKELETON_COUNT = 3;
+
+/** /assignments: teachers create, generate, delete and grade; students submit and see their grades. */
+export function AssignmentsPage() {
+  const profile = useAppSelector(selectProfile);
+  const role = profile?.role ?? 'student';
+  const isTeacher = role === 'teacher';
+  const now = useNow();
+  const [query, setQuery] = useState('');
+  const [createOpen, setCreateOpen] = useState(false);
+  const [submitting, setSubmitting] = useState<Assignment | null>(null);
+  const [reviewing, setReviewing] = useState<Assignment | null>(null);
+
+  const { data: assignments, isLoading, error, refetch } = useGetAssignmentsQuery();
+  // Teachers pick one of their own courses when creating an assignment.
+  const courses = useGetCoursesQuery(undefined, { skip: !isTeacher });
+  const ownCourses = useMemo(
+    () => (courses.data ?? []).filter((course) => course.teacherId === profile?.id),
+    [courses.data, profile?.id],
+  );
+  const [createSamples, { isLoading: creatingSamples }] = useCreateSampleAssignmentsMutation();
+  const visible = useMemo(() => filterAssignments(assignments ?? [], query), [assignments, query]);
+  const searching = query.trim() !== '';
+
+  useErrorToast(error ?? courses.error, 'Failed to load data.');
+  useNavigationFlag(OPEN_CREATE_ASSIGNMENT, () => setCreateOpen(true), isTeacher);
+
+  async function handleGenerateSamples() {
+    try {
+      await createSamples().unwrap();
+      toast.success('Sample assignments created!');
+    } catch (failure) {
+      toast.error(
+        httpStatus(failure) === 409 ? 'Please create a course first.' : 'Failed to create samples.',
+      );
+    }
+  }
+
+  // The open dialogs follow the cached assignment, so a grade or a deletion shows at once.
+  const reviewed = reviewing && (assignments?.find((a) => a.id === reviewing.id) ?? reviewing);
+
+  function renderList() {
+    if (isLoading) {
+      return (
+        <div className="assignment-list" aria-busy="true">
+          <span className="sr-only" role="status">
+            Loading assignments
+          </span>
+          {Array.from({ length: SKELETON_COUNT }, (_, index) => (
+            <div
+              key={index}
+              className="card assignment-card"
+              data-testid="assignment-skeleton"
+              aria-hidden="true"
+            >
+              <div className="assignment-card__body">
+                <Skeleton width="45%" height="1.25rem" />
+                <Skeleton width="30%" />
+                <Skeleton width="55%" />
+              </div>
+              <Skeleton width="7rem" height="2rem" />
+            </div>
+          ))}
+        </div>
+      );
+    }
+    if (!assignments) {
+      return (
+        <EmptyState
+          icon={<ClipboardList />}
+          title="Assignments could not be loaded"
+          action={
+            <Button variant="secondary" icon={<RotateCw />} onClick={() => void refetch()}>
+              Try again
+            </Button>
+          }
+        >
+          Check your connection, then try again.
+        </EmptyState>
+      );
+    }
+    if (visible.length === 0) {
+      return searching ? (
+        <EmptyState icon={<SearchX />} title="No assignments found">
+          Try a different search.
+        </EmptyState>
+      ) : (
+        <EmptyState icon={<ClipboardList />} title="No assignments yet">
+          Check back later for new assignments.
+        </EmptyState>
+      );
+    }
+    return (
+      <ul className="assignment-list" aria-label="Assignments">
+        {visible.map((assignment) => (
+          <li key={assignment.id}>
+            <AssignmentCard
+              assignment={assignment}
+              role={role}
+              now={now}
+              onSubmit={setSubmitting}
+              onViewSubmissions={setReviewing}
+            />
+          </li>
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <div className="list-page">
+      <PageHeader
+        title="Assignments"
+        subtitle={isTeacher ? 'Create and manage assignments' : 'View and submit your assignments'}
+        actions={
+          isTeacher && (
+            <>
+              <Button
+                variant="secondary"
+                icon={<Sparkles />}
+                loading={creatingSamples}
+                onClick={() => void handleGenerateSamples()}
+              >
+                Generate Samples
+              </Button>
+              <Button icon={<Plus />} onClick={() => setCreateOpen(true)}>
+                Create Assignment
+              </Button>
+            </>
+          )
+        }
+      />
+      <div className="list-toolbar">
+        <SearchField
+          label="Search assignments"
+          placeholder="Search assignments..."
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+        />
+        {assignments && assignments.length > 0 && (
+          <p className="list-toolbar__count" aria-live="polite">
+            {searching ? `${visible.length} of ${assignments.length}` : assignments.length}{' '}
+            {assignments.length === 1 ? 'assignment' : 'assignments'}
+          </p>
+        )}
+      </div>
+      {renderList()}
+      {isTeacher && (
+        <>
+          <CreateAssignmentModal
+            open={createOpen}
+            onClose={() => setCreateOpen(false)}
+            courses={ownCourses}
+            coursesLoading={courses.isLoading}
+          />
+          <SubmissionsModal assignment={reviewed} onClose={() => setReviewing(null)} />
+        </>
+      )}
+      {!isTeacher && <SubmitAssignmentModal assignment={submitting} onClose={() => setSubmitting(null)} />}
+    </div>
+  );
+}

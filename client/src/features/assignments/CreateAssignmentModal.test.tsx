@@ -1,0 +1,109 @@
+import type { Profile } from '@classwave/shared';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { apiError, createCourse, findToast, type Route } from '../courses/testing';
+import { createAssignment, renderAssignments } from './testing';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+/** A teacher with one own course (and someone else's) opens Create Assignment. */
+async function openDialog(extraRoutes: (me: Profile) => Record<string, Route> = () => ({})) {
+  const view = renderAssignments('teacher', (me) => ({
+    'GET /api/assignments': { body: [] },
+    'GET /api/courses': {
+      body: [
+        createCourse({ title: 'Other Teacher’s Course', code: 'OT1' }),
+        createCourse({ title: 'My Biology', code: 'BIO1', teacherId: me.id }),
+      ],
+    },
+    ...extraRoutes(me),
+  }));
+  await view.user.click(await screen.findByRole('button', { name: 'Create Assignment' }));
+  const dialog = screen.getByRole('dialog', { name: 'Create Assignment' });
+  await within(dialog).findByRole('option', { name: 'My Biology (BIO1)' });
+  return { ...view, dialog };
+}
+
+describe('CreateAssignmentModal', () => {
+  it('offers only the teacher’s own courses, after the placeholder', async () => {
+    const { dialog } = await openDialog();
+    const options = within(within(dialog).getByLabelText('Course')).getAllByRole('option');
+    expect(options.map((option) => option.textContent)).toEqual(['Select a course', 'My Biology (BIO1)']);
+  });
+
+  it('has the required fields, 100 points by default, and an optional description', async () => {
+    const { dialog } = await openDialog();
+    expect(within(dialog).getByLabelText('Title')).toBeRequired();
+    expect(within(dialog).getByLabelText('Course')).toHaveAttribute('aria-required', 'true');
+    expect(within(dialog).getByLabelText('Due Date')).toHaveAttribute('type', 'datetime-local');
+    expect(within(dialog).getByLabelText('Due Date')).toBeRequired();
+    const points = within(dialog).getByLabelText('Max Points');
+    expect(points).toHaveValue(100);
+    expect(points).toBeRequired();
+    expect(points).toHaveAttribute('min', '1');
+    expect(points).toHaveAttribute('step', '1');
+    expect(within(dialog).getByLabelText('Description')).not.toBeRequired();
+  });
+
+  it("refuses to create without a course, saying 'Please select a course.'", async () => {
+    const { dialog, user, calls } = await openDialog();
+    await user.type(within(dialog).getByLabelText('Title'), 'Lab report');
+    fireEvent.change(within(dialog).getByLabelText('Due Date'), { target: { value: '2030-05-01T09:30' } });
+    await user.click(within(dialog).getByRole('button', { name: 'Create Assignment' }));
+
+    expect(await findToast('Please select a course.')).toBeInTheDocument();
+    const course = within(dialog).getByLabelText('Course');
+    expect(course).toHaveAccessibleDescription('Please select a course.');
+    expect(course).toHaveFocus();
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
+    expect(screen.getByRole('dialog', { name: 'Create Assignment' })).toBeInTheDocument();
+  });
+
+  it('creates the assignment with an ISO due date and whole points, then lists it', async () => {
+    const { dialog, user, calls } = await openDialog(() => ({
+      'POST /api/assignments': ({ body }) => ({
+        status: 201,
+        body: createAssignment({ ...(body as object), courseTitle: 'My Biology', submissionCount: 0 }),
+      }),
+      'GET /api/dashboard': 'pending',
+    }));
+    await user.type(within(dialog).getByLabelText('Title'), '  Lab report ');
+    await user.selectOptions(within(dialog).getByLabelText('Course'), 'My Biology (BIO1)');
+    fireEvent.change(within(dialog).getByLabelText('Due Date'), { target: { value: '2030-05-01T09:30' } });
+    const points = within(dialog).getByLabelText('Max Points');
+    await user.clear(points);
+    await user.type(points, '50');
+    await user.type(within(dialog).getByLabelText('Description'), 'Write it up.');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Assignment' }));
+
+    expect(await findToast('Assignment created!')).toBeInTheDocument();
+    const post = calls.find((call) => call.method === 'POST');
+    expect(post?.body).toEqual({
+      title: 'Lab report',
+      description: 'Write it up.',
+      dueDate: new Date('2030-05-01T09:30').toISOString(),
+      maxPoints: 50,
+      courseId: expect.any(String),
+    });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByRole('article', { name: 'Lab report' })).toHaveTextContent('50 points');
+  });
+
+  it("toasts the server's message when creation fails", async () => {
+    const { dialog, user } = await openDialog(() => ({
+      'POST /api/assignments': apiError(
+        403,
+        'You can only add assignments to your own courses.',
+        'forbidden',
+      ),
+    }));
+    await user.type(within(dialog).getByLabelText('Title'), 'Lab');
+    await user.selectOptions(within(dialog).getByLabelText('Course'), 'My Biology (BIO1)');
+    fireEvent.change(within(dialog).getByLabelText('Due Date'), { target: { value: '2030-05-01T09:30' } });
+    await user.click(within(dialog).getByRole('button', { name: 'Create Assignment' }));
+    expect(await findToast('You can only add assignments to your own courses.')).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Create Assignment' })).toBeInTheDocument();
+  });
+});

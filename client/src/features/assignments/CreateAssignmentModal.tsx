@@ -1,0 +1,171 @@
+import { DEFAULT_MAX_POINTS, LIMITS, type Course } from '@classwave/shared';
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { toast } from 'sonner';
+import { apiErrorMessage } from '../../api/errors';
+import { Button } from '../../components/Button';
+import { Input } from '../../components/Input';
+import { Modal } from '../../components/Modal';
+import { Select } from '../../components/Select';
+import { Textarea } from '../../components/Textarea';
+import { useCreateAssignmentMutation } from './assignmentsApi';
+import '../../components/forms.css';
+
+export const SELECT_A_COURSE = 'Please select a course.';
+
+const emptyForm = () => ({
+  title: '',
+  courseId: '',
+  dueDate: '',
+  maxPoints: String(DEFAULT_MAX_POINTS),
+  description: '',
+});
+
+export interface CreateAssignmentModalProps {
+  open: boolean;
+  onClose: () => void;
+  /** The signed-in teacher's own courses: an assignment can only go into one of them. */
+  courses: readonly Course[];
+  coursesLoading: boolean;
+}
+
+/** Create Assignment (spec §2): title, course, due date and max points required; description optional. */
+export function CreateAssignmentModal({
+  open,
+  onClose,
+  courses,
+  coursesLoading,
+}: CreateAssignmentModalProps) {
+  const formId = useId();
+  const [values, setValues] = useState(emptyForm);
+  const [courseError, setCourseError] = useState<string | null>(null);
+  const courseRef = useRef<HTMLSelectElement>(null);
+  const [createAssignment, { isLoading }] = useCreateAssignmentMutation();
+
+  function close() {
+    setValues(emptyForm());
+    setCourseError(null);
+    onClose();
+  }
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    // The course is checked here rather than by the browser, so the spec's message is the one shown.
+    if (!values.courseId) {
+      setCourseError(SELECT_A_COURSE);
+      toast.error(SELECT_A_COURSE);
+      courseRef.current?.focus();
+      return;
+    }
+    const maxPoints = Number.parseInt(values.maxPoints, 10);
+    const dueDate = new Date(values.dueDate);
+    if (Number.isNaN(maxPoints) || Number.isNaN(dueDate.getTime())) return;
+    try {
+      await createAssignment({
+        title: values.title.trim(),
+        description: values.description.trim(),
+        dueDate: dueDate.toISOString(),
+        maxPoints,
+        courseId: values.courseId,
+      }).unwrap();
+      toast.success('Assignment created!');
+      close();
+    } catch (error) {
+      toast.error(apiErrorMessage(error, 'Failed to create assignment.'));
+    }
+  }
+
+  function set(field: keyof ReturnType<typeof emptyForm>) {
+    return (event: { target: { value: string } }) => {
+      const { value } = event.target;
+      if (field === 'courseId' && value) setCourseError(null);
+      setValues((current) => ({ ...current, [field]: value }));
+    };
+  }
+
+  const noCourses = !coursesLoading && courses.length === 0;
+
+  return (
+    <Modal
+      open={open}
+      onClose={close}
+      title="Create Assignment"
+      description="Students of the course see it as soon as it is created."
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" form={formId} loading={isLoading}>
+            Create Assignment
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} className="form-stack" onSubmit={(event) => void handleSubmit(event)}>
+        <Input
+          label="Title"
+          name="title"
+          required
+          maxLength={LIMITS.assignmentTitle}
+          value={values.title}
+          onChange={set('title')}
+        />
+        <Select
+          ref={courseRef}
+          label="Course"
+          name="courseId"
+          aria-required="true"
+          value={values.courseId}
+          onChange={set('courseId')}
+          error={courseError ?? undefined}
+          hint={
+            noCourses ? (
+              <>
+                You have no courses yet. <Link to="/courses">Create a course</Link> first.
+              </>
+            ) : undefined
+          }
+        >
+          <option value="">Select a course</option>
+          {courses.map((course) => (
+            <option key={course.id} value={course.id}>
+              {course.title} ({course.code})
+            </option>
+          ))}
+        </Select>
+        <div className="form-row form-row--wide-first">
+          <Input
+            label="Due Date"
+            name="dueDate"
+            type="datetime-local"
+            required
+            value={values.dueDate}
+            onChange={set('dueDate')}
+          />
+          <Input
+            label="Max Points"
+            name="maxPoints"
+            type="number"
+            inputMode="numeric"
+            required
+            min={1}
+            max={LIMITS.maxPoints}
+            step={1}
+            value={values.maxPoints}
+            onChange={set('maxPoints')}
+          />
+        </div>
+        <Textarea
+          label="Description"
+          name="description"
+          rows={4}
+          maxLength={LIMITS.assignmentDescription}
+          placeholder="Instructions for your students (optional)"
+          value={values.description}
+          onChange={set('description')}
+        />
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,112 @@
+import { formatListDate } from '@classwave/shared';
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { apiError, findToast, type Route } from '../courses/testing';
+import { createAssignment, createSubmission, renderAssignments } from './testing';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+async function openSubmissions(routes: (id: string) => Record<string, Route>) {
+  const assignment = createAssignment({ title: 'Essay', maxPoints: 20, submissionCount: 2 });
+  const view = renderAssignments('teacher', {
+    'GET /api/assignments': { body: [assignment] },
+    ...routes(assignment.id),
+  });
+  const card = await screen.findByRole('article', { name: 'Essay' });
+  await view.user.click(within(card).getByRole('button', { name: /View Submissions/ }));
+  return { ...view, assignment, dialog: screen.getByRole('dialog', { name: 'Submissions for Essay' }) };
+}
+
+describe('SubmissionsModal', () => {
+  it("lists each student's name, time and content as plain text with its line breaks", async () => {
+    const first = createSubmission({
+      student: { id: '30000000-0000-4000-8000-000000000001', fullName: 'Alan Turing' },
+      content: 'First line\nSecond <b>line</b>',
+    });
+    const second = createSubmission({
+      student: { id: '30000000-0000-4000-8000-000000000002', fullName: 'Ada Lovelace' },
+      grade: 15,
+      feedback: 'Well argued.',
+    });
+    const { dialog } = await openSubmissions((id) => ({
+      [`GET /api/assignments/${id}/submissions`]: { body: [first, second] },
+    }));
+    const items = await within(dialog).findAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    expect(items[0]).toHaveTextContent('Alan Turing');
+    expect(items[0]).toHaveTextContent(`Submitted ${formatListDate(first.submittedAt)}`);
+    const content = within(items[0]!).getByText(/First line/);
+    expect(content.textContent).toBe('First line\nSecond <b>line</b>');
+    expect(content.querySelector('b')).toBeNull();
+    expect(items[0]).toHaveTextContent('Not graded');
+
+    expect(items[1]).toHaveTextContent('Grade: 15/20');
+    expect(within(items[1]!).getByLabelText('Points')).toHaveValue(15);
+    expect(within(items[1]!).getByLabelText('Feedback')).toHaveValue('Well argued.');
+  });
+
+  it('says when nobody has submitted yet', async () => {
+    const { dialog } = await openSubmissions((id) => ({
+      [`GET /api/assignments/${id}/submissions`]: { body: [] },
+    }));
+    expect(await within(dialog).findByText('No submissions yet for this assignment.')).toBeInTheDocument();
+  });
+
+  it("toasts 'Failed to load submissions.' when they cannot be loaded", async () => {
+    await openSubmissions((id) => ({
+      [`GET /api/assignments/${id}/submissions`]: apiError(500, 'Boom', 'internal_error'),
+    }));
+    expect(await findToast('Failed to load submissions.')).toBeInTheDocument();
+  });
+
+  it('saves a grade out of the max points with optional feedback, and shows it', async () => {
+    const submission = createSubmission({ content: 'My essay' });
+    const { dialog, user, calls } = await openSubmissions((id) => ({
+      [`GET /api/assignments/${id}/submissions`]: { body: [{ ...submission, assignmentId: id }] },
+      [`PATCH /api/submissions/${submission.id}`]: ({ body }) => ({
+        body: {
+          ...submission,
+          assignmentId: id,
+          ...(body as object),
+          gradedAt: new Date().toISOString(),
+        },
+      }),
+    }));
+    const item = (await within(dialog).findAllByRole('listitem'))[0]!;
+    const points = within(item).getByLabelText('Points');
+    expect(points).toHaveAttribute('min', '0');
+    expect(points).toHaveAttribute('max', '20');
+    expect(points).toHaveAttribute('step', '1');
+    expect(points).toHaveAccessibleDescription('/ 20');
+
+    await user.type(points, '18');
+    await user.type(within(item).getByLabelText('Feedback'), '  Clear and thorough. ');
+    await user.click(within(item).getByRole('button', { name: 'Save grade' }));
+
+    expect(await findToast('Grade saved')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'PATCH')?.body).toEqual({
+      grade: 18,
+      feedback: 'Clear and thorough.',
+    });
+    expect(within(dialog).getAllByRole('listitem')[0]).toHaveTextContent('Grade: 18/20');
+  });
+
+  it('sends no feedback as null', async () => {
+    const submission = createSubmission();
+    const { dialog, user, calls } = await openSubmissions((id) => ({
+      [`GET /api/assignments/${id}/submissions`]: { body: [{ ...submission, assignmentId: id }] },
+      [`PATCH /api/submissions/${submission.id}`]: apiError(
+        400,
+        'body.grade must be at most 20',
+        'validation_failed',
+      ),
+    }));
+    const item = (await within(dialog).findAllByRole('listitem'))[0]!;
+    await user.type(within(item).getByLabelText('Points'), '7');
+    await user.click(within(item).getByRole('button', { name: 'Save grade' }));
+    expect(await findToast('body.grade must be at most 20')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'PATCH')?.body).toEqual({ grade: 7, feedback: null });
+  });
+});

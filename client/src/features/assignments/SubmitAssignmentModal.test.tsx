@@ -1,0 +1,68 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { apiError, findToast, type Route } from '../courses/testing';
+import { createAssignment, createOwnSubmission, renderAssignments } from './testing';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+async function openSubmit(routes: (id: string) => Record<string, Route> = () => ({})) {
+  const assignment = createAssignment({ title: 'Reading response', description: 'Read chapter 3.' });
+  const view = renderAssignments('student', {
+    'GET /api/assignments': { body: [assignment] },
+    ...routes(assignment.id),
+  });
+  const card = await screen.findByRole('article', { name: 'Reading response' });
+  await view.user.click(within(card).getByRole('button', { name: 'Submit' }));
+  return { ...view, assignment, dialog: screen.getByRole('dialog', { name: 'Submit Assignment' }) };
+}
+
+describe('SubmitAssignmentModal', () => {
+  it('asks for the submission in an 8-row, required text area and shows the instructions', async () => {
+    const { dialog } = await openSubmit();
+    const content = within(dialog).getByLabelText('Your Submission');
+    expect(content).toHaveAttribute('rows', '8');
+    expect(content).toBeRequired();
+    expect(content).toHaveAttribute('placeholder', 'Type your submission here...');
+    expect(content).toHaveFocus();
+    expect(dialog).toHaveTextContent('Read chapter 3.');
+  });
+
+  it('silently ignores blank content', async () => {
+    const { dialog, user, calls } = await openSubmit();
+    await user.type(within(dialog).getByLabelText('Your Submission'), '   ');
+    await user.click(within(dialog).getByRole('button', { name: 'Submit Assignment' }));
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
+    expect(screen.getByRole('dialog', { name: 'Submit Assignment' })).toBeInTheDocument();
+    expect(document.querySelector('[data-sonner-toast]')).toBeNull();
+  });
+
+  it('submits, confirms, and marks the assignment Submitted', async () => {
+    const submission = createOwnSubmission();
+    const { dialog, user, calls } = await openSubmit((id) => ({
+      [`POST /api/assignments/${id}/submissions`]: { status: 201, body: submission },
+    }));
+    await user.type(within(dialog).getByLabelText('Your Submission'), 'Line one{Enter}Line two');
+    await user.click(within(dialog).getByRole('button', { name: 'Submit Assignment' }));
+
+    expect(await findToast('Assignment submitted!')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ content: 'Line one\nLine two' });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    const card = screen.getByRole('article', { name: 'Reading response' });
+    expect(card.querySelector('.status-badge')).toHaveTextContent('Submitted');
+    expect(within(card).getByRole('button', { name: 'View Submission' })).toBeDisabled();
+  });
+
+  it("toasts the server's message when the submission is refused", async () => {
+    const { dialog, user } = await openSubmit((id) => ({
+      [`POST /api/assignments/${id}/submissions`]: apiError(
+        409,
+        'You have already submitted this assignment.',
+      ),
+    }));
+    await user.type(within(dialog).getByLabelText('Your Submission'), 'Again');
+    await user.click(within(dialog).getByRole('button', { name: 'Submit Assignment' }));
+    expect(await findToast('You have already submitted this assignment.')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,86 @@
+import { formatListDate, LIMITS, type Assignment } from '@classwave/shared';
+import { useId, useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { apiErrorMessage } from '../../api/errors';
+import { Button } from '../../components/Button';
+import { Modal } from '../../components/Modal';
+import { Textarea } from '../../components/Textarea';
+import { useSubmitAssignmentMutation } from './assignmentsApi';
+import '../../components/forms.css';
+
+/** Submit Assignment (spec §2): one text answer; blank content is ignored without a word. */
+export function SubmitAssignmentModal({
+  assignment,
+  onClose,
+}: {
+  assignment: Assignment | null;
+  onClose: () => void;
+}) {
+  const formId = useId();
+  const [content, setContent] = useState('');
+  const [submitAssignment, { isLoading }] = useSubmitAssignmentMutation();
+
+  function close() {
+    setContent('');
+    onClose();
+  }
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!assignment || content.trim() === '') return;
+    try {
+      await submitAssignment({ assignmentId: assignment.id, content }).unwrap();
+      toast.success('Assignment submitted!');
+      close();
+    } catch (error) {
+      toast.error(apiErrorMessage(error, 'Failed to submit assignment.'));
+    }
+  }
+
+  return (
+    <Modal
+      open={assignment !== null}
+      onClose={close}
+      size="lg"
+      title="Submit Assignment"
+      description={
+        assignment && (
+          <>
+            {assignment.title} · {assignment.courseTitle} · Due {formatListDate(assignment.dueDate)} ·{' '}
+            {assignment.maxPoints} points
+          </>
+        )
+      }
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" form={formId} loading={isLoading}>
+            Submit Assignment
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} className="form-stack" onSubmit={(event) => void handleSubmit(event)}>
+        {assignment && assignment.description.trim() !== '' && (
+          <section className="submit-brief" aria-label="Instructions">
+            <h3 className="submit-brief__title">Instructions</h3>
+            <p className="submit-brief__text">{assignment.description}</p>
+          </section>
+        )}
+        <Textarea
+          label="Your Submission"
+          name="content"
+          rows={8}
+          required
+          maxLength={LIMITS.submissionContent}
+          placeholder="Type your submission here..."
+          hint="You can submit once; your teacher sees it right away."
+          value={content}
+          onChange={(event) => setContent(event.target.value)}
+        />
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { removeAssignment, replaceSubmission, setOwnSubmission, upsertAssignments } from './assignmentCache';
+import { createAssignment, createOwnSubmission, createSubmission, daysFromNow } from './testing';
+
+describe('assignment cache updates', () => {
+  it('adds assignments in due-date order, once each', () => {
+    const soon = createAssignment({ dueDate: daysFromNow(1) });
+    const later = createAssignment({ dueDate: daysFromNow(5) });
+    const middle = createAssignment({ dueDate: daysFromNow(3) });
+    const list = [soon, later];
+    upsertAssignments(list, [middle]);
+    upsertAssignments(list, [middle]);
+    expect(list.map((a) => a.id)).toEqual([soon.id, middle.id, later.id]);
+  });
+
+  it('removes an assignment by id', () => {
+    const a = createAssignment();
+    const b = createAssignment();
+    const list = [a, b];
+    removeAssignment(list, a.id);
+    expect(list).toEqual([b]);
+  });
+
+  it("records the student's own submission on the right assignment", () => {
+    const a = createAssignment();
+    const b = createAssignment();
+    const list = [a, b];
+    const submission = createOwnSubmission();
+    setOwnSubmission(list, b.id, submission);
+    expect(list[0]!.submission).toBeNull();
+    expect(list[1]!.submission).toEqual(submission);
+  });
+
+  it('replaces a graded submission in place', () => {
+    const first = createSubmission();
+    const second = createSubmission();
+    const list = [first, second];
+    replaceSubmission(list, { ...second, grade: 9 });
+    expect(list.map((s) => s.grade)).toEqual([null, 9]);
+  });
+});

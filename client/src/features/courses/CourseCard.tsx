@@ -1,0 +1,99 @@
+import type { Course } from '@classwave/shared';
+import { BookOpen, Pencil, Trash2 } from 'lucide-react';
+import { useId } from 'react';
+import { toast } from 'sonner';
+import { Avatar } from '../../components/Avatar';
+import { ButtonLink } from '../../components/ButtonLink';
+import { IconButton } from '../../components/IconButton';
+import { Skeleton } from '../../components/Skeleton';
+import { useDeleteCourseMutation } from './coursesApi';
+
+export const DELETE_COURSE_CONFIRMATION =
+  'Are you sure you want to delete this course? This action cannot be undone.';
+
+/** Six soft accents, picked by course id so a course keeps its colour. */
+const ACCENTS = 6;
+function accentOf(id: string): number {
+  let hash = 0;
+  for (const char of id) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return hash % ACCENTS;
+}
+
+/** One course in the grid. Its owner also gets edit (not wired yet) and delete. */
+export function CourseCard({ course, isOwner }: { course: Course; isOwner: boolean }) {
+  const titleId = useId();
+  const [deleteCourse, { isLoading: deleting }] = useDeleteCourseMutation();
+
+  async function handleDelete() {
+    if (!window.confirm(DELETE_COURSE_CONFIRMATION)) return;
+    try {
+      await deleteCourse(course.id).unwrap();
+      toast.success('Course deleted successfully!');
+    } catch {
+      toast.error('Failed to delete course. It might have associated assignments.');
+    }
+  }
+
+  return (
+    <article
+      className={`card course-card course-card--accent-${accentOf(course.id)}`}
+      aria-labelledby={titleId}
+    >
+      <div className="course-card__top">
+        <span className="course-card__icon" aria-hidden="true">
+          <BookOpen />
+        </span>
+        <span className="course-card__code">{course.code}</span>
+        {isOwner && (
+          <div className="course-card__tools">
+            <IconButton label="Edit course" title="Editing courses is coming soon" icon={<Pencil />} />
+            <IconButton
+              label="Delete course"
+              tone="danger"
+              icon={<Trash2 />}
+              loading={deleting}
+              onClick={() => void handleDelete()}
+            />
+          </div>
+        )}
+      </div>
+      <h2 id={titleId} className="course-card__title">
+        {course.title}
+      </h2>
+      <p className="course-card__description">{course.description}</p>
+      <div className="course-card__footer">
+        <div className="course-card__teacher">
+          <Avatar name={course.teacher.fullName} size="sm" />
+          <span className="course-card__teacher-name">{course.teacher.fullName}</span>
+        </div>
+        <ButtonLink to={`/courses/${course.id}`} variant="secondary" size="sm" aria-describedby={titleId}>
+          View Course
+        </ButtonLink>
+      </div>
+    </article>
+  );
+}
+
+/** A course card's shape while the list loads. */
+export function CourseCardSkeleton() {
+  return (
+    <div className="card course-card course-card--skeleton" data-testid="course-skeleton" aria-hidden="true">
+      <div className="course-card__top">
+        <Skeleton width="2.5rem" height="2.5rem" className="course-card__icon-skeleton" />
+        <Skeleton width="4rem" height="1.25rem" />
+      </div>
+      <Skeleton width="70%" height="1.25rem" />
+      <div className="course-card__description">
+        <Skeleton />
+        <Skeleton width="85%" />
+      </div>
+      <div className="course-card__footer">
+        <div className="course-card__teacher">
+          <Skeleton circle width="1.75rem" height="1.75rem" />
+          <Skeleton width="6rem" />
+        </div>
+        <Skeleton width="6.5rem" height="2rem" />
+      </div>
+    </div>
+  );
+}

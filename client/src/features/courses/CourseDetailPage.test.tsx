@@ -1,0 +1,74 @@
+import { formatDetailDate, formatListDate } from '@classwave/shared';
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AppRoutes } from '../../app/router';
+import { signedInAuth } from '../../test/factories';
+import { renderWithProviders } from '../../test/renderWithProviders';
+import { createAssignment } from '../assignments/testing';
+import { answerApi, apiError, createCourse, findToast, type Reply } from './testing';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function renderDetail(courseId: string, reply: Reply) {
+  answerApi({ [`GET /api/courses/${courseId}`]: reply });
+  return renderWithProviders(<AppRoutes />, {
+    route: `/courses/${courseId}`,
+    preloadedState: { auth: signedInAuth({ role: 'student' }) },
+  });
+}
+
+describe('CourseDetailPage', () => {
+  it('shows the course, its assignments with due dates, its instructor and its resources', async () => {
+    const course = createCourse({
+      title: 'Introduction to Biology',
+      code: 'BIO101',
+      description: 'Cells, genes and ecosystems.',
+      teacher: { id: 'a0000000-0000-4000-8000-000000000002', fullName: 'Rosalind Franklin' },
+    });
+    const lab = createAssignment({ title: 'Cell Lab', courseId: course.id, maxPoints: 50 });
+    renderDetail(course.id, { body: { course, assignments: [lab] } });
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Introduction to Biology' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('BIO101')).toBeInTheDocument();
+    expect(screen.getByText(`Created ${formatDetailDate(course.createdAt)}`)).toBeInTheDocument();
+    const description = screen.getByRole('region', { name: 'Course Description' });
+    expect(description).toHaveTextContent('Cells, genes and ecosystems.');
+
+    const assignments = screen.getByRole('region', { name: 'Assignments' });
+    const link = within(assignments).getByRole('link', { name: /Cell Lab/ });
+    expect(link).toHaveAttribute('href', '/assignments');
+    expect(link).toHaveTextContent(`Due ${formatListDate(lab.dueDate)}`);
+
+    expect(screen.getByRole('region', { name: 'Instructor' })).toHaveTextContent('Rosalind Franklin');
+    const resources = screen.getByRole('region', { name: 'Resources' });
+    expect(within(resources).getByText('Course Materials (Coming Soon)')).toBeInTheDocument();
+    expect(within(resources).getByText('Live Classes (Coming Soon)')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to courses' })).toHaveAttribute('href', '/courses');
+  });
+
+  it('says when the course has no assignments yet', async () => {
+    const course = createCourse();
+    renderDetail(course.id, { body: { course, assignments: [] } });
+    expect(await screen.findByText('No assignments for this course yet.')).toBeInTheDocument();
+  });
+
+  it("shows 'Course not found' with a way back when there is no such course", async () => {
+    const id = '20000000-0000-4000-8000-000000000404';
+    renderDetail(id, apiError(404, 'Course not found', 'not_found'));
+    expect(await screen.findByRole('heading', { name: 'Course not found' })).toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: 'Back to courses' })[0]).toHaveAttribute('href', '/courses');
+    expect(screen.queryByText('Failed to load course details.')).not.toBeInTheDocument();
+  });
+
+  it("toasts 'Failed to load course details.' for any other failure", async () => {
+    const id = '20000000-0000-4000-8000-000000000500';
+    renderDetail(id, apiError(500, 'Boom', 'internal_error'));
+    expect(await findToast('Failed to load course details.')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Course not found' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+});

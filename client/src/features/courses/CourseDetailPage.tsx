@@ -1,0 +1,189 @@
+import { formatDetailDate, formatListDate, type CourseDetail } from '@classwave/shared';
+import { ArrowLeft, ChevronRight, ClipboardList, FolderOpen, RotateCw, SearchX, Video } from 'lucide-react';
+import { Link, useParams } from 'react-router-dom';
+import { httpStatus } from '../../api/errors';
+import { Avatar } from '../../components/Avatar';
+import { Button } from '../../components/Button';
+import { Card } from '../../components/Card';
+import { EmptyState } from '../../components/EmptyState';
+import { Skeleton } from '../../components/Skeleton';
+import { useErrorToast } from '../../components/useErrorToast';
+import { useGetCourseQuery } from './coursesApi';
+import './CourseDetailPage.css';
+
+function BackLink() {
+  return (
+    <Link to="/courses" className="back-link">
+      <ArrowLeft aria-hidden="true" size={18} />
+      Back to courses
+    </Link>
+  );
+}
+
+/** /courses/:courseId: a course, its assignments, its instructor and (coming) resources. */
+export function CourseDetailPage() {
+  const { courseId = '' } = useParams();
+  const { data, isLoading, error, refetch } = useGetCourseQuery(courseId);
+  // A malformed id is refused with 400: for the user that course does not exist either.
+  const status = httpStatus(error);
+  const notFound = status === 404 || status === 400;
+  useErrorToast(error && !notFound ? error : undefined, 'Failed to load course details.');
+
+  if (isLoading) {
+    return (
+      <div aria-busy="true">
+        <BackLink />
+        <span className="sr-only" role="status">
+          Loading course
+        </span>
+        <div className="course-detail__header" aria-hidden="true">
+          <Skeleton width="5rem" height="1.5rem" />
+          <Skeleton width="min(24rem, 80%)" height="2.25rem" />
+        </div>
+        <div className="course-detail__layout" aria-hidden="true">
+          <Card>
+            <Skeleton width="40%" height="1.25rem" />
+            <div className="course-detail__skeleton-lines">
+              <Skeleton />
+              <Skeleton />
+              <Skeleton width="60%" />
+            </div>
+          </Card>
+          <Card>
+            <Skeleton width="50%" height="1.25rem" />
+          </Card>
+        </div>
+      </div>
+    );
+  }
+
+  if (notFound) {
+    return (
+      <>
+        <BackLink />
+        <EmptyState
+          icon={<SearchX />}
+          title="Course not found"
+          headingLevel={2}
+          action={
+            <Link to="/courses" className="back-link back-link--standalone">
+              <ArrowLeft aria-hidden="true" size={18} />
+              Back to courses
+            </Link>
+          }
+        >
+          It may have been deleted, or the link is not quite right.
+        </EmptyState>
+      </>
+    );
+  }
+
+  if (!data) {
+    return (
+      <>
+        <BackLink />
+        <EmptyState
+          icon={<FolderOpen />}
+          title="This course could not be loaded"
+          action={
+            <Button variant="secondary" icon={<RotateCw />} onClick={() => void refetch()}>
+              Try again
+            </Button>
+          }
+        >
+          Check your connection, then try again.
+        </EmptyState>
+      </>
+    );
+  }
+
+  return <CourseDetailView detail={data} />;
+}
+
+function CourseDetailView({ detail: { course, assignments } }: { detail: CourseDetail }) {
+  return (
+    <>
+      <BackLink />
+      <header className="course-detail__header">
+        <span className="course-detail__code">{course.code}</span>
+        <h1 className="course-detail__title">{course.title}</h1>
+        <p className="course-detail__meta">Created {formatDetailDate(course.createdAt)}</p>
+      </header>
+
+      <div className="course-detail__layout">
+        <div className="course-detail__main">
+          <Card as="section" aria-labelledby="course-description">
+            <h2 id="course-description" className="course-detail__section-title">
+              Course Description
+            </h2>
+            <p className="course-detail__description">{course.description}</p>
+          </Card>
+
+          <Card as="section" aria-labelledby="course-assignments">
+            <div className="course-detail__section-head">
+              <h2 id="course-assignments" className="course-detail__section-title">
+                Assignments
+              </h2>
+              {assignments.length > 0 && <span className="course-detail__count">{assignments.length}</span>}
+            </div>
+            {assignments.length === 0 ? (
+              <p className="course-detail__empty">No assignments for this course yet.</p>
+            ) : (
+              <ul className="course-assignments">
+                {assignments.map((assignment) => (
+                  <li key={assignment.id}>
+                    <Link to="/assignments" className="course-assignment">
+                      <span className="course-assignment__icon" aria-hidden="true">
+                        <ClipboardList size={18} />
+                      </span>
+                      <span className="course-assignment__text">
+                        <span className="course-assignment__title">{assignment.title}</span>
+                        <span className="course-assignment__due">
+                          <span>Due {formatListDate(assignment.dueDate)}</span>
+                          <span aria-hidden="true"> · </span>
+                          <span className="course-assignment__points">{assignment.maxPoints} points</span>
+                        </span>
+                      </span>
+                      <ChevronRight className="course-assignment__chevron" aria-hidden="true" size={18} />
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Card>
+        </div>
+
+        <aside className="course-detail__side" aria-label="About this course">
+          <Card as="section" aria-labelledby="course-instructor">
+            <h2 id="course-instructor" className="course-detail__section-title">
+              Instructor
+            </h2>
+            <div className="course-detail__instructor">
+              <Avatar name={course.teacher.fullName} size="lg" />
+              <div>
+                <p className="course-detail__instructor-name">{course.teacher.fullName}</p>
+                <p className="course-detail__instructor-role">Course Instructor</p>
+              </div>
+            </div>
+          </Card>
+
+          <Card as="section" aria-labelledby="course-resources">
+            <h2 id="course-resources" className="course-detail__section-title">
+              Resources
+            </h2>
+            <ul className="course-resources">
+              <li>
+                <FolderOpen aria-hidden="true" size={18} />
+                Course Materials (Coming Soon)
+              </li>
+              <li>
+                <Video aria-hidden="true" size={18} />
+                Live Classes (Coming Soon)
+              </li>
+            </ul>
+          </Card>
+        </aside>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,148 @@
+import { COURSE_SKELETON_COUNT } from '@classwave/shared';
+import { BookOpen, Plus, RotateCw, SearchX, Sparkles } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { toast } from 'sonner';
+import { useAppSelector } from '../../app/hooks';
+import { Button } from '../../components/Button';
+import { EmptyState } from '../../components/EmptyState';
+import { PageHeader } from '../../components/PageHeader';
+import { SearchField } from '../../components/SearchField';
+import { useErrorToast } from '../../components/useErrorToast';
+import { useNavigationFlag } from '../../components/useNavigationFlag';
+import { selectProfile } from '../auth/authSlice';
+import { CourseCard, CourseCardSkeleton } from './CourseCard';
+import { useCreateSampleCoursesMutation, useGetCoursesQuery } from './coursesApi';
+import { CreateCourseModal } from './CreateCourseModal';
+import { filterCourses } from './filterCourses';
+import '../../components/page.css';
+import './CoursesPage.css';
+
+/** The router state a link sends to open the create-course dialog on arrival (spec §2). */
+export const OPEN_CREATE_COURSE = 'openCreateCourse';
+
+/** /courses: every course, searchable; teachers create, generate and delete their own. */
+export function CoursesPage() {
+  const profile = useAppSelector(selectProfile);
+  const isTeacher = profile?.role === 'teacher';
+  const [query, setQuery] = useState('');
+  const [createOpen, setCreateOpen] = useState(false);
+  const { data: courses, isLoading, error, refetch } = useGetCoursesQuery();
+  const [createSamples, { isLoading: creatingSamples }] = useCreateSampleCoursesMutation();
+  const visible = useMemo(() => filterCourses(courses ?? [], query), [courses, query]);
+  const searching = query.trim() !== '';
+
+  useErrorToast(error, 'Failed to load courses');
+  useNavigationFlag(OPEN_CREATE_COURSE, () => setCreateOpen(true), isTeacher);
+
+  async function handleGenerateSamples() {
+    try {
+      await createSamples().unwrap();
+      toast.success('Sample courses created!');
+    } catch {
+      toast.error('Failed to create sample courses');
+    }
+  }
+
+  function renderList() {
+    if (isLoading) {
+      return (
+        <div className="course-grid" aria-busy="true">
+          <span className="sr-only" role="status">
+            Loading courses
+          </span>
+          {Array.from({ length: COURSE_SKELETON_COUNT }, (_, index) => (
+            <CourseCardSkeleton key={index} />
+          ))}
+        </div>
+      );
+    }
+    if (!courses) {
+      return (
+        <EmptyState
+          icon={<BookOpen />}
+          title="Courses could not be loaded"
+          action={
+            <Button variant="secondary" icon={<RotateCw />} onClick={() => void refetch()}>
+              Try again
+            </Button>
+          }
+        >
+          Check your connection, then try again.
+        </EmptyState>
+      );
+    }
+    if (visible.length === 0) {
+      return searching ? (
+        <EmptyState icon={<SearchX />} title="No courses found">
+          Try adjusting your search
+        </EmptyState>
+      ) : (
+        <EmptyState
+          icon={<BookOpen />}
+          title="No courses available"
+          action={
+            isTeacher && (
+              <Button icon={<Plus />} onClick={() => setCreateOpen(true)}>
+                Create First Course
+              </Button>
+            )
+          }
+        >
+          {isTeacher ? 'Create your first course to get started' : 'No courses are available right now.'}
+        </EmptyState>
+      );
+    }
+    return (
+      <ul className="course-grid" aria-label="Courses">
+        {visible.map((course) => (
+          <li key={course.id}>
+            <CourseCard course={course} isOwner={isTeacher && course.teacherId === profile?.id} />
+          </li>
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <div className="list-page">
+      <PageHeader
+        title="Courses"
+        subtitle={isTeacher ? 'Manage your courses and content' : 'Browse and access your enrolled courses'}
+        actions={
+          isTeacher && (
+            <>
+              <Button
+                variant="secondary"
+                icon={<Sparkles />}
+                className="hide-on-phone"
+                loading={creatingSamples}
+                onClick={() => void handleGenerateSamples()}
+              >
+                Generate Samples
+              </Button>
+              <Button icon={<Plus />} onClick={() => setCreateOpen(true)}>
+                Create Course
+              </Button>
+            </>
+          )
+        }
+      />
+      <div className="list-toolbar">
+        <SearchField
+          label="Search courses"
+          placeholder="Search courses by title or code..."
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+        />
+        {courses && courses.length > 0 && (
+          <p className="list-toolbar__count" aria-live="polite">
+            {searching ? `${visible.length} of ${courses.length}` : courses.length}{' '}
+            {courses.length === 1 ? 'course' : 'courses'}
+          </p>
+        )}
+      </div>
+      {renderList()}
+      {isTeacher && <CreateCourseModal open={createOpen} onClose={() => setCreateOpen(false)} />}
+    </div>
+  );
+}

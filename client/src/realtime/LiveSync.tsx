@@ -1,0 +1,84 @@
+import { LIVE_EVENT_TYPES, SocketRefusal, type LiveEvent } from '@classwave/shared';
+import { useEffect } from 'react';
+import { refreshSession } from '../api/refreshSession';
+import { useAppDispatch, useAppSelector, useAppStore } from '../app/hooks';
+import { selectAccessToken, selectAuthStatus, signedOut, tokenRefreshed } from '../features/auth/authSlice';
+import { answerReceived } from '../features/chat/chatSlice';
+import { applyLiveEvent, refetchEverything } from './applyLiveEvent';
+import { EventCursor } from './cursor';
+import { liveApi } from './liveApi';
+import { closeLiveSocket, liveSocket, openLiveSocket } from './socket';
+
+/**
+ * Keeps this tab live while signed in: one socket, each event applied to the RTK Query cache once,
+ * and on every (re)connect a catch-up from the last applied id — or a refetch of what is shown
+ * when the server no longer has the gap. Renders nothing.
+ */
+export function LiveSync() {
+  const dispatch = useAppDispatch();
+  const store = useAppStore();
+  const status = useAppSelector(selectAuthStatus);
+  const token = useAppSelector(selectAccessToken);
+  const signedIn = status === 'signedIn';
+
+  useEffect(() => {
+    if (!signedIn) return;
+    const cursor = new EventCursor();
+    let firstConnect = true;
+    const socket = openLiveSocket(() => selectAccessToken(store.getState()));
+
+    const apply = (event: LiveEvent) => {
+      if (cursor.accept(event.id)) dispatch(applyLiveEvent(event));
+    };
+    for (const type of LIVE_EVENT_TYPES) socket.on(type, apply as never);
+
+    async function catchUp() {
+      const request = dispatch(
+        liveApi.endpoints.getMissedEvents.initiate(cursor.lastId, { forceRefetch: true, subscribe: false }),
+      );
+      const result = await request;
+      if (!result.data) return;
+      if (firstConnect) {
+        firstConnect = false;
+        // Anything loaded before the socket was up may have missed an event: fetch it once more.
+        dispatch(refetchEverything());
+      } else if (result.data.resync) {
+        dispatch(refetchEverything());
+      } else {
+        result.data.events.forEach(apply);
+      }
+      cursor.moveTo(result.data.lastId);
+    }
+
+    socket.on('connect', () => void catchUp());
+    socket.on('session:ended', () => dispatch(signedOut()));
+    socket.on('chat:reply', (reply) => dispatch(answerReceived(reply.answer, reply.at)));
+    socket.on('connect_error', async (error) => {
+      // A refused handshake is not retried by socket.io: decide here whether to try again.
+      if (error.message === SocketRefusal.tokenExpired) {
+        const result = await refreshSession();
+        if (result.ok) {
+          dispatch(tokenRefreshed(result.session));
+          socket.connect();
+        } else {
+          dispatch(signedOut());
+        }
+      } else if (
+        error.message === SocketRefusal.sessionEnded ||
+        error.message === SocketRefusal.invalidToken
+      ) {
+        dispatch(signedOut());
+      }
+    });
+
+    return () => closeLiveSocket();
+  }, [signedIn, dispatch, store]);
+
+  // A refreshed access token is handed to the open socket, so the server does not close it at expiry.
+  useEffect(() => {
+    const socket = liveSocket();
+    if (token && socket?.connected) socket.emit('auth:token', { token }, () => {});
+  }, [token]);
+
+  return null;
+}

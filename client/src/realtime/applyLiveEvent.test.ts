@@ -1,0 +1,153 @@
+import type {
+  Assignment,
+  LiveEvent,
+  LiveEventData,
+  LiveEventType,
+  Role,
+  Submission,
+} from '@classwave/shared';
+import { describe, expect, it } from 'vitest';
+import { makeStore } from '../app/store';
+import { assignmentsApi } from '../features/assignments/assignmentsApi';
+import { createAssignment, createSubmission, daysFromNow } from '../features/assignments/testing';
+import { coursesApi } from '../features/courses/coursesApi';
+import { createCourse } from '../features/courses/testing';
+import { signedInAuth } from '../test/factories';
+import { applyLiveEvent } from './applyLiveEvent';
+
+let nextEventId = 0;
+const event = <T extends LiveEventType>(type: T, data: LiveEventData[T]): LiveEvent<T> => ({
+  id: ++nextEventId,
+  type,
+  at: new Date().toISOString(),
+  data,
+});
+
+/** A store of a signed-in user whose caches already hold what their screens loaded. */
+function storeWith(
+  role: Role,
+  cached: { assignments?: Assignment[]; submissions?: [string, Submission[]] } = {},
+) {
+  const store = makeStore({ auth: signedInAuth({ role }) });
+  store.dispatch(
+    assignmentsApi.util.upsertQueryEntries([
+      { endpointName: 'getCourses', arg: undefined, value: [createCourse({ title: 'Older' })] },
+      { endpointName: 'getAssignments', arg: undefined, value: cached.assignments ?? [] },
+      ...(cached.submissions
+        ? [
+            {
+              endpointName: 'getSubmissions' as const,
+              arg: cached.submissions[0],
+              value: cached.submissions[1],
+            },
+          ]
+        : []),
+    ]),
+  );
+  // The store's type knows the api before features inject their endpoints; the cache is the same.
+  const state = () => store.getState() as never;
+  const read = {
+    courses: () => coursesApi.endpoints.getCourses.select()(state()).data!,
+    assignments: () => assignmentsApi.endpoints.getAssignments.select()(state()).data!,
+    submissions: (id: string) => assignmentsApi.endpoints.getSubmissions.select(id)(state()).data!,
+  };
+  return { store, read };
+}
+
+describe('applyLiveEvent', () => {
+  it('adds a new course at the top of the list, once', () => {
+    const { store, read } = storeWith('student');
+    const course = createCourse({ title: 'Newest', createdAt: new Date(Date.UTC(2027, 0, 1)).toISOString() });
+    store.dispatch(applyLiveEvent(event('course:created', course)));
+    store.dispatch(applyLiveEvent(event('course:created', course)));
+    expect(read.courses().map((c) => c.title)).toEqual(['Newest', 'Older']);
+  });
+
+  it('removes a deleted course', () => {
+    const { store, read } = storeWith('teacher');
+    const [existing] = read.courses();
+    store.dispatch(applyLiveEvent(event('course:deleted', { id: existing!.id })));
+    expect(read.courses()).toEqual([]);
+  });
+
+  it("shows a new assignment in a student's list by due date, with no submission of theirs", () => {
+    const later = createAssignment({ title: 'Later', dueDate: daysFromNow(9) });
+    const { store, read } = storeWith('student', { assignments: [later] });
+    const created = createAssignment({ title: 'Sooner', dueDate: daysFromNow(2), submissionCount: 0 });
+    store.dispatch(applyLiveEvent(event('assignment:created', created)));
+    expect(read.assignments().map((a) => [a.title, a.submission, a.submissionCount])).toEqual([
+      ['Sooner', null, null],
+      ['Later', null, null],
+    ]);
+  });
+
+  it('removes a deleted assignment', () => {
+    const gone = createAssignment();
+    const { store, read } = storeWith('student', {
+      assignments: [gone, createAssignment({ title: 'Stays' })],
+    });
+    store.dispatch(applyLiveEvent(event('assignment:deleted', { id: gone.id, courseId: gone.courseId })));
+    expect(read.assignments().map((a) => a.title)).toEqual(['Stays']);
+  });
+
+  it("puts a new submission at the top of the teacher's open list and counts it", () => {
+    const assignment = createAssignment({ submissionCount: 1 });
+    const earlier = createSubmission({ assignmentId: assignment.id, submittedAt: daysFromNow(-1) });
+    const { store, read } = storeWith('teacher', {
+      assignments: [assignment],
+      submissions: [assignment.id, [earlier]],
+    });
+    const arrived = createSubmission({
+      assignmentId: assignment.id,
+      submittedAt: new Date().toISOString(),
+      student: { id: 'x', fullName: 'Ben' },
+    });
+    store.dispatch(applyLiveEvent(event('submission:created', arrived)));
+    expect(read.submissions(assignment.id).map((s) => s.id)).toEqual([arrived.id, earlier.id]);
+    expect(read.assignments()[0]!.submissionCount).toBe(2);
+  });
+
+  it('counts a submission for a teacher whose submissions list is not open', () => {
+    const assignment = createAssignment({ submissionCount: 3 });
+    const { store, read } = storeWith('teacher', { assignments: [assignment] });
+    store.dispatch(
+      applyLiveEvent(event('submission:created', createSubmission({ assignmentId: assignment.id }))),
+    );
+    expect(read.assignments()[0]!.submissionCount).toBe(4);
+  });
+
+  it("replaces a graded submission in the teacher's list", () => {
+    const assignment = createAssignment();
+    const submission = createSubmission({ assignmentId: assignment.id });
+    const { store, read } = storeWith('teacher', {
+      assignments: [assignment],
+      submissions: [assignment.id, [submission]],
+    });
+    store.dispatch(
+      applyLiveEvent(event('submission:graded', { ...submission, grade: 42, feedback: 'Good' })),
+    );
+    expect(read.submissions(assignment.id)).toMatchObject([
+      { id: submission.id, grade: 42, feedback: 'Good' },
+    ]);
+    expect(read.assignments()[0]!.submissionCount).toBe(assignment.submissionCount);
+  });
+
+  it("marks a student's assignment submitted, then shows the grade", () => {
+    const assignment = createAssignment({ maxPoints: 50 });
+    const { store, read } = storeWith('student', { assignments: [assignment] });
+    const submission = createSubmission({ assignmentId: assignment.id });
+    store.dispatch(applyLiveEvent(event('submission:created', submission)));
+    expect(read.assignments()[0]!.submission).toMatchObject({ id: submission.id, grade: null });
+    store.dispatch(
+      applyLiveEvent(
+        event('submission:graded', {
+          ...submission,
+          grade: 47,
+          feedback: 'Well done',
+          gradedAt: new Date().toISOString(),
+        }),
+      ),
+    );
+    expect(read.assignments()[0]!.submission).toMatchObject({ grade: 47, feedback: 'Well done' });
+  });
+});

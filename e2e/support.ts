@@ -64,3 +64,11 @@ export async function signUpAndSignIn(
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 }
+
+/** Follows a link of the side navigation (not a same-named link elsewhere on the page). */
+export async function navTo(page: Page, label: string): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: label, exact: true })
+    .click();
+}

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { refreshSession } from '../api/refreshSession';
 import { useAppDispatch, useAppSelector, useAppStore } from '../app/hooks';
 import { selectAccessToken, selectAuthStatus, signedOut, tokenRefreshed } from '../features/auth/authSlice';
+import { isSigningOutHere } from '../features/auth/session';
 import { answerReceived } from '../features/chat/chatSlice';
 import { applyLiveEvent, refetchEverything } from './applyLiveEvent';
 import { EventCursor } from './cursor';
@@ -51,7 +52,10 @@ export function LiveSync() {
     }
 
     socket.on('connect', () => void catchUp());
-    socket.on('session:ended', () => dispatch(signedOut()));
+    socket.on('session:ended', () => {
+      // A sign-out this tab started finishes by itself (clearing the cache mid-request would cut it short).
+      if (!isSigningOutHere()) dispatch(signedOut());
+    });
     socket.on('chat:reply', (reply) => dispatch(answerReceived(reply.answer, reply.at)));
     socket.on('connect_error', async (error) => {
       // A refused handshake is not retried by socket.io: decide here whether to try again.

@@ -64,13 +64,20 @@ export const restoreSession = (): AppThunk<Promise<void>> => async (dispatch) =>
  * the server call fails, so the person at the keyboard is signed out either way.
  * Resolves to whether the server confirmed it.
  */
+let signingOutHere = false;
+/** True while this tab's own sign-out is in flight (its socket then hears `session:ended` first). */
+export const isSigningOutHere = () => signingOutHere;
+
 export const signOut = (): AppThunk<Promise<boolean>> => async (dispatch) => {
   let confirmed = true;
+  signingOutHere = true;
   try {
     await dispatch(authApi.endpoints.signOut.initiate()).unwrap();
   } catch (error) {
     console.error('Sign-out failed', error);
     confirmed = false;
+  } finally {
+    signingOutHere = false;
   }
   dispatch(signedOut());
   broadcastAuth({ type: 'signed-out' });

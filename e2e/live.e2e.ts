@@ -1,0 +1,160 @@
+import { expect, test, type Page } from '@playwright/test';
+import { navTo, screenshots, signUpAndSignIn, uniqueEmail } from './support.js';
+
+const localDateTime = (days: number) => {
+  const d = new Date(Date.now() + days * 86_400_000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+};
+
+async function createCourseAndAssignment(teacher: Page, course: string, assignment: string) {
+  await teacher.goto('/courses');
+  await teacher.getByRole('button', { name: 'Create Course' }).first().click();
+  const dialog = teacher.getByRole('dialog', { name: 'Create Course' });
+  await dialog.getByLabel('Course Title').fill(course);
+  await dialog.getByLabel('Course Code').fill('LV101');
+  await dialog.getByLabel('Description').fill('A course for the live tests.');
+  await dialog.getByRole('button', { name: 'Create Course' }).click();
+  await expect(teacher.getByText('Course created successfully!')).toBeVisible();
+  await navTo(teacher, 'Assignments');
+  await teacher.getByRole('button', { name: 'Create Assignment' }).click();
+  const create = teacher.getByRole('dialog', { name: 'Create Assignment' });
+  await create.getByLabel('Title').fill(assignment);
+  await create.getByLabel('Course').selectOption({ label: `${course} (LV101)` });
+  await create.getByLabel('Due Date').fill(localDateTime(2));
+  await create.getByLabel('Max Points').fill('10');
+  await create.getByRole('button', { name: 'Create Assignment' }).click();
+  await expect(teacher.getByText('Assignment created!')).toBeVisible();
+}
+
+test.describe('live, across browsers and tabs', () => {
+  test('a new assignment, a submission and a grade appear on the other side without a reload', async ({
+    browser,
+  }) => {
+    const teacherContext = await browser.newContext();
+    const studentContext = await browser.newContext();
+    const teacher = await teacherContext.newPage();
+    const student = await studentContext.newPage();
+    await signUpAndSignIn(teacher, {
+      fullName: 'Live Teacher',
+      role: 'Teacher',
+      email: uniqueEmail('live-t'),
+    });
+    await signUpAndSignIn(student, {
+      fullName: 'Live Student',
+      role: 'Student',
+      email: uniqueEmail('live-s'),
+    });
+    await navTo(student, 'Assignments');
+    await expect(student.getByRole('heading', { name: 'Assignments', level: 1 })).toBeVisible();
+
+    await createCourseAndAssignment(teacher, 'Live Course', 'Watch it arrive');
+    const card = student
+      .getByRole('list', { name: 'Assignments' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Watch it arrive' });
+    await expect(card).toContainText('Active');
+
+    // The teacher opens the submissions of the new assignment and waits.
+    const teacherCard = teacher
+      .getByRole('list', { name: 'Assignments' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Watch it arrive' });
+    await teacherCard.getByRole('button', { name: /View Submissions/ }).click();
+    const submissions = teacher.getByRole('dialog', { name: /Submissions for Watch it arrive/ });
+    await expect(submissions.getByText('No submissions yet for this assignment.')).toBeVisible();
+
+    await card.getByRole('button', { name: 'Submit' }).click();
+    const submit = student.getByRole('dialog', { name: 'Submit Assignment' });
+    await submit.getByLabel('Your Submission').fill('Here it comes, live.');
+    await submit.getByRole('button', { name: 'Submit' }).click();
+    await expect(student.getByText('Assignment submitted!')).toBeVisible();
+
+    await expect(submissions.getByText('Here it comes, live.')).toBeVisible();
+    await expect(submissions.getByText('Live Student')).toBeVisible();
+    await screenshots(teacher, 'submissions-live');
+
+    await submissions.getByLabel('Points').fill('9');
+    await submissions.getByLabel('Feedback').fill('Lovely work.');
+    await submissions.getByRole('button', { name: 'Save grade' }).click();
+    await expect(teacher.getByText('Grade saved')).toBeVisible();
+
+    await expect(card).toContainText('Grade: 9/10');
+    await expect(card).toContainText('Graded');
+    await expect(card).toContainText('Lovely work.');
+    await screenshots(student, 'assignments-student-graded');
+    await teacherContext.close();
+    await studentContext.close();
+  });
+
+  test('two tabs of one student stay in sync, and signing out in one sends both to /login', async ({
+    browser,
+  }) => {
+    const teacherContext = await browser.newContext();
+    const teacher = await teacherContext.newPage();
+    await signUpAndSignIn(teacher, {
+      fullName: 'Sync Teacher',
+      role: 'Teacher',
+      email: uniqueEmail('sync-t'),
+    });
+    await createCourseAndAssignment(teacher, 'Sync Course', 'Two tabs');
+
+    const studentContext = await browser.newContext();
+    const first = await studentContext.newPage();
+    await signUpAndSignIn(first, { fullName: 'Sync Student', role: 'Student', email: uniqueEmail('sync-s') });
+    const second = await studentContext.newPage();
+    await second.goto('/assignments');
+    await first.goto('/assignments');
+    const cardIn = (page: Page) =>
+      page.getByRole('list', { name: 'Assignments' }).getByRole('listitem').filter({ hasText: 'Two tabs' });
+    await expect(cardIn(second)).toContainText('Active');
+
+    await cardIn(first).getByRole('button', { name: 'Submit' }).click();
+    const submit = first.getByRole('dialog', { name: 'Submit Assignment' });
+    await submit.getByLabel('Your Submission').fill('From the first tab.');
+    await submit.getByRole('button', { name: 'Submit' }).click();
+    await expect(cardIn(first)).toContainText('Submitted');
+    await expect(cardIn(second)).toContainText('Submitted');
+
+    await first
+      .getByRole('complementary', { name: 'Sidebar' })
+      .getByRole('button', { name: 'Sign Out' })
+      .click();
+    await expect(first).toHaveURL(/\/login$/);
+    await expect(second).toHaveURL(/\/login$/);
+    await teacherContext.close();
+    await studentContext.close();
+  });
+});
+
+test.describe('the AI Learning Assistant', () => {
+  test('answers a quick question and a typed one after 1–2 seconds; Shift+Enter does not send', async ({
+    page,
+  }) => {
+    await signUpAndSignIn(page, { fullName: 'Chat Student', role: 'Student', email: uniqueEmail('chat') });
+    await navTo(page, 'AI Assistant');
+    await expect(page.getByRole('heading', { name: 'AI Learning Assistant', level: 1 })).toBeVisible();
+    await expect(page.getByText(/Hi Chat!/)).toBeVisible();
+    await screenshots(page, 'chat-start');
+
+    const started = Date.now();
+    await page.getByRole('button', { name: 'How do I submit an assignment?' }).click();
+    await expect(page.getByLabel('Your question')).toBeDisabled();
+    await expect(page.getByText(/Open the Assignments page/)).toBeVisible();
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(1000);
+    expect(elapsed).toBeLessThan(4000);
+    await expect(page.getByRole('group', { name: 'Quick questions' })).toBeHidden();
+
+    const input = page.getByLabel('Your question');
+    await expect(input).toBeEnabled();
+    await input.fill('What are good study');
+    await input.press('Shift+Enter');
+    await input.pressSequentially('strategies?');
+    await expect(input).toHaveValue('What are good study\nstrategies?');
+    await input.press('Enter');
+    await expect(input).toHaveValue('');
+    await expect(page.getByText(/space your practice/)).toBeVisible();
+    await screenshots(page, 'chat-conversation');
+  });
+});

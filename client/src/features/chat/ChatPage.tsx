@@ -144,7 +144,7 @@ export function ChatPage() {
             rows={1}
             value={draft}
             maxLength={1000}
-            placeholder="Ask me anything about your learning..."
+            placeholder="Ask a question..."
             onChange={(e) => setDraft(e.target.value)}
             onKeyDown={onKeyDown}
             disabled={pending}

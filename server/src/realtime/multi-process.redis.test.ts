@@ -16,7 +16,7 @@ const open: Recorder[] = [];
 
 beforeAll(async () => {
   first = await createTestApp({ env: { REDIS_URL: redisUrl } });
-  second = await createTestApp({ env: { REDIS_URL: redisUrl }, shareDatabaseOf: first });
+  second = await createTestApp({ env: { REDIS_URL: redisUrl }, database: first.app.database });
   firstUrl = await listen(first.app);
   secondUrl = await listen(second.app);
 });

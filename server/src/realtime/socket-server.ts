@@ -194,9 +194,13 @@ export function createRealtime(options: RealtimeOptions) {
 
   return {
     io,
-    /** Before the HTTP server closes: open websockets would otherwise keep it from closing. */
+    /**
+     * Before the HTTP server closes: open websockets would otherwise keep it from closing. The
+     * transports are dropped rather than the sockets disconnected, so clients see a lost connection
+     * and reconnect (to this process once restarted, or to another) instead of staying offline.
+     */
     disconnectAll(): void {
-      io.local.disconnectSockets(true);
+      io.engine.close();
     },
     /** After the HTTP server closed: stop the engine and the adapter's Redis connections. */
     async close(): Promise<void> {

@@ -71,18 +71,16 @@ export interface TestApp {
 
 /** Builds the real app on a fresh database with a real SMTP catcher and a movable clock. */
 export async function createTestApp(
-  options: Omit<AppOptions, 'database' | 'clock'> & {
+  options: Omit<AppOptions, 'clock'> & {
     env?: Record<string, string>;
     config?: Partial<Config>;
-    /** Share another test app's database (several server instances over one database). */
-    shareDatabaseOf?: TestApp;
   } = {},
 ): Promise<TestApp> {
   const mail = await new MailCatcher().start();
   const clock = new TestClock();
-  const shared = options.shareDatabaseOf?.app.database;
-  const database = shared
-    ? Object.assign(Object.create(shared) as Database, { dispose: async () => {} })
+  // A database passed in (several server instances over one database) belongs to the caller.
+  const database = options.database
+    ? Object.assign(Object.create(options.database) as Database, { dispose: async () => {} })
     : await openTestDatabase();
   const config = loadConfig(
     {

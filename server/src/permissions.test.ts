@@ -104,6 +104,11 @@ const table: Row[] = [
     expected: everyoneSignedIn(200),
   },
   {
+    endpoint: 'GET /api/events',
+    request: () => ({ method: 'GET', url: '/api/events?after=0' }),
+    expected: everyoneSignedIn(200),
+  },
+  {
     endpoint: 'POST /api/courses',
     request: () => ({
       method: 'POST',
@@ -232,5 +237,30 @@ describe('what a refused request leaves behind', () => {
       .find((a: Assignment) => a.id === f.assignment.id);
     expect(theirs.submission.id).toBe(f.submission.id);
     expect(JSON.stringify(res.json())).not.toContain(f.submission.id);
+  });
+});
+
+/** Routes anyone may call: they are tested in auth/*.test.ts and app.test.ts. */
+const PUBLIC_ROUTES = [
+  'GET /api/health',
+  'POST /api/auth/signup',
+  'GET /api/auth/verify',
+  'POST /api/auth/resend',
+  'POST /api/auth/signin',
+  'POST /api/auth/refresh',
+  'POST /api/auth/signout',
+];
+
+describe('the permission table', () => {
+  it('has a row for every signed-in route the API serves', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
+      paths: Record<string, object>;
+    };
+    const served = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+    );
+    const covered = new Set([...PUBLIC_ROUTES, ...table.map((row) => row.endpoint.replace(/ \(.*\)$/, ''))]);
+    expect(served.filter((route) => !covered.has(route))).toEqual([]);
+    expect(served.length).toBeGreaterThan(15);
   });
 });

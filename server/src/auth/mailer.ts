@@ -25,7 +25,8 @@ export function createMailer(options: {
   if (!options.smtpUrl) {
     return {
       async send(mail) {
-        options.log.info(
+        // A warning: the mail was not sent, and at LOG_LEVEL=warn the link must still be visible.
+        options.log.warn(
           { mail: { to: mail.to, subject: mail.subject } },
           `E-mail (not sent: SMTP_URL is not set)\n${mail.text}`,
         );

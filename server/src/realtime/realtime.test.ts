@@ -236,7 +236,8 @@ describe('access token expiry', () => {
     'closes a socket whose token expired, unless a fresh token of its session was handed over',
     { timeout: 90_000 },
     async () => {
-      const short = await createTestApp({ auth: { accessTokenTtlSeconds: 2 } });
+      // Tokens live 6 s: long enough for a loaded machine to set up, short enough to wait for.
+      const short = await createTestApp({ auth: { accessTokenTtlSeconds: 6 } });
       try {
         const shortUrl = await listen(short.app);
         const { email } = await createVerifiedUser(short, { role: 'student' });
@@ -248,13 +249,13 @@ describe('access token expiry', () => {
         ]);
         const started = Date.now();
 
-        // Refresh a second later, so the new token's expiry (whole seconds) is surely later than the old one's.
-        await new Promise((r) => setTimeout(r, 1100));
-        // A token of another session is refused; a refreshed token of the socket's own session is taken.
+        // A (still valid) token of another session is refused.
         expect(await keptSocket.socket.emitWithAck('auth:token', { token: left.accessToken })).toMatchObject({
           ok: false,
           code: 'forbidden',
         });
+        // Refresh a second later, so the new token's expiry (whole seconds) is surely later than the old one's.
+        await new Promise((r) => setTimeout(r, 1100));
         const refreshed = await short.app.inject({
           method: 'POST',
           url: '/api/auth/refresh',
@@ -264,9 +265,9 @@ describe('access token expiry', () => {
           await keptSocket.socket.emitWithAck('auth:token', { token: refreshed.json().session.accessToken }),
         ).toEqual({ ok: true });
 
-        // The token lives 2 s; allow a loaded machine some slack, but it must close at expiry, not never.
-        await disconnected(staleSocket.socket, 15_000);
-        expect(Date.now() - started).toBeLessThan(15_000);
+        // It must close at expiry, not never; a loaded machine gets some slack.
+        await disconnected(staleSocket.socket, 20_000);
+        expect(Date.now() - started).toBeLessThan(20_000);
         expect(keptSocket.socket.connected).toBe(true);
         keptSocket.close();
       } finally {
@@ -291,7 +292,8 @@ describe('the assistant', () => {
     const answer = await reply;
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(1000);
-    expect(elapsed).toBeLessThan(2600);
+    // The server waits at most 2 s; the slack is for a loaded test machine.
+    expect(elapsed).toBeLessThan(5000);
     expect(answer.question).toBe('How do I submit an assignment?');
     expect(answer.answer).toMatch(/Assignments page/);
     expect(await Promise.race([other, new Promise((r) => setTimeout(() => r('nothing'), 300))])).toBe(

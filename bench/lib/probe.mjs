@@ -1,0 +1,46 @@
+// Preloaded into every server the bench starts (node --expose-gc --import bench/lib/probe.mjs ...):
+// answers the orchestrator over IPC, without touching the app's code.
+//   { probe: 'mem' }        -> forced GC (twice), then process.memoryUsage()
+//   { probe: 'eld:start' }  -> starts an event-loop delay histogram (1 ms resolution)
+//   { probe: 'eld:stop' }   -> its p50/p99/max in ms
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+if (process.send) {
+  let eld = null;
+  process.on('message', (message) => {
+    if (!message || typeof message !== 'object' || !('probe' in message)) return;
+    const reply = (value) => process.send({ probeReply: message.id, value });
+    switch (message.probe) {
+      case 'mem': {
+        for (let i = 0; i < 3; i++) globalThis.gc?.();
+        // Let finalizers and weak callbacks run, then collect again.
+        setTimeout(() => {
+          globalThis.gc?.();
+          reply({ ...process.memoryUsage(), gcExposed: typeof globalThis.gc === 'function' });
+        }, 200);
+        break;
+      }
+      case 'eld:start':
+        eld?.disable();
+        eld = monitorEventLoopDelay({ resolution: 1 });
+        eld.enable();
+        reply(true);
+        break;
+      case 'eld:stop': {
+        if (!eld) return reply(null);
+        eld.disable();
+        const ms = (ns) => ns / 1e6;
+        reply({
+          p50: ms(eld.percentile(50)),
+          p99: ms(eld.percentile(99)),
+          max: ms(eld.max),
+          count: eld.count,
+        });
+        eld = null;
+        break;
+      }
+    }
+  });
+  // The IPC channel must not keep a server alive that is shutting down.
+  process.channel?.unref();
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+// `node bench/profile.mjs <health|assignments|submit|connect|fanout> [seconds]`: runs the app under one load
+// with --cpu-prof and prints where its CPU time goes (self time by function, inclusive by package).
+// The .cpuprofile is kept under bench/results/profiles/ (open it in Chrome DevTools).
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { BENCH, cleanupStack } from './lib/procs.mjs';
+import { seedAssignments, seedCourses, seedUsers } from './lib/db.mjs';
+import { startLoadgen } from './lib/servers.mjs';
+import { appOnPostgres, keyMark, nextKey } from './lib/scenario.mjs';
+
+const what = process.argv[2] ?? 'health';
+const seconds = Number(process.argv[3] ?? 10);
+const tmp = path.join(BENCH, 'results/profiles/.tmp');
+rmSync(tmp, { recursive: true, force: true });
+mkdirSync(tmp, { recursive: true });
+const cleanups = cleanupStack();
+try {
+  const loadgen = await startLoadgen();
+  cleanups.add(() => loadgen.stop());
+  const { app, q } = await appOnPostgres(cleanups, `bench_profile_${process.pid}`, {
+    nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${tmp}`],
+  });
+  const teachers = await seedUsers(q, 'teacher', 5, 'P Teacher');
+  const courses = await seedCourses(q, teachers);
+  const assignments = await seedAssignments(q, courses, 10);
+  const students = await seedUsers(q, 'student', what === 'fanout' ? 5000 : 2000, 'P Student');
+  const auth = { authorization: `Bearer ${students[0].token}` };
+  if (what === 'health' || what === 'assignments') {
+    const url = `${app.url}/api/${what}`;
+    await loadgen.call('autocannon', { url, headers: auth, connections: 20, duration: 2 }); // warm-up
+    console.log(await loadgen.call('autocannon', { url, headers: auth, connections: 20, duration: seconds }));
+  } else if (what === 'submit') {
+    const rate = 150;
+    const requests = Array.from(
+      { length: Math.min(rate * seconds, students.length * assignments.length) },
+      (_, i) => ({
+        url: `${app.url}/api/assignments/${assignments[Math.floor(i / students.length)].id}/submissions`,
+        method: 'POST',
+        headers: { authorization: `Bearer ${students[i % students.length].token}` },
+        body: { content: `Answer ${keyMark(nextKey())}` },
+        status: 201,
+      }),
+    );
+    const r = await loadgen.call('run', { requests, rate, drainMs: 500 });
+    console.log({ http: r.http, errors: r.httpErrors });
+  } else if (what === 'connect') {
+    const specs = students.map((s) => ({ id: `p:${s.id}`, auth: { token: s.token } }));
+    console.log(await loadgen.call('connect', { url: app.url, specs, rate: 500 }));
+    await loadgen.call('disconnect', {});
+  } else if (what === 'fanout') {
+    const specs = students.map((s) => ({ id: `p:${s.id}`, auth: { token: s.token } }));
+    await loadgen.call('connect', { url: app.url, specs });
+    const requests = Array.from({ length: seconds * 4 }, () => {
+      const key = nextKey();
+      return {
+        url: `${app.url}/api/assignments`,
+        method: 'POST',
+        headers: { authorization: `Bearer ${teachers[0].token}` },
+        body: {
+          title: `Quiz ${keyMark(key)}`,
+          dueDate: new Date(Date.now() + 86_400_000).toISOString(),
+          courseId: courses[0].id,
+        },
+        status: 201,
+        key,
+        expect: specs.map((s) => s.id),
+      };
+    });
+    const r = await loadgen.call('run', { requests, sequential: true, gapMs: 50, drainMs: 1000 });
+    console.log({ events: r.eventsAll, lost: r.lost });
+    await loadgen.call('disconnect', {});
+  } else throw new Error(`unknown load ${what}`);
+  await app.stop(15_000);
+} finally {
+  await cleanups.run();
+}
+
+const file = readdirSync(tmp).find((f) => f.endsWith('.cpuprofile'));
+const kept = path.join(BENCH, `results/profiles/${what}.cpuprofile`);
+renameSync(path.join(tmp, file), kept);
+rmSync(tmp, { recursive: true, force: true });
+summarise(JSON.parse(readFileSync(kept, 'utf8')));
+console.log(`\nprofile: ${path.relative(process.cwd(), kept)}`);
+
+function summarise(profile) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const self = new Map();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const dt = profile.timeDeltas[i] ?? 0;
+    self.set(id, (self.get(id) ?? 0) + dt);
+    total += dt;
+  });
+  const where = (cf) => cf.url.replace(/.*node_modules\//, '').replace(/.*\/server\/dist\//, 'server/');
+  const fns = new Map();
+  const pkgs = new Map();
+  for (const [id, t] of self) {
+    const cf = byId.get(id).callFrame;
+    const k = `${cf.functionName || '(anonymous)'} ${where(cf)}:${cf.lineNumber + 1}`;
+    fns.set(k, (fns.get(k) ?? 0) + t);
+    const seen = new Set();
+    for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+      const u = byId.get(cur).callFrame.url;
+      const m =
+        /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u) ?? /server\/dist\/(.+?)(?:\/[^/]+)?\.js$/.exec(u);
+      const key = m ? m[1] : null;
+      if (key && !seen.has(key)) {
+        seen.add(key);
+        pkgs.set(key, (pkgs.get(key) ?? 0) + t);
+      }
+    }
+  }
+  const pct = (t) => `${((100 * t) / total).toFixed(1).padStart(5)} %`;
+  console.log(`\nsampled ${(total / 1e6).toFixed(1)} s (including start-up and idle)\n\nself time, top 25:`);
+  for (const [k, t] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${pct(t)}  ${k}`);
+  console.log('\ninclusive time by package or app module, top 20:');
+  for (const [k, t] of [...pkgs].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`${pct(t)}  ${k}`);
+}

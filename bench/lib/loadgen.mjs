@@ -206,6 +206,7 @@ const commands = {
     const status = {};
     const badSamples = [];
     let httpErrors = 0;
+    const failedKeys = [];
     const started = now();
     const inFlight = [];
 
@@ -228,6 +229,11 @@ const commands = {
         status[res.status] = (status[res.status] ?? 0) + 1;
         if (res.status !== (spec.status ?? 200)) {
           httpErrors++;
+          if (spec.key !== undefined && spec.key !== null) {
+            // A refused write has no event to wait for; the error is counted, not a lost event.
+            failedKeys.push(spec.key);
+            pending.delete(spec.key);
+          }
           if (badSamples.length < 5)
             badSamples.push(`${spec.method ?? 'GET'} ${spec.url}: ${res.status} ${res.body.slice(0, 200)}`);
         }
@@ -285,6 +291,7 @@ const commands = {
       schedulerLag: lag.summary().scheduler,
       status,
       httpErrors,
+      failedKeys,
       badSamples,
       events: tally.events.summary(),
       eventsAll: tally.events.summaryAll(),

@@ -43,7 +43,7 @@ function submissionEvent(key, studentId, name) {
 }
 
 export async function runS4({ loadgen, quick, runs, log, dbName }) {
-  const seconds = quick ? 2 : 6;
+  const seconds = quick ? 2 : 5;
   const ROOMS = quick ? 40 : 200; // quick: 1,000 sockets
   const perRun = RATE * seconds;
   const cleanups = cleanupStack();

@@ -23,7 +23,7 @@ import { interleave, trial } from '../lib/trial.mjs';
 const RATE = 330;
 
 export async function runS8({ loadgen, quick, runs, log, dbName }) {
-  const seconds = quick ? 3 : 10;
+  const seconds = quick ? 3 : 8;
   // quick: 1,000 connected, 200 active, the same request rate.
   const scale = quick ? 5 : 1;
   const TEACHERS = 200 / scale;

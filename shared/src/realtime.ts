@@ -19,6 +19,17 @@ export interface LiveEventData {
   'submission:graded': Submission;
 }
 export type LiveEventType = keyof LiveEventData;
+
+/**
+ * Resolves to `true` only when `Listed` names every member of `All`: a runtime list of event names
+ * declared as `everyName satisfies Covers<…>` stops compiling when a name is added to the type alone.
+ */
+export type Covers<All extends string, Listed extends readonly string[]> = [
+  Exclude<All, Listed[number]>,
+] extends [never]
+  ? true
+  : false;
+
 export const LIVE_EVENT_TYPES = [
   'course:created',
   'course:deleted',
@@ -27,6 +38,7 @@ export const LIVE_EVENT_TYPES = [
   'submission:created',
   'submission:graded',
 ] as const satisfies readonly LiveEventType[];
+true satisfies Covers<LiveEventType, typeof LIVE_EVENT_TYPES>;
 
 export interface ChatReply {
   question: string;
@@ -57,6 +69,22 @@ export interface ClientToServerEvents {
   /** Hand the socket a refreshed access token so it is not closed when the old one expires. */
   'auth:token': (payload: { token: string }, ack: (result: Ack) => void) => void;
 }
+
+/** Every server → client event name, at runtime (tests check each one's audience). */
+export const SERVER_TO_CLIENT_EVENTS = [
+  ...LIVE_EVENT_TYPES,
+  'session:ended',
+  'chat:reply',
+  'error:message',
+] as const satisfies readonly (keyof ServerToClientEvents)[];
+true satisfies Covers<keyof ServerToClientEvents, typeof SERVER_TO_CLIENT_EVENTS>;
+
+/** Every client → server event name, at runtime (tests check who may send each one). */
+export const CLIENT_TO_SERVER_EVENTS = [
+  'chat:ask',
+  'auth:token',
+] as const satisfies readonly (keyof ClientToServerEvents)[];
+true satisfies Covers<keyof ClientToServerEvents, typeof CLIENT_TO_SERVER_EVENTS>;
 
 /** The answer to GET /api/events?after=: the missed events, or a request to refetch everything shown. */
 export type ReplayResponse = { resync: false; events: LiveEvent[] } | { resync: true; events: [] };

@@ -16,6 +16,7 @@ import { AppError, badRequest, unauthorized } from '../http/errors.js';
 import { deriveChildToken, hashToken, randomToken } from './crypto.js';
 import { composeMail, type Mailer } from './mailer.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
+import { createSessionCache } from './session-cache.js';
 import type { AccessTokens } from './tokens.js';
 
 export interface AuthSettings {
@@ -51,6 +52,10 @@ export interface IssuedSession {
   refreshExpiresAt: Date;
 }
 
+/** How long a session read as live is trusted without asking the database again (see session-cache.ts). */
+const SESSION_CACHE_TTL_MS = 10_000;
+const SESSION_CACHE_MAX = 100_000;
+
 const SIGNUP_MESSAGE = 'Check your e-mail for a verification link.';
 /** Hops through a chain of rotations tolerated inside the grace period. */
 const MAX_GRACE_HOPS = 5;
@@ -78,6 +83,13 @@ export function createAuthService(deps: {
   settings: AuthSettings;
 }) {
   const { db, clock, mailer, tokens, events, settings } = deps;
+  const liveSessions = createSessionCache({
+    ttlMs: SESSION_CACHE_TTL_MS,
+    max: SESSION_CACHE_MAX,
+    now: () => clock.now().getTime(),
+  });
+  // Every way a session ends goes through this event; the cache forgets it first.
+  events.prependListener('session:ended', ({ sessionId }) => liveSessions.end(sessionId));
 
   /** Only links back to the app's own origin are allowed (no open redirect). */
   function checkRedirect(redirectTo: string | undefined): string {
@@ -374,6 +386,7 @@ export function createAuthService(deps: {
         .from(sessions)
         .where(eq(sessions.id, sessionId));
       if (!session) return;
+      liveSessions.end(sessionId); // no request may start trusting it while it is being revoked
       const ended = await db.transaction((tx) => revokeSession(tx, sessionId, 'signed_out'));
       if (ended) events.emit('session:ended', { sessionId, userId: session.userId, reason: 'signed_out' });
     },
@@ -381,15 +394,23 @@ export function createAuthService(deps: {
     /** The caller behind an access token, or a 401 saying why there is none. */
     async authenticate(accessToken: string): Promise<Caller> {
       const claims = tokens.verify(accessToken, clock.now());
+      const known = liveSessions.get(claims.sid, claims.sub);
+      if (known)
+        return { userId: claims.sub, sessionId: claims.sid, role: known, tokenExpiresAt: claims.exp };
       const [row] = await db
         .select({ revokedAt: sessions.revokedAt, role: profiles.role })
         .from(sessions)
         .innerJoin(profiles, eq(profiles.id, sessions.userId))
         .where(and(eq(sessions.id, claims.sid), eq(sessions.userId, claims.sub)));
       if (!row) throw unauthorized('The access token is not valid.', ErrorCode.invalidToken);
-      if (row.revokedAt)
+      if (row.revokedAt || !liveSessions.remember(claims.sid, claims.sub, row.role))
         throw unauthorized('This session has ended. Please sign in again.', ErrorCode.sessionEnded);
       return { userId: claims.sub, sessionId: claims.sid, role: row.role, tokenExpiresAt: claims.exp };
+    },
+
+    /** Another process ended this session (heard through the socket adapter). */
+    forgetSession(sessionId: string): void {
+      liveSessions.end(sessionId);
     },
 
     async me(caller: Caller): Promise<{ user: User; profile: Profile }> {

@@ -80,4 +80,19 @@ describe('several server processes with the Redis adapter', () => {
     await ended;
     expect(onSecond.socket.connected).toBe(false);
   });
+
+  it('refuses a signed-out access token on the other instance too, though it had just accepted it', async () => {
+    const student = await createStudent(first);
+    const me = (app: TestApp) => app.app.inject({ method: 'GET', url: '/api/me', headers: student.headers });
+    // The second instance has now seen the session live (and keeps that in its session cache).
+    expect((await me(second)).statusCode).toBe(200);
+    const onSecond = await connect(secondUrl, student.token);
+    open.push(onSecond);
+    const told = new Promise((resolve) => onSecond.socket.once('disconnect', resolve));
+    await first.app.inject({ method: 'POST', url: '/api/auth/signout', headers: student.headers });
+    await told; // the sign-out has reached the second instance through Redis
+    const refused = await me(second);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toMatchObject({ code: 'session_ended' });
+  });
 });

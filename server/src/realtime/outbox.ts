@@ -32,18 +32,26 @@ export function createOutbox({ db, bus, clock }: { db: Db; bus: DomainEventBus; 
       const result = await db.transaction(async (tx) => {
         const value = await work(tx, record);
         if (pending.length > 0) {
-          await tx.execute(sql`select pg_advisory_xact_lock(${EVENT_ORDER_LOCK})`);
+          // One statement takes the lock and inserts, so the locked section is this statement and
+          // the COMMIT: no round trip to the app while other writers wait.
           const at = clock.now();
-          const rows = await tx
-            .insert(events)
-            .values(pending.map((e) => ({ type: e.type, data: e.data, audience: e.audience, createdAt: at })))
-            .returning();
-          stored = rows.map((row) => ({
-            id: row.id,
-            type: row.type as LiveEventType,
-            at: row.createdAt.toISOString(),
-            data: row.data as LiveEvent['data'],
-            audience: row.audience,
+          const result = (await tx.execute(sql`
+            insert into ${events} (type, data, audience, created_at)
+            select e.item ->> 'type', e.item -> 'data',
+              array(select jsonb_array_elements_text(e.item -> 'audience')),
+              ${at.toISOString()}::timestamptz
+            from (select pg_advisory_xact_lock(${EVENT_ORDER_LOCK})) as ordered,
+              jsonb_array_elements(${JSON.stringify(pending)}::jsonb) with ordinality as e(item, n)
+            order by e.n
+            returning id::text as id`)) as unknown as { rows: Array<{ id: string }> };
+          // Identity values are handed out in row order, so ascending ids follow `pending`'s order.
+          const ids = result.rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+          stored = pending.map((e, i) => ({
+            id: ids[i]!,
+            type: e.type,
+            at: at.toISOString(),
+            data: e.data as LiveEvent['data'],
+            audience: e.audience,
           }));
         }
         return value;

@@ -27,8 +27,13 @@ interface SocketData {
   /** When this socket's recent questions were asked, for the flood limit. */
   chatTimes: number[];
 }
-type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-export type AppIo = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+/** Between the app's processes (through the Redis adapter). */
+interface InterServerEvents {
+  /** A session ended on another process: drop it from this process's session cache. */
+  'session:ended': (sessionId: string) => void;
+}
+type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type AppIo = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 export interface RealtimeOptions {
   httpServer: HttpServer;
@@ -186,7 +191,9 @@ export function createRealtime(options: RealtimeOptions) {
     (io.to(audience) as unknown as { emit: (type: string, data: unknown) => void }).emit(event.type, payload);
   });
 
+  io.on('session:ended', (sessionId) => auth.forgetSession(sessionId));
   bus.on('session:ended', ({ sessionId, reason }) => {
+    if (redisClients.length > 0) io.serverSideEmit('session:ended', sessionId); // one process: nobody else to tell
     const room = io.in(sessionRoom(sessionId));
     room.emit('session:ended', { reason });
     room.disconnectSockets(true);

@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { CreateSubmissionBody, GradeBody, OwnSubmission, Submission } from '@classwave/shared';
 import type { Caller } from '../auth/service.js';
 import type { Clock } from '../clock.js';
@@ -40,7 +40,16 @@ export function createSubmissionService({ db, clock, outbox }: { db: Db; clock: 
     /** A student's one submission per assignment; a second (even a racing one) is a 409. */
     async submit(caller: Caller, assignmentId: string, body: CreateSubmissionBody): Promise<OwnSubmission> {
       requireStudent(caller, 'submit assignments');
-      const { course } = await assignmentWithCourse(db, assignmentId);
+      // The student's name comes with the assignment check: one round trip, outside the transaction.
+      const [target] = await db
+        .select({
+          teacherId: courses.teacherId,
+          studentName: sql<string>`(select ${profiles.fullName} from ${profiles} where ${profiles.id} = ${caller.userId})`,
+        })
+        .from(assignments)
+        .innerJoin(courses, eq(courses.id, assignments.courseId))
+        .where(eq(assignments.id, assignmentId));
+      const { teacherId, studentName } = found(target, 'Assignment');
       try {
         return await outbox.transaction(async (tx, record) => {
           const [row] = await tx
@@ -54,14 +63,10 @@ export function createSubmissionService({ db, clock, outbox }: { db: Db; clock: 
             .onConflictDoNothing({ target: [submissions.assignmentId, submissions.studentId] })
             .returning();
           if (!row) throw conflict(ALREADY_SUBMITTED);
-          const [student] = await tx
-            .select({ fullName: profiles.fullName })
-            .from(profiles)
-            .where(eq(profiles.id, caller.userId));
           record(
             'submission:created',
-            toSubmission(row, student?.fullName ?? ''),
-            audience.studentAndTeacher(caller.userId, course.teacherId),
+            toSubmission(row, studentName ?? ''),
+            audience.studentAndTeacher(caller.userId, teacherId),
           );
           return {
             id: row.id,

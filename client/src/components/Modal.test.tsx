@@ -60,7 +60,7 @@ describe('Modal', () => {
 
   it('closes on Escape even when focus has dropped to the page body', async () => {
     const { user, onClose } = await openModal();
-    // What happens when the focused submit button is disabled while it loads.
+    // What happens when the focused element is removed or disabled.
     (document.activeElement as HTMLElement).blur();
     expect(document.body).toHaveFocus();
     await user.keyboard('{Escape}');

@@ -67,7 +67,7 @@ export function Modal({
     }
     document.addEventListener('focusin', keepFocusInside);
     // Escape is heard on the whole document: focus can drop to <body> while the dialog is open
-    // (e.g. when the focused submit button is disabled during its loading state).
+    // (e.g. when the focused element is removed or disabled).
     function closeOnEscape(event: KeyboardEvent) {
       if (event.key !== 'Escape' || event.defaultPrevented) return;
       event.preventDefault();

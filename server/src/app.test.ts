@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TEST_ORIGIN, type TestApp } from './test/app.js';
+import { createTestApp, openTestDatabase, TEST_ORIGIN, type TestApp } from './test/app.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -25,6 +25,23 @@ describe('GET /api/health', () => {
       status: 'ok',
       database: { status: 'up', kind: process.env.DATABASE_URL ? 'postgres' : 'pglite' },
     });
+  });
+
+  it('reports the database down (503) within about a second of losing it', async () => {
+    const database = await openTestDatabase();
+    const own = await createTestApp({ database });
+    try {
+      const health = () => own.app.inject({ method: 'GET', url: '/api/health' });
+      expect((await health()).statusCode).toBe(200);
+      await database.close();
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const down = await health();
+      expect(down.statusCode).toBe(503);
+      expect(down.json()).toMatchObject({ status: 'degraded', database: { status: 'down' } });
+    } finally {
+      await own.close();
+      await database.dispose().catch(() => {}); // already closed: only the PostgreSQL copy is left to drop
+    }
   });
 });
 
@@ -60,6 +77,13 @@ describe('serving the client', () => {
 });
 
 describe('security headers', () => {
+  it('sends them on API answers too', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['strict-transport-security']).toBeUndefined(); // http here: no HSTS
+  });
+
   it('sends helmet headers and a CSP the client can run under', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/login' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');

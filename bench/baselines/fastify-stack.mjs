@@ -1,13 +1,13 @@
 // Not a target baseline but a diagnostic one: bare Fastify plus the plugins the app registers on
-// every request (helmet with the app's CSP, CORS, cookies, the rate-limit plugin, swagger), with the
+// every request (helmet's headers as the app computes them, CORS, cookies, the rate-limit plugin, swagger), with the
 // options server/src/app.ts gives them, and no database. Its distance to `fastify.mjs` is what the
 // plugin stack costs; its distance to the app's /api/health is what the database ping and the rest cost.
 import Fastify from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
+import { installSecurityHeaders, securityHeaderOptions } from '../../server/dist/http/security-headers.js';
 import { assignmentListSchema, sampleAssignments } from './payloads.mjs';
 
 const port = Number(process.env.PORT);
@@ -21,25 +21,7 @@ const app = Fastify({
   onProtoPoisoning: 'error',
   onConstructorPoisoning: 'error',
 });
-if (use('helmet'))
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", origin.replace(/^http/, 'ws')],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    hsts: false,
-  });
+if (use('helmet')) installSecurityHeaders(app, securityHeaderOptions(origin));
 if (use('cors')) await app.register(cors, { origin: [origin], credentials: true });
 if (use('cookie')) await app.register(cookie);
 if (use('rate-limit')) await app.register(rateLimit, { global: false });

@@ -33,7 +33,7 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { DomainEventBus } from './events.js';
 import { errorBody, installErrorHandler } from './http/errors.js';
-import { installSecurityHeaders } from './http/security-headers.js';
+import { installSecurityHeaders, securityHeaderOptions } from './http/security-headers.js';
 import { installJsonParser, installValidation } from './http/validation.js';
 
 export interface AppOptions {
@@ -111,25 +111,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onClose', async () => mailer.close());
 
   const secure = config.appOrigin.startsWith('https:');
-  const wsOrigin = config.appOrigin.replace(/^http/, 'ws');
-  installSecurityHeaders(app, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", wsOrigin],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: secure ? [] : null,
-      },
-    },
-    hsts: secure,
-  });
+  installSecurityHeaders(app, securityHeaderOptions(config.appOrigin));
   // A list, not a string: a foreign origin then gets no Access-Control-Allow-Origin at all.
   await app.register(cors, { origin: [config.appOrigin], credentials: true });
   await app.register(cookie);

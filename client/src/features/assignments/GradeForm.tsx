@@ -3,12 +3,12 @@ import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
+import { Field } from '../../components/Field';
 import { Textarea } from '../../components/Textarea';
 import { useGradeSubmissionMutation } from './assignmentsApi';
 
 /** Points (0 to the assignment's max, whole numbers) and optional feedback for one submission. */
 export function GradeForm({ submission, maxPoints }: { submission: Submission; maxPoints: number }) {
-  const pointsId = useId();
   const maxId = useId();
   const [points, setPoints] = useState(submission.grade === null ? '' : String(submission.grade));
   const [feedback, setFeedback] = useState(submission.feedback ?? '');
@@ -45,29 +45,27 @@ export function GradeForm({ submission, maxPoints }: { submission: Submission; m
       aria-label={`Grade ${submission.student.fullName}'s submission`}
       onSubmit={(event) => void handleSubmit(event)}
     >
-      <div className="field grade-form__points">
-        <label className="field__label" htmlFor={pointsId}>
-          Points
-        </label>
-        <div className="grade-form__points-control">
-          <input
-            id={pointsId}
-            className="field__input"
-            type="number"
-            inputMode="numeric"
-            required
-            min={0}
-            max={maxPoints}
-            step={1}
-            value={points}
-            aria-describedby={maxId}
-            onChange={(event) => setPoints(event.target.value)}
-          />
-          <span id={maxId} className="grade-form__max">
-            / {maxPoints}
-          </span>
-        </div>
-      </div>
+      <Field props={{ label: 'Points', containerClassName: 'grade-form__points', 'aria-describedby': maxId }}>
+        {(control) => (
+          <div className="grade-form__points-control">
+            <input
+              {...control}
+              className="field__input"
+              type="number"
+              inputMode="numeric"
+              required
+              min={0}
+              max={maxPoints}
+              step={1}
+              value={points}
+              onChange={(event) => setPoints(event.target.value)}
+            />
+            <span id={maxId} className="grade-form__max">
+              / {maxPoints}
+            </span>
+          </div>
+        )}
+      </Field>
       <Textarea
         label="Feedback"
         containerClassName="grade-form__feedback"

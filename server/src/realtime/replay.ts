@@ -41,6 +41,8 @@ export function createReplayService({
       if (after === undefined) return { resync: false, events: [], lastId: max };
       // An id beyond the last one means the data was reset; one before what is kept means it was pruned.
       if (after > max || (min !== null && after < min - 1)) return { resync: true, events: [], lastId: max };
+      // Up to date (the common reconnect): nothing to look for.
+      if (after === max) return { resync: false, events: [], lastId: max };
       const rooms = roomsOf(caller);
       const rows = await db
         .select()

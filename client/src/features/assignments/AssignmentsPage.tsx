@@ -1,13 +1,12 @@
 import type { Assignment } from '@classwave/shared';
-import { ClipboardList, Plus, RotateCw, SearchX, Sparkles } from 'lucide-react';
+import { ClipboardList, RotateCw, SearchX } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import { httpStatus } from '../../api/errors';
 import { useAppSelector } from '../../app/hooks';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
-import { PageHeader } from '../../components/PageHeader';
-import { SearchField } from '../../components/SearchField';
+import { ListPage } from '../../components/ListPage';
 import { Skeleton } from '../../components/Skeleton';
 import { useErrorToast } from '../../components/useErrorToast';
 import { useNavigationFlag } from '../../components/useNavigationFlag';
@@ -20,7 +19,6 @@ import { filterAssignments } from './filterAssignments';
 import { SubmissionsModal } from './SubmissionsModal';
 import { SubmitAssignmentModal } from './SubmitAssignmentModal';
 import { useNow } from './useNow';
-import '../../components/page.css';
 import './AssignmentsPage.css';
 
 /** The router state a link sends to open the create-assignment dialog on arrival (spec §2). */
@@ -136,42 +134,29 @@ export function AssignmentsPage() {
   }
 
   return (
-    <div className="list-page">
-      <PageHeader
-        title="Assignments"
-        subtitle={isTeacher ? 'Create and manage assignments' : 'View and submit your assignments'}
-        actions={
-          isTeacher && (
-            <>
-              <Button
-                variant="secondary"
-                icon={<Sparkles />}
-                loading={creatingSamples}
-                onClick={() => void handleGenerateSamples()}
-              >
-                Generate Samples
-              </Button>
-              <Button icon={<Plus />} onClick={() => setCreateOpen(true)}>
-                Create Assignment
-              </Button>
-            </>
-          )
+    <ListPage
+      title="Assignments"
+      subtitle={isTeacher ? 'Create and manage assignments' : 'View and submit your assignments'}
+      searchLabel="Search assignments"
+      searchPlaceholder="Search assignments..."
+      query={query}
+      onQueryChange={setQuery}
+      count={
+        assignments && {
+          shown: visible.length,
+          total: assignments.length,
+          noun: ['assignment', 'assignments'],
         }
-      />
-      <div className="list-toolbar">
-        <SearchField
-          label="Search assignments"
-          placeholder="Search assignments..."
-          value={query}
-          onChange={(event) => setQuery(event.target.value)}
-        />
-        {assignments && assignments.length > 0 && (
-          <p className="list-toolbar__count" aria-live="polite">
-            {searching ? `${visible.length} of ${assignments.length}` : assignments.length}{' '}
-            {assignments.length === 1 ? 'assignment' : 'assignments'}
-          </p>
-        )}
-      </div>
+      }
+      actions={
+        isTeacher && {
+          createLabel: 'Create Assignment',
+          onCreate: () => setCreateOpen(true),
+          onGenerateSamples: () => void handleGenerateSamples(),
+          generatingSamples: creatingSamples,
+        }
+      }
+    >
       {renderList()}
       {isTeacher && (
         <>
@@ -185,6 +170,6 @@ export function AssignmentsPage() {
         </>
       )}
       {!isTeacher && <SubmitAssignmentModal assignment={submitting} onClose={() => setSubmitting(null)} />}
-    </div>
+    </ListPage>
   );
 }

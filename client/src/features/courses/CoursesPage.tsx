@@ -1,12 +1,11 @@
 import { COURSE_SKELETON_COUNT } from '@classwave/shared';
-import { BookOpen, Plus, RotateCw, SearchX, Sparkles } from 'lucide-react';
+import { BookOpen, Plus, RotateCw, SearchX } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import { useAppSelector } from '../../app/hooks';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
-import { PageHeader } from '../../components/PageHeader';
-import { SearchField } from '../../components/SearchField';
+import { ListPage } from '../../components/ListPage';
 import { useErrorToast } from '../../components/useErrorToast';
 import { useNavigationFlag } from '../../components/useNavigationFlag';
 import { selectProfile } from '../auth/authSlice';
@@ -14,7 +13,6 @@ import { CourseCard, CourseCardSkeleton } from './CourseCard';
 import { useCreateSampleCoursesMutation, useGetCoursesQuery } from './coursesApi';
 import { CreateCourseModal } from './CreateCourseModal';
 import { filterCourses } from './filterCourses';
-import '../../components/page.css';
 import './CoursesPage.css';
 
 /** The router state a link sends to open the create-course dialog on arrival (spec §2). */
@@ -104,45 +102,26 @@ export function CoursesPage() {
   }
 
   return (
-    <div className="list-page">
-      <PageHeader
-        title="Courses"
-        subtitle={isTeacher ? 'Manage your courses and content' : 'Browse and access your enrolled courses'}
-        actions={
-          isTeacher && (
-            <>
-              <Button
-                variant="secondary"
-                icon={<Sparkles />}
-                className="hide-on-phone"
-                loading={creatingSamples}
-                onClick={() => void handleGenerateSamples()}
-              >
-                Generate Samples
-              </Button>
-              <Button icon={<Plus />} onClick={() => setCreateOpen(true)}>
-                Create Course
-              </Button>
-            </>
-          )
+    <ListPage
+      title="Courses"
+      subtitle={isTeacher ? 'Manage your courses and content' : 'Browse and access your enrolled courses'}
+      searchLabel="Search courses"
+      searchPlaceholder="Search courses by title or code..."
+      query={query}
+      onQueryChange={setQuery}
+      count={courses && { shown: visible.length, total: courses.length, noun: ['course', 'courses'] }}
+      actions={
+        isTeacher && {
+          createLabel: 'Create Course',
+          onCreate: () => setCreateOpen(true),
+          onGenerateSamples: () => void handleGenerateSamples(),
+          generatingSamples: creatingSamples,
+          samplesDesktopOnly: true,
         }
-      />
-      <div className="list-toolbar">
-        <SearchField
-          label="Search courses"
-          placeholder="Search courses by title or code..."
-          value={query}
-          onChange={(event) => setQuery(event.target.value)}
-        />
-        {courses && courses.length > 0 && (
-          <p className="list-toolbar__count" aria-live="polite">
-            {searching ? `${visible.length} of ${courses.length}` : courses.length}{' '}
-            {courses.length === 1 ? 'course' : 'courses'}
-          </p>
-        )}
-      </div>
+      }
+    >
       {renderList()}
       {isTeacher && <CreateCourseModal open={createOpen} onClose={() => setCreateOpen(false)} />}
-    </div>
+    </ListPage>
   );
 }

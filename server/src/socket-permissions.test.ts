@@ -1,0 +1,789 @@
+import { eq } from 'drizzle-orm';
+import type { Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CHAT_QUESTION_MAX_LENGTH,
+  CLIENT_TO_SERVER_EVENTS,
+  ErrorCode,
+  LIVE_EVENT_TYPES,
+  SERVER_TO_CLIENT_EVENTS,
+  SocketRefusal,
+  type Assignment,
+  type Course,
+  type LiveEvent,
+  type OwnSubmission,
+} from '@classwave/shared';
+import { createAccessTokens } from './auth/tokens.js';
+import { chatbotConversations } from './db/schema.js';
+import { bearer, createTestApp, signIn, TEST_ORIGIN, TEST_SECRET, type TestApp } from './test/app.js';
+import {
+  createAssignment,
+  createCourse,
+  createStudent,
+  createTeacher,
+  submit,
+  type Actor,
+} from './test/factories.js';
+import {
+  connect,
+  disconnected,
+  emitAfterRefusal,
+  emitRaw,
+  listen,
+  openSocket,
+  record,
+  refusalOf,
+  type ClientSocket,
+  type Heard,
+  type HandshakeExtras,
+  type Recorder,
+} from './test/sockets.js';
+
+/**
+ * Who may do what over the socket (spec §6, DESIGN §8), the socket half of permissions.test.ts:
+ * the handshake, every client → server event × every kind of caller → accepted or refused with
+ * its code, and every server → client event × every kind of caller → heard or not. Real
+ * socket.io-client connections to the real app on a real database.
+ */
+
+type Who = 'anonymous' | 'signedOut' | 'studentA' | 'studentB' | 'owner' | 'otherTeacher';
+type SignedIn = Exclude<Who, 'anonymous' | 'signedOut'>;
+const SIGNED_IN: SignedIn[] = ['studentA', 'studentB', 'owner', 'otherTeacher'];
+
+const CHAT_DELAY_MS = 100;
+const ACK_TIMEOUT_MS = 3000;
+/** How long "nothing came back" is watched for. */
+const QUIET_MS = 300;
+
+let t: TestApp;
+let url: string;
+const actors = {} as Record<SignedIn, Actor>;
+/** A second session of each signed-in caller (same user, another sign-in). */
+const otherSession = {} as Record<SignedIn, string>;
+/** The access token of a session that has signed out. */
+let signedOutToken: string;
+const open: Array<{ close(): void }> = [];
+
+beforeAll(async () => {
+  t = await createTestApp({ chatDelayMs: { min: CHAT_DELAY_MS, max: CHAT_DELAY_MS } });
+  url = await listen(t.app);
+  [actors.owner, actors.otherTeacher, actors.studentA, actors.studentB] = await Promise.all([
+    createTeacher(t, 'Owner Teacher'),
+    createTeacher(t, 'Other Teacher'),
+    createStudent(t, 'Student A'),
+    createStudent(t, 'Student B'),
+  ]);
+  for (const who of SIGNED_IN) otherSession[who] = (await signIn(t, actors[who].email)).accessToken;
+  const gone = await createStudent(t, 'Gone Student');
+  await t.app.inject({ method: 'POST', url: '/api/auth/signout', headers: gone.headers });
+  signedOutToken = gone.token;
+});
+afterAll(async () => {
+  open.forEach((s) => s.close());
+  await t.close();
+});
+
+const tokenOf = (who: Who): string | undefined =>
+  who === 'anonymous' ? undefined : who === 'signedOut' ? signedOutToken : actors[who].token;
+
+/** Connects as `who` and keeps the socket to be closed after the file. */
+async function join(token: string, extra: HandshakeExtras = {}): Promise<Recorder> {
+  const r = await connect(url, token, extra);
+  open.push(r);
+  return r;
+}
+
+// Tokens the server itself would sign, for a session that exists: only their lifetime differs.
+const tokens = createAccessTokens(TEST_SECRET);
+const claimsOf = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { sub: string; sid: string };
+function reissue(token: string, now: Date, ttlSeconds: number): string {
+  const { sub, sid } = claimsOf(token);
+  return tokens.sign({ userId: sub, sessionId: sid, now, ttlSeconds }).token;
+}
+const expiredTwin = (token: string) => reissue(token, new Date(Date.now() - 2 * 3600_000), 60);
+const freshTwin = (token: string) => reissue(token, new Date(), 900);
+const foreignKeyTwin = (token: string) => {
+  const { sub, sid } = claimsOf(token);
+  return createAccessTokens('another-secret-that-is-also-long-enough-to-sign')
+    .sign({ userId: sub, sessionId: sid, now: new Date(), ttlSeconds: 900 })
+    .token.toString();
+};
+const unsignedTwin = (token: string) => {
+  const [, payload] = token.split('.');
+  return `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${payload}.`;
+};
+
+type Handshake = { token?: string } & HandshakeExtras;
+
+describe('the handshake', () => {
+  const fromAppPage: Record<Who, string> = {
+    anonymous: SocketRefusal.noToken,
+    signedOut: SocketRefusal.sessionEnded,
+    studentA: 'connected',
+    studentB: 'connected',
+    owner: 'connected',
+    otherTeacher: 'connected',
+  };
+  it.each(Object.entries(fromAppPage) as Array<[Who, string]>)(
+    'answers %s from the app page with %s',
+    async (who, expected) => {
+      expect(await refusalOf(url, tokenOf(who), { origin: TEST_ORIGIN })).toBe(expected);
+    },
+  );
+
+  // Browsers always send Origin: another site's page is refused before its token is even read.
+  const foreignOrigins = [
+    'https://evil.example',
+    'null',
+    `${TEST_ORIGIN}.evil.example`,
+    `${TEST_ORIGIN}/`,
+    TEST_ORIGIN.replace('http:', 'https:'),
+    TEST_ORIGIN.toUpperCase(),
+  ];
+  const whoByOrigin = foreignOrigins.flatMap((origin) =>
+    (Object.keys(fromAppPage) as Who[]).map((who) => [who, origin] as const),
+  );
+  it.each(whoByOrigin)('refuses %s from the foreign origin %s', async (who, origin) => {
+    expect(await refusalOf(url, tokenOf(who), { origin })).not.toBe('connected');
+  });
+
+  const variants: Array<{ name: string; attempt: () => Handshake; expected: string }> = [
+    { name: 'no auth at all', attempt: () => ({}), expected: SocketRefusal.noToken },
+    { name: 'an empty token', attempt: () => ({ auth: { token: '' } }), expected: SocketRefusal.noToken },
+    {
+      name: 'a token that is a number',
+      attempt: () => ({ auth: { token: 42 } }),
+      expected: SocketRefusal.noToken,
+    },
+    {
+      name: 'a token that is an array',
+      attempt: () => ({ auth: { token: [actors.studentA.token] } }),
+      expected: SocketRefusal.noToken,
+    },
+    {
+      name: 'a token of 5000 characters',
+      attempt: () => ({ token: 'x'.repeat(5000) }),
+      expected: SocketRefusal.noToken,
+    },
+    {
+      name: 'the token in the query string only',
+      attempt: () => ({ query: { token: actors.studentA.token } }),
+      expected: SocketRefusal.noToken,
+    },
+    {
+      name: 'the token as a Bearer header only',
+      attempt: () => ({ headers: bearer(actors.studentA.token) }),
+      expected: SocketRefusal.noToken,
+    },
+    {
+      name: 'a malformed token',
+      attempt: () => ({ token: 'not-a-token' }),
+      expected: SocketRefusal.invalidToken,
+    },
+    {
+      name: 'a token signed with another key',
+      attempt: () => ({ token: foreignKeyTwin(actors.studentA.token) }),
+      expected: SocketRefusal.invalidToken,
+    },
+    {
+      name: "an unsigned ('none') token",
+      attempt: () => ({ token: unsignedTwin(actors.studentA.token) }),
+      expected: SocketRefusal.invalidToken,
+    },
+    {
+      name: 'an expired token of a live session',
+      attempt: () => ({ token: expiredTwin(actors.studentA.token) }),
+      expected: SocketRefusal.tokenExpired,
+    },
+    {
+      name: "a signed-out session's token",
+      attempt: () => ({ token: signedOutToken }),
+      expected: SocketRefusal.sessionEnded,
+    },
+    {
+      name: 'a fresh token of a live session',
+      attempt: () => ({ token: freshTwin(actors.studentA.token) }),
+      expected: 'connected',
+    },
+  ];
+  it.each(variants)('answers $name with $expected', async ({ attempt, expected }) => {
+    const { token, ...extra } = attempt();
+    expect(await refusalOf(url, token, extra)).toBe(expected);
+  });
+});
+
+// Client → server
+
+type ClientEvent = (typeof CLIENT_TO_SERVER_EVENTS)[number];
+type Message = [event: string, payload: unknown];
+
+interface EmitRow {
+  event: ClientEvent;
+  name: string;
+  /** What the caller sends, in order; the outcome is what the last one got back. */
+  messages: (me: SignedIn | undefined) => Message[];
+  /** Sent without an acknowledgement callback: the outcome is an `error:message`, or 'none'. */
+  withoutAck?: boolean;
+  /** 'ok', the refusal code of the ack (or of `error:message`), 'none', or for the callers
+   *  without a session the code their handshake was refused with. */
+  expected: Record<Who, string>;
+}
+
+const signedInOnly = (outcome: string): Record<Who, string> => ({
+  anonymous: SocketRefusal.noToken,
+  signedOut: SocketRefusal.sessionEnded,
+  studentA: outcome,
+  studentB: outcome,
+  owner: outcome,
+  otherTeacher: outcome,
+});
+const partnerOf: Record<SignedIn, SignedIn> = {
+  studentA: 'studentB',
+  studentB: 'studentA',
+  owner: 'otherTeacher',
+  otherTeacher: 'owner',
+};
+/** For the callers with no session: a stolen token of a signed-in user to try anyway. */
+const tokenFor = (me: SignedIn | undefined) => actors[me ?? 'studentA'].token;
+const question = (me: SignedIn | undefined) => `How do I study for ${me ?? 'nobody'}'s course?`;
+
+const emitTable: EmitRow[] = [
+  {
+    event: 'chat:ask',
+    name: 'a question',
+    messages: (me) => [['chat:ask', { question: question(me) }]],
+    expected: signedInOnly('ok'),
+  },
+  {
+    event: 'chat:ask',
+    name: 'a blank question',
+    messages: () => [['chat:ask', { question: ' \n\t ' }]],
+    expected: signedInOnly(ErrorCode.validationFailed),
+  },
+  {
+    event: 'chat:ask',
+    name: 'a question over the length limit',
+    messages: () => [['chat:ask', { question: 'why '.repeat(CHAT_QUESTION_MAX_LENGTH) }]],
+    expected: signedInOnly(ErrorCode.validationFailed),
+  },
+  {
+    event: 'chat:ask',
+    name: 'a null payload',
+    messages: () => [['chat:ask', null]],
+    expected: signedInOnly(ErrorCode.validationFailed),
+  },
+  {
+    event: 'chat:ask',
+    name: 'a question that is an object',
+    messages: () => [['chat:ask', { question: { $ne: null, toString: 'x' } }]],
+    expected: signedInOnly(ErrorCode.validationFailed),
+  },
+  {
+    event: 'chat:ask',
+    name: 'a question that is an array',
+    messages: () => [['chat:ask', { question: ['study', 'learn'] }]],
+    expected: signedInOnly(ErrorCode.validationFailed),
+  },
+  {
+    event: 'chat:ask',
+    name: 'a second question while one is pending',
+    messages: (me) => [
+      ['chat:ask', { question: question(me) }],
+      ['chat:ask', { question: 'And another?' }],
+    ],
+    expected: signedInOnly(ErrorCode.conflict),
+  },
+  {
+    event: 'chat:ask',
+    name: 'a blank question without an acknowledgement',
+    messages: () => [['chat:ask', { question: '' }]],
+    withoutAck: true,
+    expected: signedInOnly(ErrorCode.validationFailed),
+  },
+  {
+    event: 'auth:token',
+    name: 'a fresh token of its own session',
+    messages: (me) => [['auth:token', { token: freshTwin(tokenFor(me)) }]],
+    expected: signedInOnly('ok'),
+  },
+  {
+    event: 'auth:token',
+    name: "another user's token",
+    messages: (me) => [['auth:token', { token: actors[partnerOf[me ?? 'studentA']].token }]],
+    expected: signedInOnly(ErrorCode.forbidden),
+  },
+  {
+    event: 'auth:token',
+    name: "another session's token of the same user",
+    messages: (me) => [['auth:token', { token: otherSession[me ?? 'studentA'] }]],
+    expected: signedInOnly(ErrorCode.forbidden),
+  },
+  {
+    event: 'auth:token',
+    name: 'an expired token of its own session',
+    messages: (me) => [['auth:token', { token: expiredTwin(tokenFor(me)) }]],
+    expected: signedInOnly(ErrorCode.tokenExpired),
+  },
+  {
+    event: 'auth:token',
+    name: "a signed-out session's token",
+    messages: () => [['auth:token', { token: signedOutToken }]],
+    expected: signedInOnly(ErrorCode.sessionEnded),
+  },
+  {
+    event: 'auth:token',
+    name: 'a malformed token',
+    messages: () => [['auth:token', { token: 'eyJhbGciOi.not.a-token' }]],
+    expected: signedInOnly(ErrorCode.invalidToken),
+  },
+  {
+    event: 'auth:token',
+    name: 'a token signed with another key',
+    messages: (me) => [['auth:token', { token: foreignKeyTwin(tokenFor(me)) }]],
+    expected: signedInOnly(ErrorCode.invalidToken),
+  },
+  {
+    event: 'auth:token',
+    name: "an unsigned ('none') token",
+    messages: (me) => [['auth:token', { token: unsignedTwin(tokenFor(me)) }]],
+    expected: signedInOnly(ErrorCode.invalidToken),
+  },
+  {
+    event: 'auth:token',
+    name: 'no token',
+    messages: () => [['auth:token', {}]],
+    expected: signedInOnly(ErrorCode.validationFailed),
+  },
+  {
+    event: 'auth:token',
+    name: 'a token that is not text',
+    messages: (me) => [['auth:token', { token: [tokenFor(me)] }]],
+    expected: signedInOnly(ErrorCode.validationFailed),
+  },
+  {
+    event: 'auth:token',
+    name: 'a fresh token without an acknowledgement',
+    messages: (me) => [['auth:token', { token: freshTwin(tokenFor(me)) }]],
+    withoutAck: true,
+    expected: signedInOnly('none'),
+  },
+];
+
+/**
+ * Emits `event` (any name, any payload: the typed client would allow neither) with an
+ * acknowledgement; the ack's outcome ('ok' or its code), or 'none' when none came in time.
+ */
+async function emitWithAck(
+  socket: ClientSocket,
+  event: string,
+  payload: unknown,
+  timeoutMs = ACK_TIMEOUT_MS,
+): Promise<string> {
+  try {
+    const untyped = socket as unknown as Socket;
+    const ack = (await untyped.timeout(timeoutMs).emitWithAck(event, payload)) as
+      { ok: true } | { ok: false; code: string };
+    return ack.ok ? 'ok' : ack.code;
+  } catch {
+    return 'none';
+  }
+}
+
+const quiet = () => new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+
+/** Sends a row's messages as a signed-in caller on a fresh socket; the outcome of the last one. */
+async function sendAs(me: SignedIn, row: EmitRow): Promise<{ outcome: string; socket: Recorder }> {
+  const r = await join(actors[me].token);
+  const messages = row.messages(me);
+  let outcome = 'none';
+  for (const [event, payload] of messages) {
+    if (!row.withoutAck) {
+      outcome = await emitWithAck(r.socket, event, payload);
+      continue;
+    }
+    (r.socket as unknown as Socket).emit(event, payload);
+    await quiet();
+    const refusal = r.heard.find((h) => h.name === 'error:message');
+    outcome = refusal ? (refusal.args[0] as { code: string }).code : 'none';
+  }
+  return { outcome, socket: r };
+}
+
+describe.each(emitTable)('$event: $name', (row) => {
+  it.each(Object.entries(row.expected) as Array<[Who, string]>)(
+    'answers %s with %s',
+    async (who, expected) => {
+      if (who === 'anonymous' || who === 'signedOut') {
+        // The handshake is refused; a hostile client writes the event on the open transport anyway.
+        const after = await emitAfterRefusal(url, tokenOf(who), row.messages(undefined));
+        expect(after).toEqual({ refusal: expected, replies: [], closed: true });
+        return;
+      }
+      const { outcome, socket } = await sendAs(who, row);
+      expect(outcome).toBe(expected);
+      expect(socket.socket.connected).toBe(true);
+    },
+  );
+});
+
+describe('what an accepted or refused client event leaves behind', () => {
+  it('answers an accepted question on the asking socket and stores it for that user only', async () => {
+    const { outcome, socket } = await sendAs('studentB', emitTable[0]!);
+    expect(outcome).toBe('ok');
+    const reply = await socket.waitForHeard((h) => h.name === 'chat:reply');
+    expect(reply.args[0]).toMatchObject({
+      question: question('studentB'),
+      answer: expect.stringMatching(/\w/),
+    });
+    const stored = await t.app.database.db
+      .select({ userId: chatbotConversations.userId })
+      .from(chatbotConversations)
+      .where(eq(chatbotConversations.question, question('studentB')));
+    // The matrix above asked it too: every copy belongs to student B.
+    expect(stored.length).toBeGreaterThan(0);
+    expect(new Set(stored.map((row) => row.userId))).toEqual(new Set([actors.studentB.id]));
+  });
+
+  it('stores nothing for a signed-out session that writes a question on a refused transport', async () => {
+    const { sub } = claimsOf(signedOutToken);
+    await emitAfterRefusal(url, signedOutToken, [['chat:ask', { question: 'Sneaky?' }]]);
+    await new Promise((resolve) => setTimeout(resolve, CHAT_DELAY_MS * 3));
+    const stored = await t.app.database.db
+      .select()
+      .from(chatbotConversations)
+      .where(eq(chatbotConversations.userId, sub));
+    expect(stored).toEqual([]);
+  });
+
+  it('refuses the eleventh question within a minute on one socket', async () => {
+    const r = await join(actors.studentA.token);
+    const outcomes: string[] = [];
+    for (let i = 0; i < 11; i++) {
+      const asked = `Question ${i}`;
+      outcomes.push(await emitWithAck(r.socket, 'chat:ask', { question: asked }));
+      // Wait for the answer, so the next question is not refused as pending instead.
+      if (outcomes[i] === 'ok')
+        await r.waitForHeard((h) => h.name === 'chat:reply' && questionOf(h) === asked);
+    }
+    expect(outcomes).toEqual([...Array<string>(10).fill('ok'), ErrorCode.rateLimited]);
+  });
+
+  it('keeps the socket as it was after a refused auth:token: it hears its own events, not the offered user’s', async () => {
+    const course = await createCourse(t, actors.owner);
+    const assignment = await createAssignment(t, actors.owner, course);
+    const b = await join(actors.studentB.token);
+    expect(await emitWithAck(b.socket, 'auth:token', { token: actors.studentA.token })).toBe(
+      ErrorCode.forbidden,
+    );
+    const theirs = await submit(t, actors.studentA, assignment);
+    const mine = await submit(t, actors.studentB, assignment);
+    await b.waitFor((e) => e.type === 'submission:created' && (e.data as { id: string }).id === mine.id);
+    expect(b.events.filter((e) => (e.data as { id: string }).id === theirs.id)).toEqual([]);
+  });
+});
+
+describe('client events the server does not handle', () => {
+  // Names a client might try: joining rooms, spoofing live events, or EventEmitter internals.
+  const unhandled = [
+    'join',
+    'subscribe',
+    'room:join',
+    'course:created',
+    'submission:graded',
+    'session:ended',
+    'chat:reply',
+    'error',
+    '__proto__',
+    'constructor',
+    'toString',
+    'hasOwnProperty',
+  ];
+
+  it.each(SIGNED_IN)(
+    'ignores them from %s: no answer, no room joined, nothing relayed to others',
+    async (who) => {
+      const course = await createCourse(t, actors.owner);
+      const assignment = await createAssignment(t, actors.owner, course);
+      const [me, owner] = await Promise.all([join(actors[who].token), join(actors.owner.token)]);
+      const rooms = [`user:${actors.owner.id}`, `user:${actors.studentA.id}`, 'role:teacher', 'role:student'];
+      const spoof = {
+        id: 987654321,
+        type: 'course:created',
+        at: new Date().toISOString(),
+        data: { id: 'spoofed' },
+      };
+      const outcomes = await Promise.all(
+        unhandled.map((name) => emitWithAck(me.socket, name, { room: rooms[0], rooms, ...spoof }, QUIET_MS)),
+      );
+      expect(outcomes).toEqual(unhandled.map(() => 'none'));
+      expect(me.socket.connected).toBe(true);
+      // Something only the owner and student A hear: does it reach the caller now?
+      const theirs = await submit(t, actors.studentA, assignment);
+      await owner.waitFor(
+        (e) => e.type === 'submission:created' && (e.data as { id: string }).id === theirs.id,
+      );
+      await barrier(me, owner);
+      const heardIt = me.events.some((e) => (e.data as { id: string }).id === theirs.id);
+      expect(heardIt).toBe(who === 'owner' || who === 'studentA');
+      expect(owner.heard.filter((h) => JSON.stringify(h.args).includes('spoofed'))).toEqual([]);
+      // The socket still works.
+      expect(await emitWithAck(me.socket, 'auth:token', { token: freshTwin(actors[who].token) })).toBe('ok');
+    },
+  );
+
+  it.each(['disconnect', 'disconnecting', 'newListener', 'removeListener', 'connect'])(
+    "a raw '%s' event cannot keep a socket open past its token's expiry",
+    async (name) => {
+      // Were a reserved name to reach the server's own handlers, 'disconnect' would clear the expiry timer.
+      const shortLived = reissue(actors.studentA.token, new Date(), 3);
+      const r = await join(shortLived);
+      const closed = disconnected(r.socket, 8000);
+      emitRaw(r.socket, name, 'x');
+      await closed;
+      const health = await t.app.inject({ method: 'GET', url: '/api/health' });
+      expect(health.statusCode).toBe(200);
+    },
+  );
+
+  it('lists every event the server listens to on a connected socket in the table above', async () => {
+    const r = await join(actors.studentA.token);
+    const serverSocket = t.app.io.of('/').sockets.get(r.socket.id ?? '');
+    expect(serverSocket).toBeDefined();
+    const internal = new Set(['disconnect', 'disconnecting', 'error', 'newListener', 'removeListener']);
+    const handled = serverSocket!
+      .eventNames()
+      .map(String)
+      .filter((name) => !internal.has(name));
+    expect(handled.sort()).toEqual([...CLIENT_TO_SERVER_EVENTS].sort());
+  });
+});
+
+// Server → client
+
+/** An event every signed-in user hears, so that "did not hear X" is judged after it arrived. */
+async function barrier(...recorders: Recorder[]) {
+  const course = await createCourse(t, actors.otherTeacher, { title: `Barrier ${Date.now()}` });
+  await Promise.all(
+    recorders.map((r) =>
+      r.waitFor((e) => e.type === 'course:created' && (e.data as { id: string }).id === course.id),
+    ),
+  );
+}
+
+type ServerEvent = (typeof SERVER_TO_CLIENT_EVENTS)[number];
+
+interface LiveRow {
+  event: ServerEvent;
+  /** What happens, said in words. */
+  when: string;
+  /** Makes it happen; returns how to recognise the message it causes. */
+  act: () => Promise<(h: Heard) => boolean>;
+  hears: Record<Who, boolean>;
+}
+
+const everyoneSignedIn = {
+  anonymous: false,
+  signedOut: false,
+  studentA: true,
+  studentB: true,
+  owner: true,
+  otherTeacher: true,
+};
+const studentsAndOwner = { ...everyoneSignedIn, otherTeacher: false };
+const studentAAndOwner = { ...studentsAndOwner, studentB: false };
+const onlyStudentA = { ...studentAAndOwner, owner: false };
+const nobody = { ...onlyStudentA, studentA: false };
+const questionOf = (h: Heard) => (h.args[0] as { question?: string } | undefined)?.question;
+const idOf = (h: Heard) => ((h.args[0] as LiveEvent | undefined)?.data as { id?: string } | undefined)?.id;
+
+describe('who hears each server event', () => {
+  const observers = {} as Record<Who, Recorder>;
+  const state = {} as {
+    course: Course;
+    assignment: Assignment;
+    submission: OwnSubmission;
+    signedOut: string;
+  };
+  let firstEventId = 0;
+
+  beforeAll(async () => {
+    firstEventId = (
+      await t.app.inject({ method: 'GET', url: '/api/events', headers: actors.owner.headers })
+    ).json<{
+      lastId: number;
+    }>().lastId;
+    // The signed-out caller here is a second session of student A, connected until its session ends:
+    // every event for student A would reach it if signing out did not close it.
+    state.signedOut = (await signIn(t, actors.studentA.email)).accessToken;
+    for (const who of SIGNED_IN) observers[who] = await join(actors[who].token);
+    observers.signedOut = await join(state.signedOut);
+    // A client without a token that keeps retrying: it must never hear anything.
+    const anonymous = openSocket(url, undefined, { reconnection: true });
+    observers.anonymous = record(anonymous);
+    open.push(observers.anonymous);
+    await new Promise<void>((resolve) => anonymous.once('connect_error', () => resolve()));
+  });
+
+  const liveTable: LiveRow[] = [
+    {
+      event: 'session:ended',
+      when: "student A's other session signs out",
+      act: async () => {
+        await t.app.inject({ method: 'POST', url: '/api/auth/signout', headers: bearer(state.signedOut) });
+        return (h) => h.name === 'session:ended';
+      },
+      hears: { ...nobody, signedOut: true },
+    },
+    {
+      event: 'course:created',
+      when: 'the owner creates a course',
+      act: async () => {
+        state.course = await createCourse(t, actors.owner, { title: 'Matrix course' });
+        return (h) => h.name === 'course:created' && idOf(h) === state.course.id;
+      },
+      hears: everyoneSignedIn,
+    },
+    {
+      event: 'assignment:created',
+      when: 'the owner adds an assignment to it',
+      act: async () => {
+        state.assignment = await createAssignment(t, actors.owner, state.course, { maxPoints: 10 });
+        return (h) => h.name === 'assignment:created' && idOf(h) === state.assignment.id;
+      },
+      hears: studentsAndOwner,
+    },
+    {
+      event: 'submission:created',
+      when: 'student A submits to it',
+      act: async () => {
+        state.submission = await submit(t, actors.studentA, state.assignment, 'Matrix answer');
+        return (h) => h.name === 'submission:created' && idOf(h) === state.submission.id;
+      },
+      hears: studentAAndOwner,
+    },
+    {
+      event: 'submission:graded',
+      when: "the owner grades student A's submission",
+      act: async () => {
+        const res = await t.app.inject({
+          method: 'PATCH',
+          url: `/api/submissions/${state.submission.id}`,
+          headers: actors.owner.headers,
+          payload: { grade: 8, feedback: 'Good' },
+        });
+        expect(res.statusCode).toBe(200);
+        return (h) => h.name === 'submission:graded' && idOf(h) === state.submission.id;
+      },
+      hears: studentAAndOwner,
+    },
+    {
+      event: 'assignment:deleted',
+      when: 'the owner deletes the assignment',
+      act: async () => {
+        const res = await t.app.inject({
+          method: 'DELETE',
+          url: `/api/assignments/${state.assignment.id}`,
+          headers: actors.owner.headers,
+        });
+        expect(res.statusCode).toBe(204);
+        return (h) => h.name === 'assignment:deleted' && idOf(h) === state.assignment.id;
+      },
+      hears: studentsAndOwner,
+    },
+    {
+      event: 'course:deleted',
+      when: 'the owner deletes the course',
+      act: async () => {
+        const res = await t.app.inject({
+          method: 'DELETE',
+          url: `/api/courses/${state.course.id}`,
+          headers: actors.owner.headers,
+        });
+        expect(res.statusCode).toBe(204);
+        return (h) => h.name === 'course:deleted' && idOf(h) === state.course.id;
+      },
+      hears: everyoneSignedIn,
+    },
+    {
+      event: 'chat:reply',
+      when: 'student A asks the assistant',
+      act: async () => {
+        expect(
+          await emitWithAck(observers.studentA.socket, 'chat:ask', { question: 'Any study tips?' }),
+        ).toBe('ok');
+        return (h) => h.name === 'chat:reply' && questionOf(h) === 'Any study tips?';
+      },
+      hears: onlyStudentA,
+    },
+    {
+      event: 'error:message',
+      when: 'student A sends a blank question without an acknowledgement',
+      act: async () => {
+        (observers.studentA.socket as unknown as Socket).emit('chat:ask', { question: '   ' });
+        return (h) =>
+          h.name === 'error:message' && (h.args[0] as { code?: string }).code === ErrorCode.validationFailed;
+      },
+      hears: onlyStudentA,
+    },
+  ];
+
+  it.each(liveTable)('$event ($when) reaches exactly its audience', async ({ act, hears }) => {
+    const match = await act();
+    const audience = (Object.keys(hears) as Who[]).filter((who) => hears[who]);
+    await Promise.all(audience.map((who) => observers[who].waitForHeard(match)));
+    const live = SIGNED_IN.filter((who) => observers[who].socket.connected).map((who) => observers[who]);
+    await barrier(...live);
+    const heard = Object.fromEntries(
+      (Object.keys(hears) as Who[]).map((who) => [who, observers[who].heard.filter(match).length]),
+    );
+    expect(heard).toEqual(Object.fromEntries(Object.entries(hears).map(([who, yes]) => [who, yes ? 1 : 0])));
+  });
+
+  it('leaves the signed-out and the anonymous client disconnected, having heard nothing else', async () => {
+    expect(observers.signedOut.socket.connected).toBe(false);
+    expect(observers.signedOut.heard.map((h) => h.name)).toEqual(['session:ended']);
+    expect(observers.anonymous.socket.connected).toBe(false);
+    expect(observers.anonymous.heard).toEqual([]);
+  });
+
+  it('replays to each caller exactly the live events its socket heard', async () => {
+    for (const who of SIGNED_IN) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/events?after=${firstEventId}`,
+        headers: actors[who].headers,
+      });
+      const replayed = res.json<{ events: LiveEvent[] }>().events.map((e) => e.id);
+      const heard = observers[who].events.map((e) => e.id);
+      expect({ who, ids: replayed }).toEqual({ who, ids: heard });
+    }
+    for (const token of [state.signedOut, undefined]) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/events?after=${firstEventId}`,
+        headers: token ? bearer(token) : {},
+      });
+      expect(res.statusCode).toBe(401);
+    }
+  });
+
+  it('has a row for every server → client event, and every live event type is one of them', () => {
+    expect(SERVER_TO_CLIENT_EVENTS.filter((event) => !liveTable.some((row) => row.event === event))).toEqual(
+      [],
+    );
+    expect(
+      LIVE_EVENT_TYPES.filter((type) => !(SERVER_TO_CLIENT_EVENTS as readonly string[]).includes(type)),
+    ).toEqual([]);
+  });
+});
+
+describe('the socket permission table', () => {
+  it('has a row for every client → server event, each answering all six callers', () => {
+    expect(CLIENT_TO_SERVER_EVENTS.filter((event) => !emitTable.some((row) => row.event === event))).toEqual(
+      [],
+    );
+    for (const row of emitTable)
+      expect(Object.keys(row.expected).sort()).toEqual([...SIGNED_IN, 'anonymous', 'signedOut'].sort());
+  });
+});

@@ -240,6 +240,215 @@ describe('what a refused request leaves behind', () => {
   });
 });
 
+/**
+ * Fields a caller may not set, whatever the body says (mass assignment): each request is refused
+ * with 400 naming the field (or 403 when the caller may not act at all), and a read afterwards
+ * shows nothing was written.
+ */
+interface FieldRow {
+  name: string;
+  who: Who;
+  request: (f: Fixture) => { method: 'POST' | 'PATCH'; url: string; payload: object };
+  status: number;
+  /** The field the refusal's message names. */
+  field?: string;
+  /** What the owner reads afterwards, unchanged. */
+  unchanged: (f: Fixture) => Promise<void>;
+}
+
+const ownerRead = (url: string) => t.app.inject({ method: 'GET', url, headers: owner.headers });
+async function onlyOwnSubmissionUngraded(f: Fixture) {
+  const list = (await ownerRead(`/api/assignments/${f.assignment.id}/submissions`)).json();
+  expect(list).toMatchObject([
+    { id: f.submission.id, studentId: studentA.id, content: 'My answer.', grade: null, feedback: null },
+  ]);
+}
+async function courseHasNoNewAssignment(f: Fixture) {
+  const detail = (await ownerRead(`/api/courses/${f.course.id}`)).json();
+  expect(detail.assignments.map((a: Assignment) => a.id)).toEqual([f.assignment.id]);
+}
+async function noCourseTitled(title: string) {
+  const list = (await ownerRead('/api/courses')).json();
+  expect(list.filter((c: Course) => c.title === title)).toEqual([]);
+}
+
+const submitAs = (f: Fixture, extra: object) => ({
+  method: 'POST' as const,
+  url: `/api/assignments/${f.assignment.id}/submissions`,
+  payload: { content: 'Sneaky', ...extra },
+});
+const gradeWith = (f: Fixture, extra: object) => ({
+  method: 'PATCH' as const,
+  url: `/api/submissions/${f.submission.id}`,
+  payload: { grade: 5, ...extra },
+});
+const newCourse = (extra: object) => ({
+  method: 'POST' as const,
+  url: '/api/courses',
+  payload: { title: 'Smuggled', code: 'SM1', description: 'D', ...extra },
+});
+const newAssignment = (f: Fixture, extra: object) => ({
+  method: 'POST' as const,
+  url: '/api/assignments',
+  payload: { title: 'Smuggled', dueDate: inDays(3), courseId: f.course.id, ...extra },
+});
+
+const fieldTable: FieldRow[] = [
+  ...(['grade', 'feedback', 'gradedAt'] as const).map((field) => ({
+    name: `a student submitting with ${field}`,
+    who: 'studentB' as Who,
+    request: (f: Fixture) => submitAs(f, { [field]: field === 'grade' ? 10 : 'Great' }),
+    status: 400,
+    field,
+    unchanged: onlyOwnSubmissionUngraded,
+  })),
+  ...(['studentId', 'assignmentId', 'id', 'submittedAt'] as const).map((field) => ({
+    name: `a student submitting with ${field}`,
+    who: 'studentB' as Who,
+    request: (f: Fixture) =>
+      submitAs(f, {
+        [field]:
+          field === 'studentId' ? studentA.id : field === 'submittedAt' ? inDays(-30) : f.submission.id,
+      }),
+    status: 400,
+    field,
+    unchanged: onlyOwnSubmissionUngraded,
+  })),
+  {
+    name: 'a student submitting with role: teacher',
+    who: 'studentB',
+    request: (f) => submitAs(f, { role: 'teacher' }),
+    status: 400,
+    field: 'role',
+    unchanged: onlyOwnSubmissionUngraded,
+  },
+  {
+    name: 'a student grading with role: teacher in the body',
+    who: 'studentA',
+    request: (f) => gradeWith(f, { role: 'teacher' }),
+    status: 400,
+    field: 'role',
+    unchanged: onlyOwnSubmissionUngraded,
+  },
+  {
+    name: 'a student creating a course with role: teacher in the body',
+    who: 'studentA',
+    request: () => newCourse({ title: 'Student course', role: 'teacher' }),
+    status: 400,
+    field: 'role',
+    unchanged: () => noCourseTitled('Student course'),
+  },
+  {
+    name: 'a student creating a course with teacherId of a teacher',
+    who: 'studentA',
+    request: () => newCourse({ title: 'Student course', teacherId: owner.id }),
+    status: 400,
+    field: 'teacherId',
+    unchanged: () => noCourseTitled('Student course'),
+  },
+  ...(['studentId', 'assignmentId', 'content', 'submittedAt', 'gradedAt', 'id'] as const).map((field) => ({
+    name: `the course's teacher grading with ${field}`,
+    who: 'owner' as Who,
+    request: (f: Fixture) =>
+      gradeWith(f, {
+        [field]:
+          field === 'content'
+            ? 'Rewritten'
+            : field.endsWith('At')
+              ? inDays(-1)
+              : field === 'studentId'
+                ? studentB.id
+                : f.emptyCourse.id,
+      }),
+    status: 400,
+    field,
+    unchanged: onlyOwnSubmissionUngraded,
+  })),
+  {
+    name: "the course's teacher grading above the assignment's max points",
+    who: 'owner',
+    request: (f) => gradeWith(f, { grade: 11 }),
+    status: 400,
+    field: 'grade',
+    unchanged: onlyOwnSubmissionUngraded,
+  },
+  ...([-1, 2.5, '7', null] as const).map((grade) => ({
+    name: `the course's teacher grading with grade ${JSON.stringify(grade)}`,
+    who: 'owner' as Who,
+    request: (f: Fixture) => gradeWith(f, { grade }),
+    status: 400,
+    field: 'grade',
+    unchanged: onlyOwnSubmissionUngraded,
+  })),
+  ...(['teacherId', 'id', 'createdAt', 'teacher'] as const).map((field) => ({
+    name: `a teacher creating a course with ${field}`,
+    who: 'otherTeacher' as Who,
+    request: () =>
+      newCourse({
+        title: `Course with ${field}`,
+        [field]:
+          field === 'teacher'
+            ? { id: owner.id, fullName: 'Owner Teacher' }
+            : field === 'createdAt'
+              ? inDays(-400)
+              : owner.id,
+      }),
+    status: 400,
+    field,
+    unchanged: () => noCourseTitled(`Course with ${field}`),
+  })),
+  ...(['teacherId', 'id', 'courseTitle', 'submissionCount', 'submission', 'createdAt'] as const).map(
+    (field) => ({
+      name: `the owner creating an assignment with ${field}`,
+      who: 'owner' as Who,
+      request: (f: Fixture) =>
+        newAssignment(f, {
+          [field]:
+            field === 'submissionCount'
+              ? 99
+              : field === 'submission'
+                ? { id: f.submission.id, grade: 10 }
+                : field === 'createdAt'
+                  ? inDays(-400)
+                  : field === 'courseTitle'
+                    ? 'Renamed'
+                    : otherTeacher.id,
+        }),
+      status: 400,
+      field,
+      unchanged: courseHasNoNewAssignment,
+    }),
+  ),
+  {
+    name: "another teacher creating an assignment on the owner's course",
+    who: 'otherTeacher',
+    request: (f) => newAssignment(f, {}),
+    status: 403,
+    unchanged: courseHasNoNewAssignment,
+  },
+];
+
+describe('fields a caller may not set', () => {
+  it.each(fieldTable)('refuses $name with $status', async ({ who, request, status, field, unchanged }) => {
+    const f = await fixture();
+    const res = await t.app.inject({ ...request(f), headers: headersOf(who) });
+    expect(res.statusCode, res.body).toBe(status);
+    if (field) expect(res.json().message).toContain(field);
+    await unchanged(f);
+  });
+
+  it('takes the owner of a course from the session, never from the query string', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/courses?teacherId=${owner.id}&teacher[id]=${owner.id}`,
+      headers: otherTeacher.headers,
+      payload: { title: 'Query smuggled', code: 'QS1', description: 'D' },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ teacherId: otherTeacher.id, teacher: { id: otherTeacher.id } });
+  });
+});
+
 /** Routes anyone may call: they are tested in auth/*.test.ts and app.test.ts. */
 const PUBLIC_ROUTES = [
   'GET /api/health',

@@ -1,11 +1,10 @@
 import { DEFAULT_MAX_POINTS, LIMITS, type Course } from '@classwave/shared';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
-import { Button } from '../../components/Button';
+import { FormModal } from '../../components/FormModal';
 import { Input } from '../../components/Input';
-import { Modal } from '../../components/Modal';
 import { Select } from '../../components/Select';
 import { Textarea } from '../../components/Textarea';
 import { useCreateAssignmentMutation } from './assignmentsApi';
@@ -36,7 +35,6 @@ export function CreateAssignmentModal({
   courses,
   coursesLoading,
 }: CreateAssignmentModalProps) {
-  const formId = useId();
   const [values, setValues] = useState(emptyForm);
   const [courseError, setCourseError] = useState<string | null>(null);
   const courseRef = useRef<HTMLSelectElement>(null);
@@ -48,8 +46,7 @@ export function CreateAssignmentModal({
     onClose();
   }
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  async function handleSubmit() {
     // The course is checked here rather than by the browser, so the spec's message is the one shown.
     if (!values.courseId) {
       setCourseError(SELECT_A_COURSE);
@@ -86,86 +83,77 @@ export function CreateAssignmentModal({
   const noCourses = !coursesLoading && courses.length === 0;
 
   return (
-    <Modal
+    <FormModal
       open={open}
       onClose={close}
       title="Create Assignment"
       description="Students of the course see it as soon as it is created."
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} loading={isLoading}>
-            Create Assignment
-          </Button>
-        </>
-      }
+      submitLabel="Create Assignment"
+      submitting={isLoading}
+      onSubmit={handleSubmit}
     >
-      <form id={formId} className="form-stack" onSubmit={(event) => void handleSubmit(event)}>
+      <Input
+        label="Title"
+        name="title"
+        required
+        maxLength={LIMITS.assignmentTitle}
+        value={values.title}
+        onChange={set('title')}
+      />
+      <Select
+        ref={courseRef}
+        label="Course"
+        name="courseId"
+        aria-required="true"
+        value={values.courseId}
+        onChange={set('courseId')}
+        error={courseError ?? undefined}
+        hint={
+          noCourses ? (
+            <>
+              You have no courses yet. <Link to="/courses">Create a course</Link> first.
+            </>
+          ) : undefined
+        }
+      >
+        <option value="">Select a course</option>
+        {courses.map((course) => (
+          <option key={course.id} value={course.id}>
+            {course.title} ({course.code})
+          </option>
+        ))}
+      </Select>
+      <div className="form-row form-row--wide-first">
         <Input
-          label="Title"
-          name="title"
+          label="Due Date"
+          name="dueDate"
+          type="datetime-local"
           required
-          maxLength={LIMITS.assignmentTitle}
-          value={values.title}
-          onChange={set('title')}
+          value={values.dueDate}
+          onChange={set('dueDate')}
         />
-        <Select
-          ref={courseRef}
-          label="Course"
-          name="courseId"
-          aria-required="true"
-          value={values.courseId}
-          onChange={set('courseId')}
-          error={courseError ?? undefined}
-          hint={
-            noCourses ? (
-              <>
-                You have no courses yet. <Link to="/courses">Create a course</Link> first.
-              </>
-            ) : undefined
-          }
-        >
-          <option value="">Select a course</option>
-          {courses.map((course) => (
-            <option key={course.id} value={course.id}>
-              {course.title} ({course.code})
-            </option>
-          ))}
-        </Select>
-        <div className="form-row form-row--wide-first">
-          <Input
-            label="Due Date"
-            name="dueDate"
-            type="datetime-local"
-            required
-            value={values.dueDate}
-            onChange={set('dueDate')}
-          />
-          <Input
-            label="Max Points"
-            name="maxPoints"
-            type="number"
-            inputMode="numeric"
-            required
-            min={1}
-            max={LIMITS.maxPoints}
-            step={1}
-            value={values.maxPoints}
-            onChange={set('maxPoints')}
-          />
-        </div>
-        <Textarea
-          label="Description"
-          name="description"
-          rows={4}
-          maxLength={LIMITS.assignmentDescription}
-          placeholder="Instructions for your students (optional)"
-          value={values.description}
-          onChange={set('description')}
+        <Input
+          label="Max Points"
+          name="maxPoints"
+          type="number"
+          inputMode="numeric"
+          required
+          min={1}
+          max={LIMITS.maxPoints}
+          step={1}
+          value={values.maxPoints}
+          onChange={set('maxPoints')}
         />
-      </form>
-    </Modal>
+      </div>
+      <Textarea
+        label="Description"
+        name="description"
+        rows={4}
+        maxLength={LIMITS.assignmentDescription}
+        placeholder="Instructions for your students (optional)"
+        value={values.description}
+        onChange={set('description')}
+      />
+    </FormModal>
   );
 }

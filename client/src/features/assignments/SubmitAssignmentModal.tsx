@@ -1,12 +1,10 @@
 import { formatListDate, LIMITS, type Assignment } from '@classwave/shared';
-import { useId, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
-import { Button } from '../../components/Button';
-import { Modal } from '../../components/Modal';
+import { FormModal } from '../../components/FormModal';
 import { Textarea } from '../../components/Textarea';
 import { useSubmitAssignmentMutation } from './assignmentsApi';
-import '../../components/forms.css';
 
 /** Submit Assignment (spec §2): one text answer; blank content is ignored without a word. */
 export function SubmitAssignmentModal({
@@ -16,7 +14,6 @@ export function SubmitAssignmentModal({
   assignment: Assignment | null;
   onClose: () => void;
 }) {
-  const formId = useId();
   const [content, setContent] = useState('');
   const [submitAssignment, { isLoading }] = useSubmitAssignmentMutation();
 
@@ -25,8 +22,7 @@ export function SubmitAssignmentModal({
     onClose();
   }
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  async function handleSubmit() {
     if (!assignment || content.trim() === '') return;
     try {
       await submitAssignment({ assignmentId: assignment.id, content }).unwrap();
@@ -38,7 +34,7 @@ export function SubmitAssignmentModal({
   }
 
   return (
-    <Modal
+    <FormModal
       open={assignment !== null}
       onClose={close}
       size="lg"
@@ -51,36 +47,27 @@ export function SubmitAssignmentModal({
           </>
         )
       }
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} loading={isLoading}>
-            Submit Assignment
-          </Button>
-        </>
-      }
+      submitLabel="Submit Assignment"
+      submitting={isLoading}
+      onSubmit={handleSubmit}
     >
-      <form id={formId} className="form-stack" onSubmit={(event) => void handleSubmit(event)}>
-        {assignment && assignment.description.trim() !== '' && (
-          <section className="submit-brief" aria-label="Instructions">
-            <h3 className="submit-brief__title">Instructions</h3>
-            <p className="submit-brief__text">{assignment.description}</p>
-          </section>
-        )}
-        <Textarea
-          label="Your Submission"
-          name="content"
-          rows={8}
-          required
-          maxLength={LIMITS.submissionContent}
-          placeholder="Type your submission here..."
-          hint="You can submit once; your teacher sees it right away."
-          value={content}
-          onChange={(event) => setContent(event.target.value)}
-        />
-      </form>
-    </Modal>
+      {assignment && assignment.description.trim() !== '' && (
+        <section className="submit-brief" aria-label="Instructions">
+          <h3 className="submit-brief__title">Instructions</h3>
+          <p className="submit-brief__text">{assignment.description}</p>
+        </section>
+      )}
+      <Textarea
+        label="Your Submission"
+        name="content"
+        rows={8}
+        required
+        maxLength={LIMITS.submissionContent}
+        placeholder="Type your submission here..."
+        hint="You can submit once; your teacher sees it right away."
+        value={content}
+        onChange={(event) => setContent(event.target.value)}
+      />
+    </FormModal>
   );
 }

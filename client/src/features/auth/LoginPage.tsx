@@ -1,22 +1,15 @@
-import {
-  EMAIL_MAX_LENGTH,
-  ErrorCode,
-  PASSWORD_MAX_LENGTH,
-  verifyLinkErrorMessages,
-  type VerifyLinkError,
-} from '@classwave/shared';
-import { LockKeyhole, Mail } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { ErrorCode, verifyLinkErrorMessages, type VerifyLinkError } from '@classwave/shared';
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { apiErrorCode, apiErrorMessage } from '../../api/errors';
 import { useAppDispatch, useAppStore } from '../../app/hooks';
 import { Button } from '../../components/Button';
-import { Input } from '../../components/Input';
 import { Notice } from '../../components/Notice';
 import { useSignInMutation } from './authApi';
 import { broadcastAuth } from './authChannel';
-import { AuthLayout } from './AuthLayout';
+import { EmailInput, PasswordInput } from './AuthFields';
+import { AuthForm } from './AuthForm';
 import { ResendVerificationForm, useResendVerification } from './ResendVerification';
 import { startSession } from './session';
 
@@ -41,8 +34,7 @@ export function LoginPage() {
   const { send: resend, sending: resending } = useResendVerification();
   const [resentTo, setResentTo] = useState<string | null>(null);
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  async function handleSubmit() {
     setSubmitting(true);
     setUnconfirmedEmail(null);
     try {
@@ -70,68 +62,53 @@ export function LoginPage() {
   }
 
   return (
-    <AuthLayout
+    <AuthForm
       title="Welcome back"
       subtitle="Sign in to pick up where your class left off."
-      footer={
+      otherScreen={{ question: 'New to Classwave?', to: '/signup', label: 'Create an account' }}
+      submitLabel="Sign In"
+      submitting={submitting}
+      onSubmit={handleSubmit}
+      notices={
         <>
-          New to Classwave? <Link to="/signup">Create an account</Link>
+          {verified && (
+            <Notice tone="success" title="Your e-mail address is verified.">
+              Sign in below to get started.
+            </Notice>
+          )}
+          {linkError && (
+            <Notice tone="warning">
+              <p>{verifyLinkErrorMessages[linkError]}</p>
+              <ResendVerificationForm />
+            </Notice>
+          )}
+          {unconfirmedEmail && (
+            <Notice tone="warning" title="Please verify your e-mail address first.">
+              {resentTo === unconfirmedEmail ? (
+                <p>A new verification link is on its way to {unconfirmedEmail}.</p>
+              ) : (
+                <p>We sent a verification link to {unconfirmedEmail} when you signed up.</p>
+              )}
+              <div>
+                <Button variant="secondary" size="sm" loading={resending} onClick={() => void handleResend()}>
+                  Resend verification email
+                </Button>
+              </div>
+            </Notice>
+          )}
         </>
       }
     >
-      {verified && (
-        <Notice tone="success" title="Your e-mail address is verified.">
-          Sign in below to get started.
-        </Notice>
-      )}
-      {linkError && (
-        <Notice tone="warning">
-          <p>{verifyLinkErrorMessages[linkError]}</p>
-          <ResendVerificationForm />
-        </Notice>
-      )}
-      {unconfirmedEmail && (
-        <Notice tone="warning" title="Please verify your e-mail address first.">
-          {resentTo === unconfirmedEmail ? (
-            <p>A new verification link is on its way to {unconfirmedEmail}.</p>
-          ) : (
-            <p>We sent a verification link to {unconfirmedEmail} when you signed up.</p>
-          )}
-          <div>
-            <Button variant="secondary" size="sm" loading={resending} onClick={() => void handleResend()}>
-              Resend verification email
-            </Button>
-          </div>
-        </Notice>
-      )}
-      <form className="auth__form" onSubmit={(event) => void handleSubmit(event)}>
-        <Input
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          placeholder="you@school.org"
-          required
-          maxLength={EMAIL_MAX_LENGTH}
-          icon={<Mail />}
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-        />
-        <Input
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          required
-          maxLength={PASSWORD_MAX_LENGTH}
-          icon={<LockKeyhole />}
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-        />
-        <Button type="submit" size="lg" fullWidth loading={submitting}>
-          Sign In
-        </Button>
-      </form>
-    </AuthLayout>
+      <EmailInput
+        placeholder="you@school.org"
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+      />
+      <PasswordInput
+        autoComplete="current-password"
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+      />
+    </AuthForm>
   );
 }

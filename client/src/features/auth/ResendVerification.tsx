@@ -1,11 +1,9 @@
-import { EMAIL_MAX_LENGTH } from '@classwave/shared';
-import { Mail } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
-import { Input } from '../../components/Input';
 import { useResendVerificationMutation, verificationRedirect } from './authApi';
+import { EmailInput } from './AuthFields';
 
 /** Sends a new verification link, toasts the server's answer and reports whether it was sent. */
 export function useResendVerification() {
@@ -36,14 +34,9 @@ export function ResendVerificationForm({ initialEmail = '' }: { initialEmail?: s
 
   return (
     <form className="auth__inline-form" onSubmit={(event) => void handleSubmit(event)}>
-      <Input
+      <EmailInput
         label="Your e-mail address"
-        type="email"
         name="resend-email"
-        autoComplete="email"
-        required
-        maxLength={EMAIL_MAX_LENGTH}
-        icon={<Mail />}
         value={email}
         onChange={(event) => setEmail(event.target.value)}
       />

@@ -1,18 +1,14 @@
-import {
-  EMAIL_MAX_LENGTH,
-  FULL_NAME_MAX_LENGTH,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  type Role,
-} from '@classwave/shared';
-import { LockKeyhole, Mail, MailCheck, UserRound } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { FULL_NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type Role } from '@classwave/shared';
+import { MailCheck, UserRound } from 'lucide-react';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
 import { Input } from '../../components/Input';
 import { useSignUpMutation, verificationRedirect } from './authApi';
+import { EmailInput, PasswordInput } from './AuthFields';
+import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
 import { useResendVerification } from './ResendVerification';
 import { RoleChoice } from './RoleChoice';
@@ -26,8 +22,7 @@ export function SignupPage() {
   const [signUp, { isLoading }] = useSignUpMutation();
   const [sentTo, setSentTo] = useState<string | null>(null);
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  async function handleSubmit() {
     const address = email.trim();
     try {
       await signUp({
@@ -46,58 +41,39 @@ export function SignupPage() {
   if (sentTo !== null) return <VerificationSent email={sentTo} />;
 
   return (
-    <AuthLayout
+    <AuthForm
       title="Create your account"
       subtitle="Join your courses, hand in work and follow your grades as they come in."
-      footer={
-        <>
-          Already have an account? <Link to="/login">Sign in</Link>
-        </>
-      }
+      otherScreen={{ question: 'Already have an account?', to: '/login', label: 'Sign in' }}
+      submitLabel="Create Account"
+      submitting={isLoading}
+      onSubmit={handleSubmit}
     >
-      <form className="auth__form" onSubmit={(event) => void handleSubmit(event)}>
-        <Input
-          label="Full name"
-          name="fullName"
-          autoComplete="name"
-          placeholder="e.g. Ada Lovelace"
-          required
-          maxLength={FULL_NAME_MAX_LENGTH}
-          icon={<UserRound />}
-          value={fullName}
-          onChange={(event) => setFullName(event.target.value)}
-        />
-        <RoleChoice value={role} onChange={setRole} />
-        <Input
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          placeholder="you@school.org"
-          required
-          maxLength={EMAIL_MAX_LENGTH}
-          icon={<Mail />}
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-        />
-        <Input
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          required
-          minLength={PASSWORD_MIN_LENGTH}
-          maxLength={PASSWORD_MAX_LENGTH}
-          hint={`${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`}
-          icon={<LockKeyhole />}
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-        />
-        <Button type="submit" size="lg" fullWidth loading={isLoading}>
-          Create Account
-        </Button>
-      </form>
-    </AuthLayout>
+      <Input
+        label="Full name"
+        name="fullName"
+        autoComplete="name"
+        placeholder="e.g. Ada Lovelace"
+        required
+        maxLength={FULL_NAME_MAX_LENGTH}
+        icon={<UserRound />}
+        value={fullName}
+        onChange={(event) => setFullName(event.target.value)}
+      />
+      <RoleChoice value={role} onChange={setRole} />
+      <EmailInput
+        placeholder="you@school.org"
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+      />
+      <PasswordInput
+        autoComplete="new-password"
+        minLength={PASSWORD_MIN_LENGTH}
+        hint={`${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`}
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+      />
+    </AuthForm>
   );
 }
 

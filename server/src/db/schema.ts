@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -11,6 +12,9 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+/** PostgreSQL's 64-bit transaction id (never wraps around); read as a decimal string. */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -203,9 +207,21 @@ export const events = pgTable(
     audience: text('audience').array().notNull(),
     data: jsonb('data').notNull(),
     createdAt: createdAt(),
+    /** The writing transaction. */
+    xid: xid8('xid')
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
+    /**
+     * The oldest transaction still running when this event was written: an event with a smaller
+     * id may still commit after this one only if its transaction is this old or newer (replay.ts).
+     */
+    horizon: xid8('horizon')
+      .notNull()
+      .default(sql`pg_snapshot_xmin(pg_current_snapshot())`),
   },
   (t) => [
     index('events_created_at_idx').on(t.createdAt),
     index('events_audience_idx').using('gin', t.audience),
+    index('events_xid_idx').on(t.xid),
   ],
 );

@@ -1,4 +1,4 @@
-import { and, asc, gt, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, lt, or, sql } from 'drizzle-orm';
 import type { LiveEvent, LiveEventType } from '@classwave/shared';
 import type { Caller } from '../auth/service.js';
 import type { Clock } from '../clock.js';
@@ -8,6 +8,8 @@ import { roomsOf } from './rooms.js';
 
 /** More missed events than this and the client is better off refetching what it shows. */
 export const MAX_REPLAY = 500;
+/** How far back before the client's last event a late commit is looked for. */
+const LATE_COMMIT_LOOKBACK_S = 300;
 
 export type Replay =
   { resync: false; events: LiveEvent[]; lastId: number } | { resync: true; events: []; lastId: number };
@@ -41,13 +43,25 @@ export function createReplayService({
       if (after === undefined) return { resync: false, events: [], lastId: max };
       // An id beyond the last one means the data was reset; one before what is kept means it was pruned.
       if (after > max || (min !== null && after < min - 1)) return { resync: true, events: [], lastId: max };
-      // Up to date (the common reconnect): nothing to look for.
-      if (after === max) return { resync: false, events: [], lastId: max };
       const rooms = roomsOf(caller);
+      // Besides the ids after `after`, the few smaller ones whose transactions were still running
+      // when `after` was written: they may have committed (and been sent) after the client left.
+      const cursor = db
+        .select({ horizon: events.horizon, createdAt: events.createdAt })
+        .from(events)
+        .where(eq(events.id, after));
+      const lateCommit = and(
+        lt(events.id, after),
+        sql`${events.xid} >= (select horizon from ${cursor} as c)`,
+        // A transaction left open for long makes the horizon old: look back a bounded time only.
+        sql`${events.createdAt} >= (select created_at from ${cursor} as c) - ${sql.raw(`interval '${LATE_COMMIT_LOOKBACK_S} seconds'`)}`,
+      );
       const rows = await db
         .select()
         .from(events)
-        .where(and(gt(events.id, after), sql`${events.audience} && ${sql.param(rooms)}::text[]`))
+        .where(
+          and(or(gt(events.id, after), lateCommit), sql`${events.audience} && ${sql.param(rooms)}::text[]`),
+        )
         .orderBy(asc(events.id))
         .limit(MAX_REPLAY + 1);
       if (rows.length > MAX_REPLAY) return { resync: true, events: [], lastId: max };

@@ -9,10 +9,14 @@ import type {
 import { describe, expect, it } from 'vitest';
 import { makeStore } from '../app/store';
 import { assignmentsApi } from '../features/assignments/assignmentsApi';
-import { createAssignment, createSubmission, daysFromNow } from '../features/assignments/testing';
 import { coursesApi } from '../features/courses/coursesApi';
-import { createCourse } from '../features/courses/testing';
-import { signedInAuth } from '../test/factories';
+import {
+  createAssignment,
+  createCourse,
+  createSubmission,
+  daysFromNow,
+  signedInAuth,
+} from '../test/factories';
 import { applyLiveEvent } from './applyLiveEvent';
 
 let nextEventId = 0;

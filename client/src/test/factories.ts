@@ -1,8 +1,22 @@
-import type { Profile, Session } from '@classwave/shared';
+// Factories for component tests (not part of the app bundle). Each test builds its own data.
+import type {
+  Assignment,
+  Course,
+  OwnSubmission,
+  PersonRef,
+  Profile,
+  Session,
+  Submission,
+} from '@classwave/shared';
 import type { AuthState } from '../features/auth/authSlice';
 
 let sequence = 0;
-const nextId = () => `00000000-0000-4000-8000-${String(++sequence).padStart(12, '0')}`;
+/** A fresh uuid-shaped id. */
+export const nextId = () => `00000000-0000-4000-8000-${String(++sequence).padStart(12, '0')}`;
+
+const DAY_MS = 24 * 3600 * 1000;
+/** An ISO time `days` from now (negative: in the past). */
+export const daysFromNow = (days: number) => new Date(Date.now() + days * DAY_MS).toISOString();
 
 export function createProfile(overrides: Partial<Profile> = {}): Profile {
   return { id: nextId(), fullName: 'Ada Lovelace', role: 'student', ...overrides };
@@ -33,3 +47,66 @@ export function signedInAuth(profile: Partial<Profile> = {}): AuthState {
 
 export const signedOutAuth = (): AuthState => ({ status: 'signedOut', session: null, profile: null });
 export const loadingAuth = (): AuthState => ({ status: 'loading', session: null, profile: null });
+
+/** The person joined to a record: the one given, else one with the given id (or a new one). */
+const personOf = (person: PersonRef | undefined, id: string | undefined, fullName: string): PersonRef =>
+  person ?? { id: id ?? nextId(), fullName };
+
+export function createCourse(overrides: Partial<Course> = {}): Course {
+  const teacher = personOf(overrides.teacher, overrides.teacherId, 'Grace Hopper');
+  const n = ++sequence;
+  return {
+    id: nextId(),
+    title: `Course ${n}`,
+    code: `CS${100 + n}`,
+    description: 'A course about things worth knowing.',
+    createdAt: new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString(),
+    ...overrides,
+    teacherId: teacher.id,
+    teacher,
+  };
+}
+
+export function createAssignment(overrides: Partial<Assignment> = {}): Assignment {
+  const n = ++sequence;
+  return {
+    id: nextId(),
+    title: `Assignment ${n}`,
+    description: '',
+    dueDate: daysFromNow(7),
+    maxPoints: 100,
+    courseId: nextId(),
+    courseTitle: 'Introduction to Biology',
+    createdAt: daysFromNow(-1),
+    submission: null,
+    submissionCount: null,
+    ...overrides,
+  };
+}
+
+export function createOwnSubmission(overrides: Partial<OwnSubmission> = {}): OwnSubmission {
+  return {
+    id: nextId(),
+    submittedAt: daysFromNow(-1),
+    grade: null,
+    feedback: null,
+    gradedAt: null,
+    ...overrides,
+  };
+}
+
+export function createSubmission(overrides: Partial<Submission> = {}): Submission {
+  const student = personOf(overrides.student, overrides.studentId, 'Ada Lovelace');
+  return {
+    id: nextId(),
+    assignmentId: nextId(),
+    content: 'My answer.',
+    submittedAt: daysFromNow(-1),
+    grade: null,
+    feedback: null,
+    gradedAt: null,
+    ...overrides,
+    studentId: student.id,
+    student,
+  };
+}

@@ -1,4 +1,4 @@
-import { render, type RenderOptions } from '@testing-library/react';
+import { render, screen, type RenderOptions } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router-dom';
@@ -25,4 +25,9 @@ export function renderWithProviders(
     options,
   );
   return { store, user, ...result };
+}
+
+/** Finds a toast (sonner) by its text, ignoring the same text elsewhere on the page. */
+export function findToast(text: string | RegExp) {
+  return screen.findByText(text, { selector: '[data-sonner-toast] *' });
 }

@@ -1,9 +1,11 @@
 import { formatListDate } from '@classwave/shared';
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiError, findToast } from '../courses/testing';
+import { apiError } from '../../test/api';
+import { createAssignment, createOwnSubmission, daysFromNow } from '../../test/factories';
+import { renderAssignments } from '../../test/renderRoute';
+import { findToast } from '../../test/renderWithProviders';
 import { DELETE_ASSIGNMENT_CONFIRMATION } from './AssignmentCard';
-import { createAssignment, createOwnSubmission, daysFromNow, renderAssignments } from './testing';
 
 afterEach(() => {
   vi.unstubAllGlobals();

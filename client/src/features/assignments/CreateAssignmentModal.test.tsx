@@ -1,8 +1,10 @@
 import type { Profile } from '@classwave/shared';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiError, createCourse, findToast, type Route } from '../courses/testing';
-import { createAssignment, renderAssignments } from './testing';
+import { apiError, type Route } from '../../test/api';
+import { createAssignment, createCourse } from '../../test/factories';
+import { renderAssignments } from '../../test/renderRoute';
+import { findToast } from '../../test/renderWithProviders';
 
 afterEach(() => {
   vi.unstubAllGlobals();

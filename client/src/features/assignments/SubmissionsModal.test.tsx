@@ -1,8 +1,10 @@
 import { formatListDate } from '@classwave/shared';
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiError, findToast, type Route } from '../courses/testing';
-import { createAssignment, createSubmission, renderAssignments } from './testing';
+import { apiError, type Route } from '../../test/api';
+import { createAssignment, createSubmission } from '../../test/factories';
+import { renderAssignments } from '../../test/renderRoute';
+import { findToast } from '../../test/renderWithProviders';
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -1,7 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiError, findToast, type Route } from '../courses/testing';
-import { createAssignment, createOwnSubmission, renderAssignments } from './testing';
+import { apiError, type Route } from '../../test/api';
+import { createAssignment, createOwnSubmission } from '../../test/factories';
+import { renderAssignments } from '../../test/renderRoute';
+import { findToast } from '../../test/renderWithProviders';
 
 afterEach(() => {
   vi.unstubAllGlobals();

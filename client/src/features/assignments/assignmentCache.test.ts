@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createAssignment, createOwnSubmission, createSubmission, daysFromNow } from '../../test/factories';
 import { removeAssignment, replaceSubmission, setOwnSubmission, upsertAssignments } from './assignmentCache';
-import { createAssignment, createOwnSubmission, createSubmission, daysFromNow } from './testing';
 
 describe('assignment cache updates', () => {
   it('adds assignments in due-date order, once each', () => {

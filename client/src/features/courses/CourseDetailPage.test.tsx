@@ -1,23 +1,17 @@
 import { formatDetailDate, formatListDate } from '@classwave/shared';
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../app/router';
-import { signedInAuth } from '../../test/factories';
-import { renderWithProviders } from '../../test/renderWithProviders';
-import { createAssignment } from '../assignments/testing';
-import { answerApi, apiError, createCourse, findToast, type Reply } from './testing';
+import { apiError, type Reply } from '../../test/api';
+import { createAssignment, createCourse } from '../../test/factories';
+import { findToast } from '../../test/renderWithProviders';
+import { renderRoute } from '../../test/renderRoute';
 
 afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderDetail(courseId: string, reply: Reply) {
-  answerApi({ [`GET /api/courses/${courseId}`]: reply });
-  return renderWithProviders(<AppRoutes />, {
-    route: `/courses/${courseId}`,
-    preloadedState: { auth: signedInAuth({ role: 'student' }) },
-  });
-}
+const renderDetail = (courseId: string, reply: Reply) =>
+  renderRoute(`/courses/${courseId}`, 'student', { [`GET /api/courses/${courseId}`]: reply });
 
 describe('CourseDetailPage', () => {
   it('shows the course, its assignments with due dates, its instructor and its resources', async () => {

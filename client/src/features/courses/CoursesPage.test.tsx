@@ -1,22 +1,18 @@
+import type { Role } from '@classwave/shared';
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../app/router';
-import { signedInAuth } from '../../test/factories';
-import { renderWithProviders } from '../../test/renderWithProviders';
+import { apiError, type Route } from '../../test/api';
+import { createCourse } from '../../test/factories';
+import { findToast } from '../../test/renderWithProviders';
+import { renderRoute } from '../../test/renderRoute';
 import { DELETE_COURSE_CONFIRMATION } from './CourseCard';
-import { answerApi, apiError, createCourse, findToast, type Route } from './testing';
 
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 
-function renderCourses(role: 'teacher' | 'student', routes: Record<string, Route>) {
-  const auth = signedInAuth({ fullName: 'Grace Hopper', role });
-  const calls = answerApi(routes);
-  const view = renderWithProviders(<AppRoutes />, { route: '/courses', preloadedState: { auth } });
-  return { ...view, calls, me: auth.profile! };
-}
+const renderCourses = (role: Role, routes: Record<string, Route>) => renderRoute('/courses', role, routes);
 
 const courseCards = () => within(screen.getByRole('list', { name: 'Courses' })).getAllByRole('article');
 
@@ -54,11 +50,11 @@ describe('CoursesPage', () => {
   });
 
   it('gives a teacher Create Course, Generate Samples, and edit and delete on their own courses only', async () => {
-    const auth = signedInAuth({ role: 'teacher' });
-    const own = createCourse({ title: 'Mine', teacherId: auth.profile!.id });
-    const other = createCourse({ title: 'Theirs' });
-    answerApi({ 'GET /api/courses': { body: [own, other] } });
-    renderWithProviders(<AppRoutes />, { route: '/courses', preloadedState: { auth } });
+    renderRoute('/courses', 'teacher', (me) => ({
+      'GET /api/courses': {
+        body: [createCourse({ title: 'Mine', teacherId: me.id }), createCourse({ title: 'Theirs' })],
+      },
+    }));
 
     const mine = await screen.findByRole('article', { name: 'Mine' });
     expect(within(mine).getByRole('button', { name: 'Edit course' })).toBeInTheDocument();
@@ -199,16 +195,16 @@ describe('CoursesPage', () => {
 
   describe('deleting a course', () => {
     async function renderOwnCourse(deleteReply: Route) {
-      const auth = signedInAuth({ role: 'teacher' });
-      const course = createCourse({ title: 'Doomed', teacherId: auth.profile!.id });
-      const calls = answerApi({
-        'GET /api/courses': { body: [course] },
-        [`DELETE /api/courses/${course.id}`]: deleteReply,
-        'GET /api/dashboard': 'pending',
+      const view = renderRoute('/courses', 'teacher', (me) => {
+        const course = createCourse({ title: 'Doomed', teacherId: me.id });
+        return {
+          'GET /api/courses': { body: [course] },
+          [`DELETE /api/courses/${course.id}`]: deleteReply,
+          'GET /api/dashboard': 'pending',
+        };
       });
-      const view = renderWithProviders(<AppRoutes />, { route: '/courses', preloadedState: { auth } });
       const card = await screen.findByRole('article', { name: 'Doomed' });
-      return { ...view, calls, card };
+      return { ...view, card };
     }
 
     it('asks first, and does nothing when the teacher cancels', async () => {

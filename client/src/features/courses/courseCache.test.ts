@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createCourse } from '../../test/factories';
 import { removeCourse, upsertCourses } from './courseCache';
-import { createCourse } from './testing';
 
 const at = (iso: string) => createCourse({ createdAt: iso });
 

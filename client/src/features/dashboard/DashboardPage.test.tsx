@@ -3,9 +3,9 @@ import { screen, within } from '@testing-library/react';
 import { useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppRoutes } from '../../app/router';
+import { answerApi, apiError, type Reply, type Route } from '../../test/api';
 import { signedInAuth } from '../../test/factories';
-import { renderWithProviders } from '../../test/renderWithProviders';
-import { answerApi, apiError, findToast, type Reply, type Route } from '../courses/testing';
+import { findToast, renderWithProviders } from '../../test/renderWithProviders';
 import { DashboardPage } from './DashboardPage';
 
 afterEach(() => {

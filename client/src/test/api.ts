@@ -1,27 +1,5 @@
-// Test support for the teaching screens (not part of the app bundle): a stand-in for the API
-// answered per route, and factories for what it returns. Each test builds its own data.
-import type { Course } from '@classwave/shared';
-import { screen } from '@testing-library/react';
+// A stand-in for the API in component tests: `fetch` answered per route. Each test sets its own.
 import { vi } from 'vitest';
-
-let sequence = 0;
-/** A fresh uuid-shaped id. */
-export const nextId = () => `10000000-0000-4000-8000-${String(++sequence).padStart(12, '0')}`;
-
-export function createCourse(overrides: Partial<Course> = {}): Course {
-  const teacher = overrides.teacher ?? { id: overrides.teacherId ?? nextId(), fullName: 'Grace Hopper' };
-  const n = ++sequence;
-  return {
-    id: nextId(),
-    title: `Course ${n}`,
-    code: `CS${100 + n}`,
-    description: 'A course about things worth knowing.',
-    createdAt: new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString(),
-    ...overrides,
-    teacherId: teacher.id,
-    teacher,
-  };
-}
 
 /** An answer: a status and a JSON body, or `pending` for one that never comes (a load in progress). */
 export type Reply = { status?: number; body?: unknown } | 'pending';
@@ -72,9 +50,4 @@ export function answerApi(routes: Record<string, Route>): ApiCall[] {
     }),
   );
   return calls;
-}
-
-/** Finds a toast (sonner) by its text, ignoring the same text elsewhere on the page. */
-export function findToast(text: string | RegExp) {
-  return screen.findByText(text, { selector: '[data-sonner-toast] *' });
 }

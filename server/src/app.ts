@@ -12,6 +12,7 @@ import { Redis } from 'ioredis';
 import { ErrorCode, HealthResponse } from '@classwave/shared';
 import { createHash } from 'node:crypto';
 import { assignmentRoutes } from './assignments/routes.js';
+import { prepareAssignmentLists } from './assignments/queries.js';
 import { createAssignmentService } from './assignments/service.js';
 import { createAuthenticateHook } from './auth/authenticate.js';
 import { courseRoutes } from './courses/routes.js';
@@ -170,6 +171,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const rateLimits = { ...defaultRateLimits, ...options.rateLimits };
   const db = database.db;
   const outbox = createOutbox({ db, bus: domainEvents, clock });
+  const assignmentLists = prepareAssignmentLists(db);
   const replay = createReplayService({
     db,
     clock,
@@ -222,9 +224,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(async (signedIn) => {
         signedIn.addHook('onRequest', createAuthenticateHook(auth));
         await signedIn.register(meRoutes, { auth });
-        await signedIn.register(courseRoutes, { courses: createCourseService({ db, outbox }) });
+        await signedIn.register(courseRoutes, {
+          courses: createCourseService({ db, outbox, lists: assignmentLists }),
+        });
         await signedIn.register(assignmentRoutes, {
-          assignments: createAssignmentService({ db, clock, outbox }),
+          assignments: createAssignmentService({ db, clock, outbox, lists: assignmentLists }),
         });
         await signedIn.register(submissionRoutes, {
           submissions: createSubmissionService({ db, clock, outbox }),

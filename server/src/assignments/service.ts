@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { SAMPLE_ASSIGNMENT_POINTS, type Assignment, type CreateAssignmentBody } from '@classwave/shared';
 import type { Caller } from '../auth/service.js';
 import type { Clock } from '../clock.js';
@@ -9,17 +9,25 @@ import { assignments, courses, submissions } from '../db/schema.js';
 import { badRequest, conflict } from '../http/errors.js';
 import { found, requireCourseOwner, requireTeacher } from '../policies.js';
 import { pickDistinct, SAMPLE_ASSIGNMENTS } from '../courses/samples.js';
-import { selectAssignments, toAssignment } from './queries.js';
+import { toAssignment, type AssignmentLists } from './queries.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
-export function createAssignmentService({ db, clock, outbox }: { db: Db; clock: Clock; outbox: Outbox }) {
+export function createAssignmentService({
+  db,
+  clock,
+  outbox,
+  lists,
+}: {
+  db: Db;
+  clock: Clock;
+  outbox: Outbox;
+  lists: AssignmentLists;
+}) {
   return {
     /** Teachers: their own courses' assignments. Students: all, each with their own submission. */
     async list(caller: Caller): Promise<Assignment[]> {
-      if (caller.role === 'student') return selectAssignments(db, caller, undefined);
-      const own = db.select({ id: courses.id }).from(courses).where(eq(courses.teacherId, caller.userId));
-      return selectAssignments(db, caller, inArray(assignments.courseId, own));
+      return lists.visibleTo(caller);
     },
 
     async create(caller: Caller, body: CreateAssignmentBody): Promise<Assignment> {

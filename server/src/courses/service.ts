@@ -11,7 +11,7 @@ import type { Db, Tx } from '../db/client.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
 import { assignments, courses, profiles } from '../db/schema.js';
-import { selectAssignments } from '../assignments/queries.js';
+import type { AssignmentLists } from '../assignments/queries.js';
 import { PG, pgCode } from '../db/errors.js';
 import { conflict } from '../http/errors.js';
 import { found, requireCourseOwner, requireTeacher } from '../policies.js';
@@ -30,7 +30,15 @@ const toCourse = (row: CourseRow, teacherName: string): Course => ({
   teacher: { id: row.teacherId, fullName: teacherName },
 });
 
-export function createCourseService({ db, outbox }: { db: Db; outbox: Outbox }) {
+export function createCourseService({
+  db,
+  outbox,
+  lists,
+}: {
+  db: Db;
+  outbox: Outbox;
+  lists: AssignmentLists;
+}) {
   const selectCourses = (tx: Db | Tx) =>
     tx
       .select({ course: courses, teacherName: profiles.fullName })
@@ -88,7 +96,7 @@ export function createCourseService({ db, outbox }: { db: Db; outbox: Outbox }) 
       const { course, teacherName } = found(row, 'Course');
       return {
         course: toCourse(course, teacherName),
-        assignments: await selectAssignments(db, caller, eq(assignments.courseId, id)),
+        assignments: await lists.ofCourse(caller, id),
       };
     },
 

@@ -68,6 +68,16 @@ function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /**
+ * PostgreSQL's "data exception" class (22xxx: invalid text for a type, a value out of range, an
+ * untranslatable character): the values come from the request, so the request is at fault. The
+ * schemas should refuse such values first; this keeps one that slips through from being a 500.
+ */
+function isDataException(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
+}
+
+/**
  * The one error handler: AppErrors and Fastify's client errors become the documented shape;
  * anything else is logged and answered with a bare 500 that reveals nothing internal.
  */
@@ -106,6 +116,12 @@ export function installErrorHandler(app: FastifyInstance): void {
             'The service is briefly unavailable. Please try again.',
           ),
         );
+    }
+    if (isDataException(error) || isDataException((error as { cause?: unknown }).cause)) {
+      request.log.warn({ err: error }, 'a value the database refused');
+      return reply
+        .status(400)
+        .send(errorBody(400, ErrorCode.validationFailed, 'A value in the request is not valid.'));
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(errorBody(500, ErrorCode.internal, 'Something went wrong on our side.'));

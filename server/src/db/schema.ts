@@ -15,6 +15,8 @@ import {
 
 /** PostgreSQL's 64-bit transaction id (never wraps around); read as a decimal string. */
 const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
+/** Which transactions were still running at a moment (`xmin:xmax:xip_list`). */
+const pgSnapshot = customType<{ data: string; driverData: string }>({ dataType: () => 'pg_snapshot' });
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -212,12 +214,12 @@ export const events = pgTable(
       .notNull()
       .default(sql`pg_current_xact_id()`),
     /**
-     * The oldest transaction still running when this event was written: an event with a smaller
-     * id may still commit after this one only if its transaction is this old or newer (replay.ts).
+     * The transactions still running when this event was written: an event with a smaller id can
+     * commit after this one only if its transaction is one of them (replay.ts).
      */
-    horizon: xid8('horizon')
+    snapshot: pgSnapshot('snapshot')
       .notNull()
-      .default(sql`pg_snapshot_xmin(pg_current_snapshot())`),
+      .default(sql`pg_current_snapshot()`),
   },
   (t) => [
     index('events_created_at_idx').on(t.createdAt),

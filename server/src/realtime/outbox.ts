@@ -17,8 +17,8 @@ export type RecordEvent = <T extends LiveEventType>(
  * Transactions that report what they change. Events recorded during the work are written in the
  * same transaction, at its very end, and published on the bus only after the commit. Writers do
  * not wait for each other: ids are handed out at insert, so one can commit after a larger id, and
- * each event keeps the oldest transaction still running when it was written (its `horizon`), from
- * which a replay finds such late commits (replay.ts). An earlier version serialised every write
+ * each event keeps its transaction id and the set of transactions still running when it was
+ * written (its snapshot), from which a replay finds such late commits (replay.ts). An earlier version serialised every write
  * behind one lock held through COMMIT; bench S2 showed it capped writes at one disk flush each.
  */
 export function createOutbox({ db, bus, clock }: { db: Db; bus: DomainEventBus; clock: Clock }) {

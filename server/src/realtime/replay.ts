@@ -23,15 +23,46 @@ export function createReplayService({
   clock: Clock;
   retentionMs: number;
 }) {
+  // Prepared once: every tab runs these on every (re)connect.
+  const boundsQuery = db
+    .select({ min: sql<number | null>`min(${events.id})`, max: sql<number | null>`max(${events.id})` })
+    .from(events)
+    .prepare('event_bounds');
   async function bounds() {
-    const [row] = await db
-      .select({ min: sql<number | null>`min(${events.id})`, max: sql<number | null>`max(${events.id})` })
-      .from(events);
+    const [row] = await boundsQuery.execute();
     return {
       min: row?.min === null || row?.min === undefined ? null : Number(row.min),
       max: Number(row?.max ?? 0),
     };
   }
+
+  // Besides the ids after `after`, the few smaller ones whose transactions had not committed when
+  // `after` was written (they were in its snapshot's running set): they may have committed, and been
+  // sent, after the client left. Other transactions never widen this, however long they run.
+  const afterId = sql.placeholder('after');
+  const cursor = db
+    .select({ snapshot: events.snapshot, createdAt: events.createdAt })
+    .from(events)
+    .where(eq(events.id, afterId));
+  const lateCommit = and(
+    lt(events.id, afterId),
+    sql`${events.xid} >= (select pg_snapshot_xmin(snapshot) from ${cursor} as c)`,
+    sql`not pg_visible_in_snapshot(${events.xid}, (select snapshot from ${cursor} as c))`,
+    // Keeps the index range short when some transaction stayed open for long.
+    sql`${events.createdAt} >= (select created_at from ${cursor} as c) - ${sql.raw(`interval '${LATE_COMMIT_LOOKBACK_S} seconds'`)}`,
+  );
+  const missedQuery = db
+    .select({ id: events.id, type: events.type, data: events.data, createdAt: events.createdAt })
+    .from(events)
+    .where(
+      and(
+        or(gt(events.id, afterId), lateCommit),
+        sql`${events.audience} && ${sql.placeholder('rooms')}::text[]`,
+      ),
+    )
+    .orderBy(asc(events.id))
+    .limit(MAX_REPLAY + 1)
+    .prepare('events_missed');
 
   return {
     /**
@@ -43,27 +74,7 @@ export function createReplayService({
       if (after === undefined) return { resync: false, events: [], lastId: max };
       // An id beyond the last one means the data was reset; one before what is kept means it was pruned.
       if (after > max || (min !== null && after < min - 1)) return { resync: true, events: [], lastId: max };
-      const rooms = roomsOf(caller);
-      // Besides the ids after `after`, the few smaller ones whose transactions were still running
-      // when `after` was written: they may have committed (and been sent) after the client left.
-      const cursor = db
-        .select({ horizon: events.horizon, createdAt: events.createdAt })
-        .from(events)
-        .where(eq(events.id, after));
-      const lateCommit = and(
-        lt(events.id, after),
-        sql`${events.xid} >= (select horizon from ${cursor} as c)`,
-        // A transaction left open for long makes the horizon old: look back a bounded time only.
-        sql`${events.createdAt} >= (select created_at from ${cursor} as c) - ${sql.raw(`interval '${LATE_COMMIT_LOOKBACK_S} seconds'`)}`,
-      );
-      const rows = await db
-        .select()
-        .from(events)
-        .where(
-          and(or(gt(events.id, after), lateCommit), sql`${events.audience} && ${sql.param(rooms)}::text[]`),
-        )
-        .orderBy(asc(events.id))
-        .limit(MAX_REPLAY + 1);
+      const rows = await missedQuery.execute({ after, rooms: roomsOf(caller) });
       if (rows.length > MAX_REPLAY) return { resync: true, events: [], lastId: max };
       return {
         resync: false,

@@ -1,0 +1,241 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, PASSWORD, signIn, TEST_ORIGIN, uniqueEmail } from './test/app.js';
+import {
+  createAssignment,
+  createCourse,
+  createStudent,
+  createTeacher,
+  inDays,
+  submit,
+} from './test/factories.js';
+import {
+  categoriesFor,
+  routesOf,
+  type Case,
+  type Json,
+  type JsonSchema,
+  type Route,
+} from './test/fuzz-cases.js';
+import { problemsWith, prototypePolluted, seededRandom } from './test/hostile.js';
+
+/**
+ * Hostile input against every route of the OpenAPI document (read from the running app, so a
+ * new route is fuzzed without a change here): malformed and odd bodies, content types, prototype
+ * keys, broken and code-like text, odd formats, path params and query strings, and seeded random
+ * mutations (test/fuzz-cases.ts). Each answer must be a 4xx in the documented error shape (or a
+ * success where the input is in fact valid, stored verbatim), never a 5xx, and leak nothing.
+ */
+
+const SEED = Number(process.env.FUZZ_SEED ?? 20_251_121);
+console.info(`fuzz: seed ${SEED} (FUZZ_SEED=${SEED} replays this run)`);
+const random = seededRandom(SEED);
+const started = { wall: Date.now(), cpu: process.cpuUsage() };
+
+// The app is built while tests are collected: the routes to fuzz come from its OpenAPI document.
+const roomy = { max: 100_000, timeWindow: 60_000 };
+const t = await createTestApp({
+  rateLimits: { signUp: roomy, signIn: roomy, resend: roomy, refresh: roomy },
+});
+afterAll(() => t.close());
+const routes = routesOf((await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json());
+
+// Who calls each route: a teacher for signed-in routes unless said otherwise.
+const ACTING: Record<string, 'student' | 'session'> = {
+  'POST /api/assignments/:id/submissions': 'student',
+  'POST /api/auth/refresh': 'session',
+  'POST /api/auth/signout': 'session',
+};
+// A success on these changes nothing later requests rely on; after any other success (a deletion,
+// a submission, a sign-out) the route gets fresh data.
+const REPEATABLE = new Set([
+  'POST /api/auth/signup',
+  'POST /api/auth/resend',
+  'POST /api/auth/signin',
+  'POST /api/courses',
+  'POST /api/courses/samples',
+  'POST /api/assignments',
+  'POST /api/assignments/samples',
+  'PATCH /api/submissions/:id',
+]);
+
+const [teacher, student, peer, sessionUser] = await Promise.all([
+  createTeacher(t, 'Fuzz Teacher'),
+  createStudent(t, 'Fuzz Student'),
+  createStudent(t, 'Fuzz Peer'),
+  createStudent(t, 'Fuzz Session'),
+]);
+
+interface Context {
+  headers: Record<string, string>;
+  /** The id a valid request names in its path, chosen by the resource the path is about. */
+  id: string;
+  courseId: string;
+}
+async function freshContext(route: Route): Promise<Context> {
+  const course = await createCourse(t, teacher);
+  const assignment = await createAssignment(t, teacher, course, { maxPoints: 10 });
+  const submission = await submit(t, peer, assignment);
+  const resource = /\/api\/(\w+)\/\{id\}/.exec(route.path)?.[1];
+  const ids: Record<string, string> = {
+    // Only a course without assignments can be deleted.
+    courses: route.method === 'DELETE' ? (await createCourse(t, teacher)).id : course.id,
+    assignments: assignment.id,
+    submissions: submission.id,
+  };
+  const acting = ACTING[route.key] ?? (route.secured ? 'teacher' : 'public');
+  let headers: Record<string, string> = {};
+  if (acting === 'teacher') headers = teacher.headers;
+  if (acting === 'student') headers = student.headers;
+  if (acting === 'session') {
+    const session = await signIn(t, sessionUser.email);
+    headers = { ...bearer(session.accessToken), cookie: session.cookie };
+  }
+  return { headers, id: (resource && ids[resource]) ?? random.uuid(), courseId: course.id };
+}
+
+/** A valid value for a field, by its schema and (for what a schema cannot say) its name. */
+function validValue(route: Route, name: string, schema: JsonSchema, ctx: Context): unknown {
+  if (schema.enum) return schema.enum[0];
+  if (schema.anyOf) return validValue(route, name, schema.anyOf[0]!, ctx);
+  if (schema.type === 'integer' || schema.type === 'number')
+    return Math.min(schema.maximum ?? 5, Math.max(schema.minimum ?? 5, 5));
+  if (schema.type === 'boolean') return true;
+  if (schema.type === 'array') return [];
+  if (schema.type === 'object')
+    return Object.fromEntries(
+      Object.entries(schema.properties ?? {}).map(([key, s]) => [key, validValue(route, key, s, ctx)]),
+    );
+  if (schema.format === 'email')
+    return route.key.endsWith('/signup') ? uniqueEmail('fuzz') : sessionUser.email;
+  if (schema.format === 'uuid') return name === 'courseId' ? ctx.courseId : random.uuid();
+  if (schema.format === 'date-time') return inDays(7);
+  if (schema.format === 'uri') return `${TEST_ORIGIN}/login`;
+  if (name === 'password') return PASSWORD;
+  return `Valid ${name}`.slice(0, schema.maxLength ?? 100);
+}
+
+const contexts = new Map<string, Context>();
+const counts: Record<string, number> = {};
+
+/** Sends one case and returns what was wrong with the answer (nothing, when all is well). */
+async function send(route: Route, { name, attempt }: Case): Promise<string[]> {
+  const ctx = contexts.get(route.key) ?? (await freshContext(route));
+  contexts.set(route.key, ctx);
+  const valid = () => (route.body ? (validValue(route, '', route.body, ctx) as Json) : undefined);
+  const a = attempt(valid);
+  const id = typeof a.id === 'function' ? a.id(ctx.id) : (a.id ?? ctx.id);
+  const query =
+    a.query ?? route.query.map((q) => `${q.name}=${q.schema.type === 'integer' ? 0 : 'fuzz'}`).join('&');
+  const url = `${route.path.replace('{id}', id)}${query ? `?${query}` : ''}`;
+  const text =
+    a.body === undefined ? (route.body ? JSON.stringify(valid()) : undefined) : (a.body ?? undefined);
+  const headers: Record<string, string> = { ...ctx.headers };
+  const type = a.contentType === undefined ? 'application/json' : a.contentType;
+  if (text !== undefined && type !== null) headers['content-type'] = type;
+  counts[route.key] = (counts[route.key] ?? 0) + 1;
+
+  let res: LightMyRequestResponse;
+  try {
+    res = await t.app.inject({
+      method: route.method,
+      url,
+      headers,
+      ...(text !== undefined ? { payload: text } : {}),
+    });
+  } catch (error) {
+    return [`${name} → the request could not be sent: ${String(error)}`];
+  }
+  const status = res.statusCode;
+  const problems = problemsWith(res, TEST_ORIGIN);
+  const excerpt = () => res.body.slice(0, 160);
+  if (a.expect === 'reject' && (status < 400 || status >= 500))
+    problems.push(`expected a refusal, got ${status} ${excerpt()}`);
+  else if (a.status && status !== a.status && status < 500)
+    problems.push(`expected ${a.status}, got ${status} ${excerpt()}`);
+  if (a.expect === 'accept' && (status >= 400 || status < 200))
+    problems.push(`expected success, got ${status} ${excerpt()}`);
+  if (a.mentions && status === 400) {
+    const message = String(res.json<{ message?: string }>().message);
+    if (!message.includes(a.mentions)) problems.push(`message "${message}" does not name ${a.mentions}`);
+  }
+  if (a.verbatim && status >= 200 && status < 300)
+    problems.push(...(await verbatimProblems(route, ctx, res, a.verbatim)));
+  const polluted = prototypePolluted();
+  if (polluted) problems.push(`Object.prototype polluted: ${polluted}`);
+
+  if (status >= 200 && status < 300 && route.method !== 'GET' && !REPEATABLE.has(route.key)) {
+    // A refresh rotates the session's cookie: carry on with the new one rather than sign in again.
+    const rotated = res.cookies.find((c) => c.name === 'classwave_refresh' && c.value);
+    const session = rotated && res.json<{ session?: { accessToken?: string } }>().session;
+    if (rotated && session?.accessToken)
+      ctx.headers = { ...bearer(session.accessToken), cookie: `${rotated.name}=${rotated.value}` };
+    else contexts.delete(route.key);
+  }
+  return problems.map((p) => `${name} → ${p}`);
+}
+
+/** Sent text comes back as sent: in the answer, and in what a later read of the same thing shows. */
+async function verbatimProblems(
+  route: Route,
+  ctx: Context,
+  res: LightMyRequestResponse,
+  sent: Record<string, string>,
+): Promise<string[]> {
+  const problems: string[] = [];
+  const created = res.json<Json>();
+  for (const [field, value] of Object.entries(sent))
+    if (field in created && created[field] !== value)
+      problems.push(`${field} came back as ${JSON.stringify(created[field]).slice(0, 80)}`);
+  const id = typeof created.id === 'string' ? created.id : undefined;
+  const read =
+    routes.find((r) => r.method === 'GET' && r.path === `${route.path}/{id}`) ??
+    routes.find((r) => r.method === 'GET' && r.path === route.path);
+  if (!id || !read) return problems;
+  const url = read.path.endsWith('{id}') ? read.path.replace('{id}', id) : read.path.replace('{id}', ctx.id);
+  // The caller may not be allowed to read it back (a student's submission): then its teacher reads it.
+  for (const headers of [ctx.headers, teacher.headers]) {
+    const again = await t.app.inject({ method: 'GET', url, headers });
+    if (again.statusCode !== 200) continue;
+    for (const value of Object.values(sent))
+      if (!again.body.includes(JSON.stringify(value)))
+        problems.push(`a read of ${url} does not show ${JSON.stringify(value).slice(0, 60)}`);
+    return problems;
+  }
+  return [...problems, `no read of ${url} succeeded`];
+}
+
+describe.each(routes)('$key', (route) => {
+  const categories = categoriesFor(route, random);
+  it.each(Object.keys(categories).filter((c) => categories[c]!.length > 0))(
+    'survives %s',
+    async (category) => {
+      const failures: string[] = [];
+      for (const c of categories[category]!) failures.push(...(await send(route, c)));
+      expect(failures).toEqual([]);
+    },
+  );
+});
+
+describe('after the fuzzing', () => {
+  it('still answers the health check and a normal signed-in request', async () => {
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    const cpu = process.cpuUsage(started.cpu);
+    console.info(
+      `fuzz: ${total} requests over ${routes.length} routes (seed ${SEED}) in ${Date.now() - started.wall} ms, ` +
+        `${Math.round((cpu.user + cpu.system) / 1000)} ms of CPU`,
+      counts,
+    );
+    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    const me = await t.app.inject({ method: 'GET', url: '/api/me', headers: teacher.headers });
+    expect(me.json()).toMatchObject({ profile: { fullName: 'Fuzz Teacher', role: 'teacher' } });
+    const course = await createCourse(t, teacher, { title: 'After the storm' });
+    expect(course.title).toBe('After the storm');
+    expect(prototypePolluted()).toBeUndefined();
+  });
+
+  it('fuzzed every route the API documents', () => {
+    expect(Object.keys(counts).sort()).toEqual(routes.map((r) => r.key).sort());
+    expect(routes.length).toBeGreaterThan(15);
+  });
+});

@@ -1,0 +1,541 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import {
+  BROKEN_TEXT,
+  CODE_LIKE_TEXT,
+  CONTENT_TYPES,
+  deepArray,
+  deepObject,
+  EXTRA_KEYS,
+  MALFORMED_JSON,
+  ODD_FORMATTED,
+  ODD_IDS,
+  ODD_QUERIES,
+  ODD_TEXT,
+  WRAPPED_IDS,
+  WRONG_TYPES,
+  type SeededRandom,
+} from './hostile.js';
+
+/**
+ * The hostile cases fuzz.test.ts sends to each route, by category, derived from the route's
+ * OpenAPI description (so a new route or field is covered without a change here). The route's
+ * documented schema is the oracle: a body it refuses must be refused with a 400.
+ */
+
+export type JsonSchema = {
+  type?: string;
+  format?: string;
+  enum?: unknown[];
+  anyOf?: JsonSchema[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+};
+interface Operation {
+  parameters?: Array<{ in: string; name: string; schema: JsonSchema }>;
+  requestBody?: { content: Record<string, { schema: JsonSchema }> };
+  security?: unknown[];
+}
+export interface Route {
+  key: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The OpenAPI path, e.g. /api/courses/{id}. */
+  path: string;
+  secured: boolean;
+  body: JsonSchema | undefined;
+  query: Array<{ name: string; schema: JsonSchema }>;
+}
+
+/** Every operation of an OpenAPI document. */
+export function routesOf(doc: { paths: Record<string, Record<string, Operation>> }): Route[] {
+  return Object.entries(doc.paths).flatMap(([path, operations]) =>
+    Object.entries(operations).map(([method, op]) => ({
+      key: `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`,
+      method: method.toUpperCase() as Route['method'],
+      path,
+      secured: (op.security ?? []).length > 0,
+      body: op.requestBody?.content['application/json']?.schema,
+      query: (op.parameters ?? []).filter((p) => p.in === 'query'),
+    })),
+  );
+}
+
+export type Json = Record<string, unknown>;
+export interface Attempt {
+  /** The raw path segment for {id}, or how to make it from the real id; the real id when absent. */
+  id?: string | ((real: string) => string);
+  /** The raw query string; the route's valid one when absent. */
+  query?: string;
+  /** The raw body text; the valid body as JSON when absent; none when null. */
+  body?: string | null;
+  /** The Content-Type header: application/json when absent, none when null. */
+  contentType?: string | null;
+  /** accept: a 2xx (or a redirect to the app); reject: a 4xx; any: either, but never a 5xx. */
+  expect: 'accept' | 'reject' | 'any';
+  status?: number;
+  /** A word the refusal's message must contain (the field at fault). */
+  mentions?: string;
+  /** Fields a success must return (and a later read must show) exactly as sent. */
+  verbatim?: Record<string, string>;
+}
+export interface Case {
+  name: string;
+  /** Builds the request, given a maker of fresh valid bodies (undefined for routes without one). */
+  attempt: (valid: () => Json | undefined) => Attempt;
+}
+
+/** Fields that take free text: no format or choice, and no semantics (a password must match). */
+export const textFields = (route: Route) =>
+  Object.entries(route.body?.properties ?? {})
+    .filter(([name, s]) => s.type === 'string' && !s.format && !s.enum && name !== 'password')
+    .map(([name, s]) => ({ name, maxLength: s.maxLength }));
+const stringFields = (route: Route) =>
+  Object.entries(route.body?.properties ?? {})
+    .filter(([, s]) => s.type === 'string' || (s.anyOf ?? []).some((a) => a.type === 'string'))
+    .map(([name, s]) => ({ name, format: s.format }));
+const fieldsOf = (route: Route) => Object.keys(route.body?.properties ?? {});
+
+const ajv = new Ajv({ strict: false, allErrors: false });
+addFormats.default(ajv);
+const validators = new Map<string, ValidateFunction>();
+function documentedValid(route: Route, body: unknown): boolean {
+  if (!route.body) return true;
+  if (!validators.has(route.key)) validators.set(route.key, ajv.compile(route.body));
+  return validators.get(route.key)!(structuredClone(body));
+}
+
+/** GET bodies are never read: for GET routes the body categories keep only this many cases. */
+const GET_SAMPLE = 3;
+const readsBody = (route: Route) => route.method !== 'GET';
+
+/** What a body the server can parse deserves: judged by the documented schema. */
+function byDocument(route: Route, body: unknown, validMeans: 'accept' | 'any', field?: string): Attempt {
+  const text = JSON.stringify(body);
+  if (!route.body) return { body: text, expect: 'any' };
+  if (!documentedValid(route, body))
+    return { body: text, expect: 'reject', status: 400, ...(field ? { mentions: field } : {}) };
+  return { body: text, expect: validMeans };
+}
+/** A JSON object text with `extra` spliced in before the valid body's own fields. */
+function splice(valid: Json | undefined, extra: string): string {
+  const rest = JSON.stringify(valid ?? {}).slice(1, -1);
+  return `{${extra}${rest ? `,${rest}` : ''}}`;
+}
+/** A refusal where the body is read (with this status, if given), anything where it is not. */
+const refusedIfRead = (route: Route, status?: number): Pick<Attempt, 'expect' | 'status'> =>
+  readsBody(route) ? { expect: 'reject', ...(status ? { status } : {}) } : { expect: 'any' };
+/** A 400 where the body is checked against a schema, anything where it is not. */
+const refusedIfChecked = (route: Route): Pick<Attempt, 'expect' | 'status'> =>
+  route.body ? { expect: 'reject', status: 400 } : { expect: 'any' };
+
+const malformedJson = (route: Route): Case[] => [
+  ...MALFORMED_JSON.map((body) => ({
+    name: `malformed ${JSON.stringify(body)}`,
+    attempt: () => ({ body, ...refusedIfRead(route, 400) }),
+  })),
+  // Where no schema reads the body, valid JSON of any shape is simply ignored: nothing to see.
+  ...(route.body ? ['null', '[]', '"text"', '123', 'true', '[{}]'] : []).map((body) => ({
+    name: `the JSON ${body}`,
+    attempt: () => ({ body, ...refusedIfChecked(route) }),
+  })),
+  {
+    name: 'a byte-order mark before valid JSON',
+    attempt: (valid) => ({ body: `\uFEFF${JSON.stringify(valid() ?? {})}`, expect: 'any' }),
+  },
+];
+
+const wrongTypes = (route: Route): Case[] =>
+  fieldsOf(route).flatMap((field) =>
+    WRONG_TYPES.map((value) => ({
+      name: `${field} = ${JSON.stringify(value)}`,
+      attempt: (valid: () => Json | undefined) =>
+        byDocument(route, { ...valid(), [field]: value }, 'any', field),
+    })),
+  );
+
+const missingAndExtra = (route: Route): Case[] => [
+  { name: 'an empty object', attempt: () => byDocument(route, {}, 'any') },
+  ...fieldsOf(route).map((field) => ({
+    name: `without ${field}`,
+    attempt: (valid: () => Json | undefined) => {
+      const { [field]: _dropped, ...rest } = valid() ?? {};
+      return byDocument(route, rest, 'any', field);
+    },
+  })),
+  ...EXTRA_KEYS.map((key) => ({
+    name: `with an extra ${JSON.stringify(key)}`,
+    attempt: (valid: () => Json | undefined) =>
+      byDocument(
+        route,
+        { ...valid(), [key]: key === 'role' ? 'teacher' : 'x' },
+        'any',
+        key.trim() || undefined,
+      ),
+  })),
+];
+
+const hugeAndDeep = (route: Route): Case[] => {
+  const text = stringFields(route)[0]?.name;
+  return [
+    {
+      name: 'a body over the size limit',
+      attempt: (valid) => ({
+        body: JSON.stringify({ ...valid(), padding: 'x'.repeat(300 * 1024) }),
+        ...refusedIfRead(route, 413),
+      }),
+    },
+    ...(text
+      ? [
+          {
+            name: `${text} over the size limit`,
+            attempt: (valid: () => Json | undefined) => ({
+              body: JSON.stringify({ ...valid(), [text]: '\u00E9'.repeat(200 * 1024) }),
+              ...refusedIfRead(route, 413),
+            }),
+          },
+        ]
+      : []),
+    {
+      name: '20,000 keys',
+      attempt: (valid) => ({
+        body: splice(valid(), Array.from({ length: 20_000 }, (_, i) => `"k${i}":1`).join(',')),
+        ...refusedIfChecked(route),
+      }),
+    },
+    {
+      name: 'an array nested 60,000 deep',
+      attempt: () => ({ body: deepArray(60_000), ...refusedIfChecked(route) }),
+    },
+    {
+      name: 'an object nested 40,000 deep',
+      attempt: () => ({ body: deepObject(40_000), ...refusedIfChecked(route) }),
+    },
+    {
+      name: 'a field holding an array nested 50,000 deep',
+      attempt: (valid) => ({
+        body: splice(valid(), `"nested":${deepArray(50_000)}`),
+        ...refusedIfChecked(route),
+      }),
+    },
+    {
+      name: '50,000 numbers in an array',
+      attempt: () => ({ body: `[${Array(50_000).fill(7).join(',')}]`, ...refusedIfChecked(route) }),
+    },
+  ];
+};
+
+const contentTypes = (route: Route): Case[] => {
+  const kinds: Array<{ type: string | null; outcome: 'accept' | 'any' | 'reject' }> = [
+    ...CONTENT_TYPES.json.map((type) => ({ type, outcome: 'accept' as const })),
+    // Odd but arguably JSON: parsed as JSON or refused with 415, never let through unchecked.
+    ...CONTENT_TYPES.odd.map((type) => ({ type, outcome: 'any' as const })),
+    ...CONTENT_TYPES.refused.map((type) => ({ type, outcome: 'reject' as const })),
+  ];
+  const bodyAs = (type: string | null, valid: Json | undefined) =>
+    type?.startsWith('multipart/')
+      ? '--fuzz\r\nContent-Disposition: form-data; name="title"\r\n\r\nx\r\n--fuzz--\r\n'
+      : type === 'application/x-www-form-urlencoded'
+        ? 'title=x&code=y'
+        : JSON.stringify(valid ?? {});
+  return kinds.flatMap(({ type, outcome }) => [
+    {
+      name: `a valid body as ${JSON.stringify(type)}`,
+      attempt: (valid: () => Json | undefined) => ({
+        contentType: type,
+        body: bodyAs(type, valid()),
+        ...(!readsBody(route)
+          ? { expect: 'any' as const }
+          : outcome === 'reject'
+            ? { expect: outcome, status: 415 }
+            : { expect: outcome }),
+      }),
+    },
+    // Whatever the header says, a body the schema refuses must never get through (validation bypass).
+    ...(route.body
+      ? [
+          {
+            name: `an invalid body as ${JSON.stringify(type)}`,
+            attempt: (valid: () => Json | undefined) => ({
+              contentType: type,
+              body: JSON.stringify({ ...valid(), isAdmin: true }),
+              expect: 'reject' as const,
+            }),
+          },
+        ]
+      : []),
+  ]);
+};
+
+const prototypeKeys = (route: Route): Case[] => {
+  const polluting = [
+    '"__proto__":{"polluted":"yes"}',
+    '"constructor":{"prototype":{"polluted":"yes"}}',
+    '"__proto__":null',
+    '"\\u005f_proto__":{"polluted":"yes"}',
+    '"__pro\\u0074o__":{"polluted":"yes"}',
+  ];
+  const refuse = refusedIfRead(route, 400);
+  return [
+    ...polluting.map((extra) => ({
+      name: `top-level ${extra}`,
+      attempt: (valid: () => Json | undefined) => ({ body: splice(valid(), extra), ...refuse }),
+    })),
+    ...polluting.slice(0, 2).flatMap((extra) => [
+      {
+        name: `nested ${extra}`,
+        attempt: (valid: () => Json | undefined) => ({
+          body: splice(valid(), `"outer":{"inner":{${extra}}}`),
+          ...refuse,
+        }),
+      },
+      {
+        name: `in an array ${extra}`,
+        attempt: (valid: () => Json | undefined) => ({
+          body: splice(valid(), `"list":[1,{${extra}}]`),
+          ...refuse,
+        }),
+      },
+      ...fieldsOf(route)
+        .slice(0, 2)
+        .map((field) => ({
+          name: `as ${field}: ${extra}`,
+          attempt: (valid: () => Json | undefined) => {
+            const { [field]: _replaced, ...rest } = valid() ?? {};
+            return { body: splice(rest, `"${field}":{${extra}}`), ...refuse };
+          },
+        })),
+    ]),
+    {
+      name: 'a prototype key',
+      attempt: (valid) =>
+        byDocument(route, { ...valid(), prototype: { polluted: 'yes' } }, 'any', 'prototype'),
+    },
+    {
+      name: 'a constructor string',
+      attempt: (valid) => byDocument(route, { ...valid(), constructor: 'x' }, 'any', 'constructor'),
+    },
+  ];
+};
+
+const oddText = (route: Route): Case[] => [
+  ...textFields(route).flatMap(({ name }) =>
+    Object.entries(ODD_TEXT).map(([what, piece]) => ({
+      name: `${name} with ${what}`,
+      attempt: (valid: () => Json | undefined) => {
+        const value = `A${piece}Z`;
+        const attempt = byDocument(route, { ...valid(), [name]: value }, 'accept', name);
+        return attempt.expect === 'accept' ? { ...attempt, verbatim: { [name]: value } } : attempt;
+      },
+    })),
+  ),
+  ...textFields(route)
+    .filter(({ maxLength }) => maxLength !== undefined && maxLength <= 10_000)
+    .flatMap(({ name, maxLength }) => [
+      {
+        // A limit counts characters, not UTF-16 units: each emoji is one of them.
+        name: `${name} of ${maxLength} emoji`,
+        attempt: (valid: () => Json | undefined) => {
+          const value = '🎓'.repeat(maxLength!);
+          return {
+            ...byDocument(route, { ...valid(), [name]: value }, 'accept', name),
+            verbatim: { [name]: value },
+          };
+        },
+      },
+      {
+        name: `${name} one character too long`,
+        attempt: (valid: () => Json | undefined) =>
+          byDocument(route, { ...valid(), [name]: 'x'.repeat(maxLength! + 1) }, 'any', name),
+      },
+    ]),
+  // Text that is not well-formed is refused in any string field, formatted or free.
+  ...stringFields(route).flatMap(({ name }) =>
+    Object.entries(BROKEN_TEXT).map(([what, piece]) => ({
+      name: `${name} with ${what}`,
+      attempt: (valid: () => Json | undefined) => ({
+        body: JSON.stringify({ ...valid(), [name]: `A${piece}Z` }),
+        expect: 'reject' as const,
+        status: 400,
+        mentions: name,
+      }),
+    })),
+  ),
+];
+
+// A password is opaque (hashed, never shown) and each one costs a deliberately slow hash: it gets
+// the refusals above but not these.
+const codeLikeText = (route: Route): Case[] =>
+  stringFields(route)
+    .filter(({ name }) => name !== 'password')
+    .flatMap(({ name }) =>
+      Object.entries(CODE_LIKE_TEXT).map(([what, value]) => ({
+        name: `${name} with ${what}`,
+        attempt: (valid: () => Json | undefined) => {
+          const free = textFields(route).some((f) => f.name === name);
+          const attempt = byDocument(route, { ...valid(), [name]: value }, free ? 'accept' : 'any', name);
+          return attempt.expect === 'accept' ? { ...attempt, verbatim: { [name]: value } } : attempt;
+        },
+      })),
+    );
+
+const oddFormattedValues = (route: Route): Case[] =>
+  stringFields(route)
+    .filter(({ format }) => format !== undefined && ODD_FORMATTED[format])
+    .flatMap(({ name, format }) =>
+      ODD_FORMATTED[format!]!.map((value) => ({
+        name: `${name} = ${JSON.stringify(value)}`,
+        attempt: (valid: () => Json | undefined) =>
+          byDocument(route, { ...valid(), [name]: value }, 'any', name),
+      })),
+    );
+
+const oddPathParams = (route: Route, random: SeededRandom): Case[] => {
+  if (!route.path.includes('{id}')) return [];
+  return [
+    ...ODD_IDS.map((id) => ({
+      name: `the id ${id.slice(0, 40)}`,
+      attempt: () => ({ id, expect: 'reject' as const }),
+    })),
+    {
+      name: 'a random unknown uuid',
+      attempt: () => ({ id: random.uuid(), expect: 'reject' as const, status: 404 }),
+    },
+    ...WRAPPED_IDS.map(([before, after]) => ({
+      name: `the real id as ${before}…${after}`,
+      attempt: () => ({ id: (real: string) => `${before}${real}${after}`, expect: 'reject' as const }),
+    })),
+    {
+      name: 'the real id without dashes',
+      attempt: () => ({ id: (real: string) => real.replaceAll('-', ''), expect: 'reject' as const }),
+    },
+    {
+      name: 'the real id in upper case',
+      attempt: () => ({ id: (real: string) => real.toUpperCase(), expect: 'any' as const }),
+    },
+    // Unencoded dot segments are resolved before routing, as a browser resolves them.
+    ...['..', '.', '../health', './'].map((id) => ({
+      name: `the raw path ${id}`,
+      attempt: () => ({ id, expect: 'any' as const }),
+    })),
+  ];
+};
+
+const oddQueries = (route: Route): Case[] => [
+  // A query string is parsed before the body is: where no query is declared and a body is read,
+  // a broken body keeps the request cheap (no sign-up, no session spent) while the query is still parsed.
+  ...ODD_QUERIES.map((query) => ({
+    name: `?${query.slice(0, 40)}`,
+    attempt: () => ({
+      query,
+      expect: 'any' as const,
+      ...(route.query.length === 0 && readsBody(route) ? { body: '{' } : {}),
+    }),
+  })),
+  ...route.query.flatMap(({ name, schema }) => {
+    const integer = schema.type === 'integer';
+    const invalid = integer
+      ? ['abc', '-1', '1.5', 'NaN', '%00', '1%00', '', `1&${name}=2`, `[]=x&${name}[]=y`]
+      : ['a'.repeat((schema.maxLength ?? 1000) + 1), `1&${name}=2`];
+    // Infinity passes as an integer (ajv), and 'after' beyond the newest id asks for a resync: harmless.
+    const odd = integer
+      ? [
+          '1e3',
+          '1e22',
+          '99999999999999999999',
+          '9223372036854775808',
+          '0x10',
+          '-0',
+          ' 1',
+          '00001',
+          'Infinity',
+        ]
+      : [
+          '%00',
+          '../../../etc/passwd',
+          encodeURIComponent("' OR 1=1 --"),
+          encodeURIComponent('<img src=x>'),
+          '',
+          'a%zz',
+        ];
+    return [
+      ...invalid.map((value) => ({
+        name: `${name}=${value.slice(0, 40)}`,
+        attempt: () => ({ query: `${name}=${value}`, expect: 'reject' as const, status: 400 }),
+      })),
+      ...odd.map((value) => ({
+        name: `${name}=${value}`,
+        attempt: () => ({ query: `${name}=${value}`, expect: 'any' as const }),
+      })),
+    ];
+  }),
+];
+
+const randomMutations = (route: Route, random: SeededRandom): Case[] => {
+  const values = [...WRONG_TYPES, ...Object.values(ODD_TEXT), ...Object.values(CODE_LIKE_TEXT)];
+  if (!route.body)
+    return Array.from({ length: 8 }, (_, i) => ({
+      name: `mutation ${i + 1}`,
+      attempt: () => ({
+        query: random.pick(ODD_QUERIES),
+        ...(route.path.includes('{id}') && random.next() < 0.5
+          ? { id: encodeURIComponent(String(random.pick(values))) }
+          : {}),
+        expect: 'any' as const,
+      }),
+    }));
+  return Array.from({ length: 20 }, (_, i) => ({
+    name: `mutation ${i + 1}`,
+    attempt: (valid: () => Json | undefined) => {
+      const body: Json = { ...valid() };
+      const fields = fieldsOf(route);
+      for (let n = 1 + random.int(3); n > 0; n--) {
+        const roll = random.int(4);
+        const field = random.pick(fields);
+        if (roll === 0) delete body[field];
+        else if (roll === 1) body[random.pick(EXTRA_KEYS)] = random.pick(values);
+        else if (roll === 2 && random.next() < 0.3) body[field] = random.pick(Object.values(BROKEN_TEXT));
+        else body[field] = random.pick(values);
+      }
+      const attempt = byDocument(route, body, 'any');
+      // JSON.stringify escapes only NUL and lone surrogates among these: broken text, refused even
+      // where the schema would take the string.
+      return /\\u0000|\\ud[89a-f][0-9a-f]{2}/i.test(attempt.body ?? '')
+        ? { ...attempt, expect: 'reject', status: 400 }
+        : attempt;
+    },
+  }));
+};
+
+/** Every category of hostile input, for one route. */
+export function categoriesFor(route: Route, random: SeededRandom): Record<string, Case[]> {
+  const bodyOnly = (cases: Case[]) => (readsBody(route) ? cases : cases.slice(0, GET_SAMPLE));
+  return {
+    'its valid request': [
+      { name: 'the valid request', attempt: () => ({ expect: 'accept' }) },
+      ...(route.body
+        ? [
+            {
+              name: 'with a charset',
+              attempt: () => ({ contentType: 'application/json; charset=utf-8', expect: 'accept' as const }),
+            },
+          ]
+        : []),
+    ],
+    'malformed JSON': bodyOnly(malformedJson(route)),
+    'wrong types': wrongTypes(route),
+    'missing and extra fields': route.body ? missingAndExtra(route) : [],
+    'huge and deep bodies': bodyOnly(hugeAndDeep(route)),
+    'odd content types': bodyOnly(contentTypes(route)),
+    'prototype keys': bodyOnly(prototypeKeys(route)),
+    'odd and broken text': oddText(route),
+    'code-like text': codeLikeText(route),
+    'odd formatted values': oddFormattedValues(route),
+    'odd path params': oddPathParams(route, random),
+    'odd query strings': oddQueries(route),
+    'seeded random mutations': randomMutations(route, random),
+  };
+}

@@ -1,5 +1,6 @@
+import { request } from 'node:http';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, PASSWORD, signIn, TEST_ORIGIN, uniqueEmail } from './test/app.js';
 import {
   createAssignment,
@@ -18,6 +19,7 @@ import {
   type Route,
 } from './test/fuzz-cases.js';
 import { problemsWith, prototypePolluted, seededRandom } from './test/hostile.js';
+import { listen } from './test/sockets.js';
 
 /**
  * Hostile input against every route of the OpenAPI document (read from the running app, so a
@@ -216,6 +218,45 @@ describe.each(routes)('$key', (route) => {
     },
   );
 });
+
+describe('path traversal outside the API', () => {
+  // Sent raw over a socket: URL parsing on the client side would resolve the dot segments first.
+  const paths = [
+    '/../../../../etc/passwd',
+    '/assets/../../../../etc/passwd',
+    '/assets/..%2f..%2f..%2fpackage.json',
+    '/%2e%2e/%2e%2e/%2e%2e/package.json',
+    '/..%5c..%5c..%5cpackage.json',
+    '/api/../../server/src/app.ts',
+    '/socket.io/../../package.json',
+    '/index.html%00.json',
+    '/assets/%c0%ae%c0%ae/%c0%ae%c0%ae/package.json',
+  ];
+  let base: string;
+  beforeAll(async () => {
+    base = await listen(t.app);
+  });
+  it.each(paths)('serves no file from outside the client for %s', async (path) => {
+    const { status, body } = await rawGet(base, path);
+    expect(status).toBeLessThan(500);
+    expect(body).not.toMatch(/root:x:0:0|"workspaces"|buildApp|"name": "classwave"/);
+  });
+});
+
+/** A GET whose path is sent exactly as given (fetch would normalise it). */
+function rawGet(base: string, path: string): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request({ hostname, port, path, method: 'GET' }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 describe('after the fuzzing', () => {
   it('still answers the health check and a normal signed-in request', async () => {

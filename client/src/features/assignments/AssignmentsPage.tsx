@@ -1,12 +1,12 @@
 import type { Assignment } from '@classwave/shared';
-import { ClipboardList, RotateCw, SearchX } from 'lucide-react';
+import { ClipboardList, SearchX } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import { httpStatus } from '../../api/errors';
 import { useAppSelector } from '../../app/hooks';
-import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { ListPage } from '../../components/ListPage';
+import { LoadFailed } from '../../components/LoadFailed';
 import { Skeleton } from '../../components/Skeleton';
 import { useErrorToast } from '../../components/useErrorToast';
 import { useNavigationFlag } from '../../components/useNavigationFlag';
@@ -92,17 +92,11 @@ export function AssignmentsPage() {
     }
     if (!assignments) {
       return (
-        <EmptyState
+        <LoadFailed
           icon={<ClipboardList />}
           title="Assignments could not be loaded"
-          action={
-            <Button variant="secondary" icon={<RotateCw />} onClick={() => void refetch()}>
-              Try again
-            </Button>
-          }
-        >
-          Check your connection, then try again.
-        </EmptyState>
+          onRetry={() => void refetch()}
+        />
       );
     }
     if (visible.length === 0) {

@@ -1,11 +1,11 @@
 import { formatDetailDate, formatListDate, type CourseDetail } from '@classwave/shared';
-import { ArrowLeft, ChevronRight, ClipboardList, FolderOpen, RotateCw, SearchX, Video } from 'lucide-react';
+import { ArrowLeft, ChevronRight, ClipboardList, FolderOpen, SearchX, Video } from 'lucide-react';
 import { Link, useParams } from 'react-router-dom';
 import { httpStatus } from '../../api/errors';
 import { Avatar } from '../../components/Avatar';
-import { Button } from '../../components/Button';
 import { Card } from '../../components/Card';
 import { EmptyState } from '../../components/EmptyState';
+import { LoadFailed } from '../../components/LoadFailed';
 import { Skeleton } from '../../components/Skeleton';
 import { useErrorToast } from '../../components/useErrorToast';
 import { useGetCourseQuery } from './coursesApi';
@@ -82,17 +82,11 @@ export function CourseDetailPage() {
     return (
       <>
         <BackLink />
-        <EmptyState
+        <LoadFailed
           icon={<FolderOpen />}
           title="This course could not be loaded"
-          action={
-            <Button variant="secondary" icon={<RotateCw />} onClick={() => void refetch()}>
-              Try again
-            </Button>
-          }
-        >
-          Check your connection, then try again.
-        </EmptyState>
+          onRetry={() => void refetch()}
+        />
       </>
     );
   }

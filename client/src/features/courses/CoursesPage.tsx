@@ -1,11 +1,12 @@
 import { COURSE_SKELETON_COUNT } from '@classwave/shared';
-import { BookOpen, Plus, RotateCw, SearchX } from 'lucide-react';
+import { BookOpen, Plus, SearchX } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import { useAppSelector } from '../../app/hooks';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { ListPage } from '../../components/ListPage';
+import { LoadFailed } from '../../components/LoadFailed';
 import { useErrorToast } from '../../components/useErrorToast';
 import { useNavigationFlag } from '../../components/useNavigationFlag';
 import { selectProfile } from '../auth/authSlice';
@@ -56,17 +57,7 @@ export function CoursesPage() {
     }
     if (!courses) {
       return (
-        <EmptyState
-          icon={<BookOpen />}
-          title="Courses could not be loaded"
-          action={
-            <Button variant="secondary" icon={<RotateCw />} onClick={() => void refetch()}>
-              Try again
-            </Button>
-          }
-        >
-          Check your connection, then try again.
-        </EmptyState>
+        <LoadFailed icon={<BookOpen />} title="Courses could not be loaded" onRetry={() => void refetch()} />
       );
     }
     if (visible.length === 0) {

@@ -28,13 +28,15 @@ export function createReplayService({
     .select({ min: sql<number | null>`min(${events.id})`, max: sql<number | null>`max(${events.id})` })
     .from(events)
     .prepare('event_bounds');
-  async function bounds() {
+  // A reconnect storm asks this thousands of times a second: callers arriving in the same turn of
+  // the event loop share one query, which starts after they all arrived (so it sees what they must).
+  const bounds = sharedAfterArrival(async () => {
     const [row] = await boundsQuery.execute();
     return {
       min: row?.min === null || row?.min === undefined ? null : Number(row.min),
       max: Number(row?.max ?? 0),
     };
-  }
+  });
 
   // Besides the ids after `after`, the few smaller ones whose transactions had not committed when
   // `after` was written (they were in its snapshot's running set): they may have committed, and been
@@ -102,3 +104,15 @@ export function createReplayService({
   };
 }
 export type ReplayService = ReturnType<typeof createReplayService>;
+
+/** `run` once for all callers that arrive before it starts; a caller never gets an answer older than its call. */
+export function sharedAfterArrival<T>(run: () => Promise<T>): () => Promise<T> {
+  let next: Promise<T> | undefined;
+  return () => {
+    next ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      next = undefined;
+      return run();
+    });
+    return next;
+  };
+}

@@ -7,7 +7,11 @@ import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
-import { installSecurityHeaders, securityHeaderOptions } from '../../server/dist/http/security-headers.js';
+import {
+  installSecurityHeaders,
+  securityHeaderOptions,
+  securityHeaders,
+} from '../../server/dist/http/security-headers.js';
 import { assignmentListSchema, sampleAssignments } from './payloads.mjs';
 
 const port = Number(process.env.PORT);
@@ -21,7 +25,7 @@ const app = Fastify({
   onProtoPoisoning: 'error',
   onConstructorPoisoning: 'error',
 });
-if (use('helmet')) installSecurityHeaders(app, securityHeaderOptions(origin));
+if (use('helmet')) installSecurityHeaders(app, securityHeaders(securityHeaderOptions(origin)));
 if (use('cors')) await app.register(cors, { origin: [origin], credentials: true });
 if (use('cookie')) await app.register(cookie);
 if (use('rate-limit')) await app.register(rateLimit, { global: false });

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
@@ -34,7 +34,7 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { DomainEventBus } from './events.js';
 import { errorBody, installErrorHandler } from './http/errors.js';
-import { installSecurityHeaders, securityHeaderOptions } from './http/security-headers.js';
+import { installSecurityHeaders, securityHeaderOptions, securityHeaders } from './http/security-headers.js';
 import { installJsonParser, installValidation } from './http/validation.js';
 
 export interface AppOptions {
@@ -70,6 +70,7 @@ declare module 'fastify' {
 
 /** Builds the whole app (API, docs, static client) without listening, so tests and main.ts share it. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  const headers = securityHeaders(securityHeaderOptions(config.appOrigin));
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -90,6 +91,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     routerOptions: { maxParamLength: 200 },
+    // A URL the router can't read (broken %-encoding, an over-long id) gets our error shape and headers too.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+      void (reply as unknown as FastifyReply)
+        .headers(headers)
+        .status(status)
+        .send(
+          errorBody(status, ErrorCode.validationFailed, 'The URL is not valid: check the path and its ids.'),
+        );
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installValidation(app);
@@ -112,7 +123,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onClose', async () => mailer.close());
 
   const secure = config.appOrigin.startsWith('https:');
-  installSecurityHeaders(app, securityHeaderOptions(config.appOrigin));
+  installSecurityHeaders(app, headers);
   // A list, not a string: a foreign origin then gets no Access-Control-Allow-Origin at all.
   await app.register(cors, { origin: [config.appOrigin], credentials: true });
   await app.register(cookie);

@@ -456,17 +456,32 @@ describe('what an accepted or refused client event leaves behind', () => {
     expect(stored).toEqual([]);
   });
 
-  it('refuses the eleventh question within a minute on one socket', async () => {
-    const r = await join(actors.studentA.token);
+  it('refuses the eleventh question within a minute from one user, however many tabs ask', async () => {
+    const student = await createStudent(t, 'Many Tabs');
+    const tabs = [await join(student.token), await join(student.token)];
     const outcomes: string[] = [];
     for (let i = 0; i < 11; i++) {
+      const tab = tabs[i % 2]!;
       const asked = `Question ${i}`;
-      outcomes.push(await emitWithAck(r.socket, 'chat:ask', { question: asked }));
+      outcomes.push(await emitWithAck(tab.socket, 'chat:ask', { question: asked }));
       // Wait for the answer, so the next question is not refused as pending instead.
       if (outcomes[i] === 'ok')
-        await r.waitForHeard((h) => h.name === 'chat:reply' && questionOf(h) === asked);
+        await tab.waitForHeard((h) => h.name === 'chat:reply' && questionOf(h) === asked);
     }
     expect(outcomes).toEqual([...Array<string>(10).fill('ok'), ErrorCode.rateLimited]);
+  });
+
+  it('refuses a question that is not valid text, and stores nothing', async () => {
+    const student = await createStudent(t, 'Broken Text');
+    const tab = await join(student.token);
+    for (const question of ['Why\u0000?', 'Half \ud800 a pair'])
+      expect(await emitWithAck(tab.socket, 'chat:ask', { question })).toBe(ErrorCode.validationFailed);
+    await new Promise((resolve) => setTimeout(resolve, CHAT_DELAY_MS * 3));
+    const stored = await t.app.database.db
+      .select()
+      .from(chatbotConversations)
+      .where(eq(chatbotConversations.userId, student.id));
+    expect(stored).toEqual([]);
   });
 
   it('keeps the socket as it was after a refused auth:token: it hears its own events, not the offered user’s', async () => {

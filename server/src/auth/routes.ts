@@ -86,7 +86,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
       schema: {
         tags: ['auth'],
         summary: 'Confirm an e-mail address from the link in the verification e-mail',
+        description:
+          "Always redirects (302): to the link's redirectTo when it worked, else to /login with the reason.",
         querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 512 })) }),
+        response: { 302: Type.Null({ description: 'A redirect; the Location header says where.' }) },
       },
     },
     async (request, reply) => reply.redirect(await auth.verifyEmail(request.query.token), 302),

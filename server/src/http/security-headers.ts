@@ -47,8 +47,7 @@ export function securityHeaders(options: HelmetOptions): Record<string, string> 
 }
 
 /** Sends the headers on every response; a route may still replace one (the API docs set their own CSP). */
-export function installSecurityHeaders(app: FastifyInstance, options: HelmetOptions): void {
-  const headers = securityHeaders(options);
+export function installSecurityHeaders(app: FastifyInstance, headers: Record<string, string>): void {
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
     done();

@@ -123,6 +123,7 @@ export function installJsonParser(app: FastifyInstance): void {
 }
 
 /** A NUL (PostgreSQL cannot store it) or half a surrogate pair (it would be stored as U+FFFD). */
+export const isBrokenText = (text: string): boolean => BROKEN_TEXT.test(text);
 const BROKEN_TEXT = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**

@@ -34,7 +34,7 @@ export const replayRoutes: FastifyPluginAsyncTypebox<{ replay: ReplayService }> 
         security: bearerSecurity,
         summary: "The caller's live events after an id (for catching up after a reconnect)",
         querystring: Type.Object(
-          { after: Type.Optional(Type.Integer({ minimum: 0 })) },
+          { after: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })) },
           { additionalProperties: false },
         ),
         response: { 200: ReplayResponse, ...signedInErrors },

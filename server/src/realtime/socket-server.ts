@@ -14,6 +14,7 @@ import {
 } from '@classwave/shared';
 import type { AuthService, Caller } from '../auth/service.js';
 import { AppError } from '../http/errors.js';
+import { isBrokenText } from '../http/validation.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
 import { chatbotConversations } from '../db/schema.js';
@@ -24,8 +25,6 @@ interface SocketData {
   caller: Caller;
   expiryTimer?: NodeJS.Timeout;
   chatPending: boolean;
-  /** When this socket's recent questions were asked, for the flood limit. */
-  chatTimes: number[];
 }
 /** Between the app's processes (through the Redis adapter). */
 interface InterServerEvents {
@@ -83,6 +82,8 @@ export function createRealtime(options: RealtimeOptions) {
     io.adapter(createAdapter(pub, sub, { key: 'classwave-io' }));
   }
 
+  const chatFlood = slidingWindow(CHAT_FLOOD);
+
   /** Closes the socket when its access token runs out, unless a fresh one was handed over. */
   function armExpiry(socket: AppSocket) {
     clearTimeout(socket.data.expiryTimer);
@@ -104,7 +105,6 @@ export function createRealtime(options: RealtimeOptions) {
     try {
       socket.data.caller = await auth.authenticate(token);
       socket.data.chatPending = false;
-      socket.data.chatTimes = [];
       next();
     } catch (error) {
       next(new Error(error instanceof AppError ? error.code : ErrorCode.unauthorized));
@@ -143,6 +143,11 @@ export function createRealtime(options: RealtimeOptions) {
       if (typeof question !== 'string' || question.trim() === '') {
         return answer(refuse(ErrorCode.validationFailed, 'Type a question first.'));
       }
+      if (isBrokenText(question)) {
+        return answer(
+          refuse(ErrorCode.validationFailed, 'The question must be valid text: no NUL characters.'),
+        );
+      }
       if (question.length > CHAT_QUESTION_MAX_LENGTH) {
         return answer(
           refuse(
@@ -153,14 +158,12 @@ export function createRealtime(options: RealtimeOptions) {
       }
       if (socket.data.chatPending)
         return answer(refuse(ErrorCode.conflict, 'Please wait for the answer to your last question.'));
-      const now = Date.now();
-      socket.data.chatTimes = socket.data.chatTimes.filter((t) => now - t < CHAT_FLOOD.windowMs);
-      if (socket.data.chatTimes.length >= CHAT_FLOOD.max) {
+      // Counted per user (on this process), not per socket: more tabs must not mean more questions.
+      if (!chatFlood.allow(caller.userId, Date.now())) {
         return answer(
           refuse(ErrorCode.rateLimited, 'That is a lot of questions at once. Please wait a minute.'),
         );
       }
-      socket.data.chatTimes.push(now);
       socket.data.chatPending = true;
       answer({ ok: true });
 
@@ -214,6 +217,28 @@ export function createRealtime(options: RealtimeOptions) {
       // io.close also closes the HTTP server, which Fastify has already closed: that error is expected.
       await new Promise<void>((resolve) => io.close(() => resolve()));
       for (const client of redisClients) client.disconnect();
+    },
+  };
+}
+
+/** At most `max` events per key in any `windowMs`; keys with no recent event are dropped. */
+function slidingWindow({ max, windowMs }: { max: number; windowMs: number }) {
+  const times = new Map<string, number[]>();
+  let lastSweep = 0;
+  return {
+    allow(key: string, now: number): boolean {
+      if (now - lastSweep > windowMs) {
+        lastSweep = now;
+        for (const [k, list] of times) if (now - list[list.length - 1]! >= windowMs) times.delete(k);
+      }
+      const recent = (times.get(key) ?? []).filter((t) => now - t < windowMs);
+      if (recent.length >= max) {
+        times.set(key, recent);
+        return false;
+      }
+      recent.push(now);
+      times.set(key, recent);
+      return true;
     },
   };
 }

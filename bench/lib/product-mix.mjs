@@ -54,18 +54,34 @@ export function productSockets(data, prefix) {
 }
 
 /**
+ * A 32-bit generator (mulberry32) of numbers in [0, 1) with a period of 2^32, for long runs. S8's own
+ * generator (the default below, kept so its runs send what they always sent) computes its product
+ * in floating point, loses the low bits and repeats itself after about 16,000 draws: over a soak the
+ * same students would pick the same assignments until every submission was refused by the mix.
+ */
+export function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+/**
  * The request generator: `next()` returns the next request spec for the load generator's `run`
  * (one new assignment every `rate * 5` requests, i.e. every 5 s at `rate`). Deterministic: the same
- * data, rate and call order give the same requests.
+ * data, rate, `random` and call order give the same requests.
  */
-export function productMix(data, { url, rate, prefix }) {
+export function productMix(data, { url, rate, prefix, random: customRandom }) {
   const { teachers, students, courses, assignments, byAssignment, activeTeachers } = data;
   const allStudents = students.map((s) => `${prefix}:${s.id}`);
   const activeStudents = students.slice(0, data.activeStudents);
   const submitted = new Set(); // `${student}:${assignment}`
   let counter = 0;
   let rng = 12345;
-  const random = () => (rng = (rng * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  const random = customRandom ?? (() => (rng = (rng * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
   const pick = (list) => list[Math.floor(random() * list.length)];
   const auth = (u) => ({ authorization: `Bearer ${u.token}` });
 

@@ -62,8 +62,11 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
-  // An idle client losing its connection (say, the server restarted) must not crash the process.
+  // A client losing its connection (say, the server restarted) must not crash the process. The pool
+  // listens only while a client is idle; one checked out (mid-transaction) would otherwise emit an
+  // unhandled 'error'. The query in flight fails by itself, and the pool drops the broken client.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const pgDb = drizzlePg({ client: pool, schema });
   const db = pgDb as unknown as Db;
   return {

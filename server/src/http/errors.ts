@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ErrorCode, type ErrorBody } from '@classwave/shared';
+import { isConnectionLost } from '../db/errors.js';
 
 /** An error a client caused or may see: its status, stable code and message reach the client as they are. */
 export class AppError extends Error {
@@ -47,6 +48,7 @@ const FASTIFY_MESSAGES: Partial<Record<ErrorCode, string>> = {
 };
 
 function isDatabaseUnavailable(error: unknown): boolean {
+  if (isConnectionLost(error)) return true;
   const code = (error as { code?: unknown } | null)?.code;
   // Connection failures (node) and PostgreSQL's "admin shutdown" / "cannot connect now" classes.
   return (

@@ -560,7 +560,7 @@ function markdown(r) {
     `| events lost / duplicated / misdirected | ${e.lost} / ${e.duplicated} / ${e.misdirected} | 0 | ${ok(e.lost + e.duplicated + e.misdirected)} |`,
     `| events with wrong data / malformed / unmatched | ${e.wrongData} / ${e.malformed} / ${e.unmatched} | 0 | ${ok(e.wrongData + e.malformed + e.unmatched)} |`,
     `| sockets dropped | ${r.socketsDown} | 0 | ${ok(r.socketsDown)} |`,
-    `| post-GC heap growth, first → last third (medians) | ${signedMb(m.heapGrowth)} (${growthPct.toFixed(1)} %) | ${mb(m.heapLimit)} | ${ok(m.heapGrowth > m.heapLimit)} |`,
+    `| post-GC heap growth, first → last third (medians) | ${signedMb(m.heapGrowth)} (${growthPct < 0 ? '−' : '+'}${Math.abs(growthPct).toFixed(1)} %) | ${mb(m.heapLimit)} | ${ok(m.heapGrowth > m.heapLimit)} |`,
     '',
     '| measure | value |',
     '| --- | ---: |',

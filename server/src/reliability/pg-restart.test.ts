@@ -64,15 +64,28 @@ describe.skipIf(!url)('the PostgreSQL server restarted under load (-m immediate)
       const a = ledger.acknowledged();
       return a.submissions.length + a.grades.length + a.assignments.length;
     };
-    const restarts: Array<{ commandMs: number; recoveredMs: number | null }> = [];
+    const restarts: Array<{
+      commandMs: number;
+      recoveredMs: number | null;
+      answers503: number;
+      first503ToLastMs: number;
+    }> = [];
     try {
       for (let i = 0; i < RESTARTS; i++) {
         await sleep(STEADY_MS);
+        const seen503 = ledger.retryableAt.length;
         const commandMs = await pgCtlCluster(cluster, 'restart', '-m', 'immediate');
         const back = Date.now();
         const before = acknowledged();
         while (acknowledged() === before && Date.now() - back < MAX_RECOVERY_MS) await sleep(20);
-        restarts.push({ commandMs, recoveredMs: acknowledged() > before ? Date.now() - back : null });
+        const recoveredMs = acknowledged() > before ? Date.now() - back : null;
+        const outage = ledger.retryableAt.slice(seen503);
+        restarts.push({
+          commandMs,
+          recoveredMs,
+          answers503: outage.length,
+          first503ToLastMs: outage.length > 0 ? outage.at(-1)! - outage[0]! : 0,
+        });
       }
       await sleep(STEADY_MS);
     } finally {
@@ -95,13 +108,11 @@ describe.skipIf(!url)('the PostgreSQL server restarted under load (-m immediate)
         downSince = undefined;
       }
     }
-    const answers503 = ledger.retryableAt;
     const acked = ledger.acknowledged();
     console.log(
       `PostgreSQL restart: ${JSON.stringify({
         restarts,
-        answers503: answers503.length,
-        first503ToLastMs: answers503.length > 0 ? answers503.at(-1)! - answers503[0]! : 0,
+        answers503: ledger.retryableAt.length,
         healthDownMs,
         slowestAnswerMs: ledger.slowestMs,
         statuses: Object.fromEntries(ledger.statuses),
@@ -122,11 +133,13 @@ describe.skipIf(!url)('the PostgreSQL server restarted under load (-m immediate)
       shown: shown.slice(0, 20),
     };
     expect(failures, s.server.output()).toEqual({ unexpectedAnswers: [], stored: [], shown: [] });
-    expect(ledger.statuses.get('503') ?? 0, 'no request met an outage').toBeGreaterThan(0);
     // The app stayed up: every request got an answer, and none took long.
     expect(ledger.unanswered).toBe(0);
     expect(ledger.slowestMs).toBeLessThan(MAX_ANSWER_MS);
-    for (const r of restarts) expect(r.recoveredMs, 'no 2xx after PostgreSQL was back').not.toBeNull();
+    for (const r of restarts) {
+      expect(r.answers503, 'a restart no request noticed').toBeGreaterThan(0);
+      expect(r.recoveredMs, 'no 2xx after PostgreSQL was back').not.toBeNull();
+    }
     // The same process throughout: it recovered by itself.
     expect(s.server.running).toBe(true);
     expect(s.server.pid).toBe(pid);

@@ -95,4 +95,6 @@ export const SocketRefusal = {
   invalidToken: 'invalid_token',
   tokenExpired: 'token_expired',
   sessionEnded: 'session_ended',
+  /** The server could not check the token just now (its database is down): try again shortly. */
+  unavailable: 'service_unavailable',
 } as const;

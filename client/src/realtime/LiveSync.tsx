@@ -6,6 +6,7 @@ import { selectAccessToken, selectAuthStatus, signedOut, tokenRefreshed } from '
 import { isSigningOutHere } from '../features/auth/session';
 import { answerReceived } from '../features/chat/chatSlice';
 import { applyLiveEvent, refetchEverything } from './applyLiveEvent';
+import { createCatchUp } from './catchUp';
 import { EventCursor } from './cursor';
 import { liveApi } from './liveApi';
 import { closeLiveSocket, liveSocket, openLiveSocket } from './socket';
@@ -25,33 +26,28 @@ export function LiveSync() {
   useEffect(() => {
     if (!signedIn) return;
     const cursor = new EventCursor();
-    let firstConnect = true;
     const socket = openLiveSocket(() => selectAccessToken(store.getState()));
+    let retryTimer: ReturnType<typeof setTimeout> | undefined;
 
     const apply = (event: LiveEvent) => {
       if (cursor.accept(event.id)) dispatch(applyLiveEvent(event));
     };
     for (const type of LIVE_EVENT_TYPES) socket.on(type, apply as never);
 
-    async function catchUp() {
-      const request = dispatch(
-        liveApi.endpoints.getMissedEvents.initiate(cursor.lastId, { forceRefetch: true, subscribe: false }),
-      );
-      const result = await request;
-      if (!result.data) return;
-      if (firstConnect) {
-        firstConnect = false;
-        // Anything loaded before the socket was up may have missed an event: fetch it once more.
-        dispatch(refetchEverything());
-      } else if (result.data.resync) {
-        dispatch(refetchEverything());
-      } else {
-        result.data.events.forEach(apply);
-      }
-      cursor.moveTo(result.data.lastId);
-    }
+    const catchUp = createCatchUp({
+      cursor,
+      fetchMissed: async (after) => {
+        const request = dispatch(
+          liveApi.endpoints.getMissedEvents.initiate(after, { forceRefetch: true, subscribe: false }),
+        );
+        return (await request).data;
+      },
+      isConnected: () => socket.connected,
+      apply,
+      refetchAll: () => dispatch(refetchEverything()),
+    });
 
-    socket.on('connect', () => void catchUp());
+    socket.on('connect', () => void catchUp.onConnect());
     socket.on('session:ended', () => {
       // A sign-out this tab started finishes by itself (clearing the cache mid-request would cut it short).
       if (!isSigningOutHere()) dispatch(signedOut());
@@ -72,10 +68,16 @@ export function LiveSync() {
         error.message === SocketRefusal.invalidToken
       ) {
         dispatch(signedOut());
+      } else if (error.message === SocketRefusal.unavailable) {
+        // The server could not check the token (its database is down): try again shortly.
+        retryTimer = setTimeout(() => socket.connect(), 2000 + Math.random() * 2000);
       }
     });
 
-    return () => closeLiveSocket();
+    return () => {
+      clearTimeout(retryTimer);
+      closeLiveSocket();
+    };
   }, [signedIn, dispatch, store]);
 
   // A refreshed access token is handed to the open socket, so the server does not close it at expiry.

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveEvent } from '@classwave/shared';
-import { bearer, createTestApp, createVerifiedUser, signIn, type TestApp } from '../test/app.js';
+import {
+  bearer,
+  createTestApp,
+  createVerifiedUser,
+  openTestDatabase,
+  signIn,
+  type TestApp,
+} from '../test/app.js';
 import {
   createAssignment,
   createCourse,
@@ -124,6 +131,20 @@ describe('the handshake', () => {
     const s = await signIn(t, email);
     await t.app.inject({ method: 'POST', url: '/api/auth/signout', headers: bearer(s.accessToken) });
     expect(await refusalOf(url, s.accessToken)).toBe('session_ended');
+  });
+
+  it("refuses with 'service_unavailable' (for the client to retry) while the database is down, not as a bad token", async () => {
+    const database = await openTestDatabase();
+    const own = await createTestApp({ database });
+    try {
+      const student = await createStudent(own);
+      const ownUrl = await listen(own.app);
+      await database.close();
+      expect(await refusalOf(ownUrl, student.token)).toBe('service_unavailable');
+    } finally {
+      await own.close();
+      await database.dispose().catch(() => {}); // already closed: only the PostgreSQL copy is left to drop
+    }
   });
 });
 

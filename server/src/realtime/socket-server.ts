@@ -8,6 +8,7 @@ import {
   CHATBOT_REPLY_DELAY_MS,
   chatReply,
   ErrorCode,
+  SocketRefusal,
   type Ack,
   type ClientToServerEvents,
   type ServerToClientEvents,
@@ -107,7 +108,10 @@ export function createRealtime(options: RealtimeOptions) {
       socket.data.chatPending = false;
       next();
     } catch (error) {
-      next(new Error(error instanceof AppError ? error.code : ErrorCode.unauthorized));
+      if (error instanceof AppError) return next(new Error(error.code));
+      // Not a verdict on the token (the database is down, say): the client tries again.
+      log.warn({ err: error }, 'socket handshake could not be checked');
+      next(new Error(SocketRefusal.unavailable));
     }
   });
 

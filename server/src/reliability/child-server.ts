@@ -20,7 +20,8 @@ function newestSource(dir: string): number {
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     const file = path.join(entry.parentPath, entry.name);
     if (!entry.isFile() || !file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
-    if (file.includes(`${path.sep}src${path.sep}test${path.sep}`)) continue;
+    // Test helpers are not built into dist.
+    if (/[\\/]src[\\/](test|reliability)[\\/]/.test(file)) continue;
     newest = Math.max(newest, statSync(file).mtimeMs);
   }
   return newest;

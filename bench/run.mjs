@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BENCH, ROOT } from './lib/procs.mjs';
 import { startLoadgen } from './lib/servers.mjs';
-import { machineContext, markdownReport } from './lib/report.mjs';
+import { formatted, machineContext, markdownReport } from './lib/report.mjs';
 // In the order of the priorities; each is loaded only when it runs.
 const SCENARIOS = {
   S1: ['s1-http', 'runS1'],
@@ -119,17 +119,6 @@ if (broken.length) {
   process.exit(1);
 }
 process.exit(0);
-
-/** The repository's Prettier style (npm run format:check covers bench/results too); as is without Prettier. */
-async function formatted(text, filepath) {
-  try {
-    const prettier = await import('prettier');
-    const options = (await prettier.resolveConfig(filepath)) ?? {};
-    return await prettier.format(text, { ...options, filepath });
-  } catch {
-    return text;
-  }
-}
 
 function fmt(v) {
   return typeof v === 'number' ? (Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)) : String(v);

@@ -29,7 +29,7 @@ import {
   stop,
 } from './lib/procs.mjs';
 import { mulberry32, productMix, productSockets, seedProduct } from './lib/product-mix.mjs';
-import { machineContext } from './lib/report.mjs';
+import { formatted, machineContext } from './lib/report.mjs';
 import { appOnPostgres } from './lib/scenario.mjs';
 import { probe, startLoadgen } from './lib/servers.mjs';
 import { median } from './lib/stats.mjs';
@@ -606,15 +606,4 @@ function markdown(r) {
     '',
   );
   return lines.join('\n');
-}
-
-/** The repository's Prettier style (npm run format:check covers bench/results too); as is without Prettier. */
-async function formatted(text, filepath) {
-  try {
-    const prettier = await import('prettier');
-    const options = (await prettier.resolveConfig(filepath)) ?? {};
-    return await prettier.format(text, { ...options, filepath });
-  } catch {
-    return text;
-  }
 }

@@ -99,3 +99,14 @@ export function markdownReport(report) {
   }
   return lines.join('\n');
 }
+
+/** The repository's Prettier style (npm run format:check covers bench/results too); as is without Prettier. */
+export async function formatted(text, filepath) {
+  try {
+    const prettier = await import('prettier');
+    const options = (await prettier.resolveConfig(filepath)) ?? {};
+    return await prettier.format(text, { ...options, filepath });
+  } catch {
+    return text;
+  }
+}

@@ -1,5 +1,5 @@
 import { formatListDate } from '@classwave/shared';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError, type Route } from '../../test/api';
 import { createAssignment, createSubmission } from '../../test/factories';
@@ -92,7 +92,8 @@ describe('SubmissionsModal', () => {
       grade: 18,
       feedback: 'Clear and thorough.',
     });
-    expect(within(dialog).getAllByRole('listitem')[0]).toHaveTextContent('Grade: 18/20');
+    // The toast can come a render before the list shows the saved grade.
+    await waitFor(() => expect(within(dialog).getAllByRole('listitem')[0]).toHaveTextContent('Grade: 18/20'));
   });
 
   it('sends no feedback as null', async () => {

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ErrorCode, type ErrorBody } from '@classwave/shared';
-import { isConnectionLost } from '../db/errors.js';
+import { isConnectionLost, pgCode } from '../db/errors.js';
 
 /** An error a client caused or may see: its status, stable code and message reach the client as they are. */
 export class AppError extends Error {
@@ -49,10 +49,10 @@ const FASTIFY_MESSAGES: Partial<Record<ErrorCode, string>> = {
 
 function isDatabaseUnavailable(error: unknown): boolean {
   if (isConnectionLost(error)) return true;
-  const code = (error as { code?: unknown } | null)?.code;
+  const code = pgCode(error);
   // Connection failures (node) and PostgreSQL's "admin shutdown" / "cannot connect now" classes.
   return (
-    typeof code === 'string' &&
+    code !== undefined &&
     ([
       'ECONNREFUSED',
       'ECONNRESET',
@@ -75,8 +75,7 @@ function isDatabaseUnavailable(error: unknown): boolean {
  * schemas should refuse such values first; this keeps one that slips through from being a 500.
  */
 function isDataException(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
+  return /^22[0-9A-Z]{3}$/.test(pgCode(error) ?? '');
 }
 
 /**
@@ -106,7 +105,7 @@ export function installErrorHandler(app: FastifyInstance): void {
         .status(status)
         .send(errorBody(status, status === 429 ? ErrorCode.rateLimited : code, message));
     }
-    if (isDatabaseUnavailable(error) || isDatabaseUnavailable((error as { cause?: unknown }).cause)) {
+    if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
       reply.header('retry-after', '5');
       return reply
@@ -119,7 +118,7 @@ export function installErrorHandler(app: FastifyInstance): void {
           ),
         );
     }
-    if (isDataException(error) || isDataException((error as { cause?: unknown }).cause)) {
+    if (isDataException(error)) {
       request.log.warn({ err: error }, 'a value the database refused');
       return reply
         .status(400)

@@ -1,5 +1,5 @@
 import type { Role } from '@classwave/shared';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError, type Route } from '../../test/api';
 import { createCourse } from '../../test/factories';
@@ -181,7 +181,8 @@ describe('CoursesPage', () => {
     });
     await user.click(await screen.findByRole('button', { name: 'Generate Samples' }));
     expect(await findToast('Sample courses created!')).toBeInTheDocument();
-    expect(courseCards()).toHaveLength(2);
+    // The toast can come a render before the list shows the new courses.
+    await waitFor(() => expect(courseCards()).toHaveLength(2));
   });
 
   it("toasts 'Failed to create sample courses' when generating fails", async () => {
@@ -224,7 +225,8 @@ describe('CoursesPage', () => {
       const { user, card } = await renderOwnCourse({ status: 204 });
       await user.click(within(card).getByRole('button', { name: 'Delete course' }));
       expect(await findToast('Course deleted successfully!')).toBeInTheDocument();
-      expect(screen.queryByRole('article', { name: 'Doomed' })).not.toBeInTheDocument();
+      // The toast can come a render before the list drops the course.
+      await waitFor(() => expect(screen.queryByRole('article', { name: 'Doomed' })).not.toBeInTheDocument());
       expect(screen.getByRole('heading', { name: 'No courses available' })).toBeInTheDocument();
     });
 

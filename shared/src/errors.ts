@@ -24,6 +24,12 @@ export const ErrorCode = {
   refreshTokenMissing: 'refresh_token_missing',
   refreshTokenInvalid: 'refresh_token_invalid',
   serviceUnavailable: 'service_unavailable',
+  /** No course has that join code (or it was reset): 404. */
+  joinCodeInvalid: 'join_code_invalid',
+  /** The course's teacher turned joining off: 403. */
+  joinDisabled: 'join_disabled',
+  /** A former member tried to submit or write to the course: 403. */
+  notAMember: 'not_a_member',
   internal: 'internal_error',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -1,3 +1,4 @@
+import type { MemberEventData } from './classes.js';
 import type { Assignment, Course, Submission } from './teaching.js';
 
 /** Every live event: `data` is what the matching REST read returns for that item (DESIGN §8). */
@@ -12,11 +13,18 @@ export interface LiveEvent<T extends LiveEventType = LiveEventType> {
 
 export interface LiveEventData {
   'course:created': Course;
+  /** A course changed: to its members (joinCode null) and, with the code, to its teacher (DESIGN §11, §13). */
+  'course:updated': Course;
   'course:deleted': { id: string };
   'assignment:created': Assignment;
   'assignment:deleted': { id: string; courseId: string };
   'submission:created': Submission;
   'submission:graded': Submission;
+  /** Membership changes (DESIGN §11): to the course's teacher and that student's tabs. */
+  'member:joined': MemberEventData;
+  'member:left': MemberEventData;
+  'member:removed': MemberEventData;
+  'member:restored': MemberEventData;
 }
 export type LiveEventType = keyof LiveEventData;
 
@@ -32,11 +40,16 @@ export type Covers<All extends string, Listed extends readonly string[]> = [
 
 export const LIVE_EVENT_TYPES = [
   'course:created',
+  'course:updated',
   'course:deleted',
   'assignment:created',
   'assignment:deleted',
   'submission:created',
   'submission:graded',
+  'member:joined',
+  'member:left',
+  'member:removed',
+  'member:restored',
 ] as const satisfies readonly LiveEventType[];
 true satisfies Covers<LiveEventType, typeof LIVE_EVENT_TYPES>;
 
@@ -51,11 +64,16 @@ export type Ack = { ok: true } | { ok: false; code: string; message: string };
 
 export interface ServerToClientEvents {
   'course:created': (event: LiveEvent<'course:created'>) => void;
+  'course:updated': (event: LiveEvent<'course:updated'>) => void;
   'course:deleted': (event: LiveEvent<'course:deleted'>) => void;
   'assignment:created': (event: LiveEvent<'assignment:created'>) => void;
   'assignment:deleted': (event: LiveEvent<'assignment:deleted'>) => void;
   'submission:created': (event: LiveEvent<'submission:created'>) => void;
   'submission:graded': (event: LiveEvent<'submission:graded'>) => void;
+  'member:joined': (event: LiveEvent<'member:joined'>) => void;
+  'member:left': (event: LiveEvent<'member:left'>) => void;
+  'member:removed': (event: LiveEvent<'member:removed'>) => void;
+  'member:restored': (event: LiveEvent<'member:restored'>) => void;
   /** This tab's session signed out or was revoked; the socket is closed right after. */
   'session:ended': (info: { reason: string }) => void;
   'chat:reply': (reply: ChatReply) => void;

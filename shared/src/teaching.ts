@@ -35,6 +35,10 @@ export const Course = Type.Object(
     teacherId: Uuid,
     createdAt: Timestamp,
     teacher: PersonRef,
+    /** The join code, `XXXX-XXXX` (DESIGN §11): the course's teacher only; null for everyone else. */
+    joinCode: Type.Union([Type.String(), Type.Null()]),
+    /** Whether the join code is accepted now. */
+    joinEnabled: Type.Boolean(),
   },
   { additionalProperties: false },
 );

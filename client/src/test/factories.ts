@@ -61,6 +61,8 @@ export function createCourse(overrides: Partial<Course> = {}): Course {
     code: `CS${100 + n}`,
     description: 'A course about things worth knowing.',
     createdAt: new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString(),
+    joinCode: null,
+    joinEnabled: true,
     ...overrides,
     teacherId: teacher.id,
     teacher,

@@ -28,6 +28,9 @@ const toCourse = (row: CourseRow, teacherName: string): Course => ({
   teacherId: row.teacherId,
   createdAt: row.createdAt.toISOString(),
   teacher: { id: row.teacherId, fullName: teacherName },
+  // Placeholder until join codes are stored (issue 11).
+  joinCode: null,
+  joinEnabled: true,
 });
 
 export function createCourseService({

@@ -5,7 +5,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { BENCH, cleanupStack } from './lib/procs.mjs';
-import { seedAssignments, seedCourses, seedUsers } from './lib/db.mjs';
+import { everyoneIn, seedAssignments, seedCourses, seedMembers, seedUsers } from './lib/db.mjs';
 import { startLoadgen } from './lib/servers.mjs';
 import { appOnPostgres, keyMark, nextKey } from './lib/scenario.mjs';
 
@@ -25,6 +25,7 @@ try {
   const courses = await seedCourses(q, teachers);
   const assignments = await seedAssignments(q, courses, 10);
   const students = await seedUsers(q, 'student', what === 'fanout' ? 5000 : 2000, 'P Student');
+  await seedMembers(q, everyoneIn(students, courses));
   const auth = { authorization: `Bearer ${students[0].token}` };
   if (what === 'health' || what === 'assignments') {
     const url = `${app.url}/api/${what}`;

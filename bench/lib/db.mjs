@@ -137,6 +137,11 @@ export async function seedUsers(q, role, count, prefix) {
   return users;
 }
 
+const JOIN_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+/** A join code of the app's form (8 characters of its alphabet); random enough not to collide here. */
+const joinCode = () =>
+  Array.from(randomBytes(8), (b) => JOIN_CODE_ALPHABET[b % JOIN_CODE_ALPHABET.length]).join('');
+
 /** One course per teacher (or `perTeacher`); returns [{ id, teacherId, title }]. */
 export async function seedCourses(q, teachers, perTeacher = 1) {
   const courses = teachers.flatMap((t, i) =>
@@ -149,11 +154,37 @@ export async function seedCourses(q, teachers, perTeacher = 1) {
   await insertRows(
     q,
     'courses',
-    ['id', 'title', 'description', 'code', 'teacher_id'],
-    courses.map((c, i) => [c.id, c.title, 'A course seeded by the benchmark.', `B${i}`, c.teacherId]),
+    ['id', 'title', 'description', 'code', 'teacher_id', 'join_code'],
+    courses.map((c, i) => [
+      c.id,
+      c.title,
+      'A course seeded by the benchmark.',
+      `B${i}`,
+      c.teacherId,
+      joinCode(),
+    ]),
   );
   return courses;
 }
+
+/**
+ * Active memberships, [studentId, courseId] pairs (a student sees a course's assignments and events
+ * only as a member, DESIGN §11).
+ */
+export async function seedMembers(q, pairs) {
+  await insertRows(
+    q,
+    'course_members',
+    ['student_id', 'course_id', 'status'],
+    pairs.map(([studentId, courseId]) => [studentId, courseId, 'active']),
+  );
+}
+
+/**
+ * Every student in every course: before classes every student saw everything, so the scenarios
+ * that relied on that keep their lists and audiences as they were.
+ */
+export const everyoneIn = (students, courses) => courses.flatMap((c) => students.map((s) => [s.id, c.id]));
 
 /** `perCourse` assignments on each course, due over the coming weeks; returns [{ id, courseId }]. */
 export async function seedAssignments(q, courses, perCourse) {

@@ -7,7 +7,7 @@
 //             and one new assignment every 5 s of load (event to every student and the teacher).
 // Each active teacher's course holds one assignment (the students' assignment list starts with one
 // item per active teacher), with up to 40 submissions from students who are not active, to grade.
-import { seedAssignments, seedCourses, seedSubmissions, seedUsers } from './db.mjs';
+import { everyoneIn, seedAssignments, seedCourses, seedMembers, seedSubmissions, seedUsers } from './db.mjs';
 import { keyMark, nextKey } from './scenario.mjs';
 
 /**
@@ -19,6 +19,7 @@ export async function seedProduct(q, { teachers, students, activeTeachers, activ
   const courses = await seedCourses(q, teacherUsers);
   const assignments = await seedAssignments(q, courses.slice(0, activeTeachers), 1);
   const studentUsers = await seedUsers(q, 'student', students, `${name} Student`);
+  await seedMembers(q, everyoneIn(studentUsers, courses));
   // Up to 40 submissions on each assignment, from students who are not active (no submit collides).
   const idle = studentUsers.slice(activeStudents);
   const per = Math.min(40, Math.floor(idle.length / activeTeachers));

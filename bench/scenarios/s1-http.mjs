@@ -8,6 +8,8 @@ import {
   pgliteQuery,
   seedAssignments,
   seedCourses,
+  seedMembers,
+  everyoneIn,
   seedUsers,
 } from '../lib/db.mjs';
 import { startApp, startBaseline, tempDir } from '../lib/servers.mjs';
@@ -21,6 +23,8 @@ async function seedS1(q) {
   const courses = await seedCourses(q, teachers);
   await seedAssignments(q, courses, 10);
   const [student] = await seedUsers(q, 'student', 1, 'S1 Student');
+  // A member of every course, so the list holds all 50 assignments.
+  await seedMembers(q, everyoneIn([student], courses));
   return student;
 }
 

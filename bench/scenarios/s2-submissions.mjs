@@ -1,7 +1,7 @@
 // S2: teachers watching their open submissions lists while 1,000 students in 40 courses submit at
 // 200 writes/s (open loop). Measures the submit latency, the latency of submission:created at the
 // teacher's socket (and the student's own), and that every event arrives exactly once.
-import { seedAssignments, seedCourses, seedUsers } from '../lib/db.mjs';
+import { seedAssignments, seedCourses, seedMembers, seedUsers } from '../lib/db.mjs';
 import { cleanupStack } from '../lib/procs.mjs';
 import {
   appOnPostgres,
@@ -34,6 +34,10 @@ export async function runS2({ loadgen, quick, runs, log, dbName }) {
     const rounds = 1 + runs + 2;
     const assignments = await seedAssignments(q, courses, rounds);
     const courseOf = (i) => i % COURSES; // students spread evenly: 25 per course
+    await seedMembers(
+      q,
+      students.map((s, i) => [s.id, courses[courseOf(i)].id]),
+    );
     const assignmentFor = (course, round) => assignments[course * rounds + round];
 
     cleanups.add(() => loadgen.call('disconnect', { prefix: 's2:' }));

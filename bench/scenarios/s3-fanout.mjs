@@ -2,7 +2,7 @@
 // 5,000): assignment:created reaches every student. Compared in the same runs with a bare socket.io
 // server broadcasting a payload of the same shape to a room of the same N, and with raw ws (the floor).
 import { randomUUID } from 'node:crypto';
-import { seedCourses, seedUsers } from '../lib/db.mjs';
+import { everyoneIn, seedCourses, seedMembers, seedUsers } from '../lib/db.mjs';
 import { cleanupStack } from '../lib/procs.mjs';
 import { startBaseline } from '../lib/servers.mjs';
 import { appOnPostgres, integrity, keyMark, nextKey, target } from '../lib/scenario.mjs';
@@ -40,6 +40,7 @@ export async function runS3({ loadgen, quick, runs, log, dbName }) {
     const [teacher] = await seedUsers(q, 'teacher', 1, 'S3 Teacher');
     const [course] = await seedCourses(q, [teacher]);
     const students = await seedUsers(q, 'student', sizes.at(-1), 'S3 Student');
+    await seedMembers(q, everyoneIn(students, [course]));
     const sio = await startBaseline('socketio');
     cleanups.add(() => sio.stop());
     const ws = await startBaseline('ws');

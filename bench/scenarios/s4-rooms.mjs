@@ -1,11 +1,11 @@
 // S4: 5,000 connected clients in 200 groups of 25, 50 events/s (open loop).
-// The app has no room per course: its events go to user rooms (a submission reaches the student and
-// the course's teacher). The closest honest app scenario: 200 courses, each a teacher and 24 students
+// A submission's event goes to user rooms (the student and the course's teacher), not to the course's
+// room. The closest honest app scenario: 200 courses, each a teacher and 24 member students
 // (5,000 sockets), students submitting at 50/s, each event to its 2 recipients, with every other
 // socket connected and idle. Beside it, a bare socket.io server with the same 5,000 clients in 200
 // rooms of 25 broadcasting 50 events/s to one room each (1,250 deliveries/s).
 import { randomUUID } from 'node:crypto';
-import { seedAssignments, seedCourses, seedUsers } from '../lib/db.mjs';
+import { seedAssignments, seedCourses, seedMembers, seedUsers } from '../lib/db.mjs';
 import { cleanupStack } from '../lib/procs.mjs';
 import { startBaseline } from '../lib/servers.mjs';
 import {
@@ -53,6 +53,10 @@ export async function runS4({ loadgen, quick, runs, log, dbName }) {
     const courses = await seedCourses(q, teachers);
     const assignments = await seedAssignments(q, courses, 1);
     const students = await seedUsers(q, 'student', ROOMS * (PER_ROOM - 1), 'S4 Student');
+    await seedMembers(
+      q,
+      students.map((s, i) => [s.id, courses[i % ROOMS].id]),
+    );
     const sio = await startBaseline('socketio');
     cleanups.add(() => sio.stop());
     cleanups.add(() => loadgen.call('disconnect', { prefix: 's4' }));

@@ -3,7 +3,7 @@
 // port and database) while a teacher keeps creating assignments. Measures failed connections, the
 // event-loop delay (probe preload) during the connection ramp and the reconnection storm, and the
 // time until every tab is connected again and holds every event (live or replayed).
-import { seedCourses, seedUsers } from '../lib/db.mjs';
+import { everyoneIn, seedCourses, seedMembers, seedUsers } from '../lib/db.mjs';
 import { cleanupStack, cpuMeter, sleep } from '../lib/procs.mjs';
 import { freePort, probe, startApp } from '../lib/servers.mjs';
 import { appOnPostgres, keyMark, nextKey, target } from '../lib/scenario.mjs';
@@ -22,6 +22,7 @@ export async function runS6({ loadgen, quick, log, dbName }) {
     const [teacher] = await seedUsers(q, 'teacher', 1, 'S6 Teacher');
     const [course] = await seedCourses(q, [teacher]);
     const students = await seedUsers(q, 'student', n, 'S6 Student');
+    await seedMembers(q, everyoneIn(students, [course]));
     cleanups.add(() => loadgen.call('tabsClose'));
     const keys = [];
     const created = [];

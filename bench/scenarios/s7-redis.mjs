@@ -2,7 +2,7 @@
 // every write sent to process A: recipients on B hear of it only through Redis. Compared in the
 // same runs with one app process without Redis serving the same clients and the same writes.
 // All app processes share the app core (the machine has two cores); Redis is not pinned.
-import { seedAssignments, seedCourses, seedUsers } from '../lib/db.mjs';
+import { everyoneIn, seedAssignments, seedCourses, seedMembers, seedUsers } from '../lib/db.mjs';
 import { cleanupStack } from '../lib/procs.mjs';
 import { startApp } from '../lib/servers.mjs';
 import {
@@ -42,6 +42,7 @@ export async function runS7({
     const teachers = await seedUsers(q, 'teacher', COURSES, 'S7 Teacher');
     const courses = await seedCourses(q, teachers);
     const students = await seedUsers(q, 'student', STUDENTS, 'S7 Student');
+    await seedMembers(q, everyoneIn(students, courses));
     const rounds = 2 * (1 + runs + 2);
     const assignments = await seedAssignments(q, courses, rounds);
     cleanups.add(() => loadgen.call('disconnect', { prefix: 's7' }));

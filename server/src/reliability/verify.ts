@@ -82,7 +82,9 @@ export function checkShown(client: LiveClient, who: string, expected: Expected[]
   }
   const keys = new Map<string, number>();
   for (const ev of events) {
-    const data = ev.data as { id: string; gradedAt?: string | null };
+    const data = ev.data as { id?: string; gradedAt?: string | null };
+    // Membership events carry no id of their own (and this pass makes none while tabs watch).
+    if (data.id === undefined) continue;
     const key = `${ev.type}:${data.id}:${ev.type === 'submission:graded' ? data.gradedAt : ''}`;
     keys.set(key, (keys.get(key) ?? 0) + 1);
   }

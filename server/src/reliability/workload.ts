@@ -326,7 +326,11 @@ export async function settle(base: string, school: School, ledger: Ledger, timeo
   }
 }
 
-/** Signs everyone up (a few at a time, as argon2 is slow) and opens one course per teacher. */
+/**
+ * Signs everyone up (a few at a time, as argon2 is slow), opens one course per teacher and has every
+ * student join every course by its join code, so each student sees (and may submit to) every
+ * assignment of the school.
+ */
 export async function openSchool(
   base: string,
   signUp: (role: 'student' | 'teacher', fullName: string) => Promise<Person>,
@@ -345,11 +349,18 @@ export async function openSchool(
   const courses: Course[] = [];
   for (const [i, teacher] of teachers.entries()) {
     const code = `RL${100 + i}`;
-    const course = await ok<{ id: string }>(base, 'POST', '/api/courses', {
+    const course = await ok<{ id: string; joinCode: string | null }>(base, 'POST', '/api/courses', {
       token: teacher.token,
       body: { title: `Reliability ${i + 1}`, code, description: 'Submissions under fire.' },
     });
     courses.push({ id: course.id, code, teacher });
+    const joinCode = course.joinCode;
+    if (!joinCode) throw new Error(`course ${course.id} came back without its join code`);
+    await Promise.all(
+      students.map((student) =>
+        ok(base, 'POST', '/api/courses/join', { token: student.token, body: { code: joinCode } }),
+      ),
+    );
   }
   return { teachers, students, courses };
 }

@@ -2,6 +2,7 @@ import clsx from 'clsx';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Card } from '../../components/Card';
 import { Logo } from '../../components/Logo';
+import { useDocumentTitle } from '../layout/usePageFocus';
 import './AuthLayout.css';
 
 export interface AuthLayoutProps {
@@ -19,6 +20,8 @@ export interface AuthLayoutProps {
 /** The frame of the sign-in and sign-up screens: the product name, a tagline and a centred card. */
 export function AuthLayout({ title, subtitle, children, footer, icon, focusTitle = false }: AuthLayoutProps) {
   const titleRef = useRef<HTMLHeadingElement>(null);
+  // Here rather than in each page: every sign-in and sign-up screen is framed by this layout.
+  useDocumentTitle();
   useEffect(() => {
     if (focusTitle) titleRef.current?.focus();
   }, [focusTitle]);

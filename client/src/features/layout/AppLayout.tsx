@@ -6,7 +6,8 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Logo } from '../../components/Logo';
 import { mobileNavSet, selectMobileNavOpen } from './layoutSlice';
 import { SIDEBAR_ID, Sidebar } from './Sidebar';
-import { PHONE_MEDIA_QUERY, useMediaQuery } from './useMediaQuery';
+import { DRAWER_MEDIA_QUERY, useMediaQuery } from './useMediaQuery';
+import { useDocumentTitle, useFocusHeadingOnNavigate } from './usePageFocus';
 import './AppLayout.css';
 
 // The spec's sidebar widths, from shared, handed to the stylesheet.
@@ -15,13 +16,16 @@ const shellStyle = {
   '--sidebar-width-collapsed': `${SIDEBAR_WIDTH_COLLAPSED}px`,
 } as CSSProperties;
 
-/** The signed-in frame: side navigation, a top bar on phones, and the page. */
+/** The signed-in frame: side navigation, a top bar with a menu button below tablet-landscape width, and the page. */
 export function AppLayout() {
   const dispatch = useAppDispatch();
   const drawerOpen = useAppSelector(selectMobileNavOpen);
-  const isPhone = useMediaQuery(PHONE_MEDIA_QUERY);
+  const drawerMode = useMediaQuery(DRAWER_MEDIA_QUERY);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
-  const drawerActive = isPhone && drawerOpen;
+  const mainRef = useRef<HTMLElement>(null);
+  const drawerActive = drawerMode && drawerOpen;
+  useDocumentTitle();
+  useFocusHeadingOnNavigate(mainRef);
 
   const closeDrawer = useCallback(
     (restoreFocus: boolean) => {
@@ -68,7 +72,7 @@ export function AppLayout() {
             <Logo />
           </Link>
         </header>
-        <main id="main-content" className="app-main" tabIndex={-1}>
+        <main ref={mainRef} id="main-content" className="app-main" tabIndex={-1}>
           <Outlet />
         </main>
       </div>

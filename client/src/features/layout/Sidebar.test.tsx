@@ -5,7 +5,7 @@ import { AppRoutes } from '../../app/router';
 import { createSession, signedInAuth } from '../../test/factories';
 import { renderWithProviders } from '../../test/renderWithProviders';
 import { SIDEBAR_COLLAPSED_KEY } from './layoutSlice';
-import { PHONE_MEDIA_QUERY } from './useMediaQuery';
+import { DRAWER_MEDIA_QUERY } from './useMediaQuery';
 
 const renderShell = (
   route = '/dashboard',
@@ -15,7 +15,7 @@ const renderShell = (
 /** Makes the window report a phone-sized viewport, as matchMedia would in a browser. */
 function stubPhoneViewport() {
   vi.stubGlobal('matchMedia', (query: string) => ({
-    matches: query === PHONE_MEDIA_QUERY,
+    matches: query === DRAWER_MEDIA_QUERY,
     media: query,
     addEventListener: () => {},
     removeEventListener: () => {},

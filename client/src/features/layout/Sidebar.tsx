@@ -62,63 +62,67 @@ export function Sidebar({ onCloseDrawer }: SidebarProps) {
       aria-label="Sidebar"
       className={clsx('sidebar', collapsed && 'sidebar--collapsed', drawerOpen && 'sidebar--open')}
     >
-      <div className="sidebar__top">
-        <Link to="/dashboard" className="sidebar__brand" onClick={() => onCloseDrawer(false)}>
-          <Logo />
-        </Link>
-        <button
-          type="button"
-          className="sidebar__icon-button sidebar__collapse"
-          aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
-          aria-expanded={!collapsed}
-          aria-controls={SIDEBAR_ID}
-          title={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
-          onClick={() => dispatch(sidebarToggled())}
-        >
-          {collapsed ? (
-            <PanelLeftOpen aria-hidden="true" size={20} />
-          ) : (
-            <PanelLeftClose aria-hidden="true" size={20} />
-          )}
-        </button>
-        <button
-          type="button"
-          className="sidebar__icon-button sidebar__close"
-          aria-label="Close menu"
-          data-drawer-close
-          onClick={() => onCloseDrawer(true)}
-        >
-          <X aria-hidden="true" size={20} />
-        </button>
-      </div>
-
-      <div className="sidebar__user" title={collapsed ? `${fullName} (${role})` : undefined}>
-        <span className="sidebar__avatar" aria-hidden="true">
-          {initial}
-        </span>
-        <div className="sidebar__user-text">
-          <p className="sidebar__user-name">{fullName}</p>
-          <p className="sidebar__user-role">{role}</p>
+      {/* The aside stretches to the page's full height (its background and border with it, also in
+          a full-page screenshot); this inner column stays in view as the page scrolls. */}
+      <div className="sidebar__inner">
+        <div className="sidebar__top">
+          <Link to="/dashboard" className="sidebar__brand" onClick={() => onCloseDrawer(false)}>
+            <Logo />
+          </Link>
+          <button
+            type="button"
+            className="sidebar__icon-button sidebar__collapse"
+            aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
+            aria-expanded={!collapsed}
+            aria-controls={SIDEBAR_ID}
+            title={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
+            onClick={() => dispatch(sidebarToggled())}
+          >
+            {collapsed ? (
+              <PanelLeftOpen aria-hidden="true" size={20} />
+            ) : (
+              <PanelLeftClose aria-hidden="true" size={20} />
+            )}
+          </button>
+          <button
+            type="button"
+            className="sidebar__icon-button sidebar__close"
+            aria-label="Close menu"
+            data-drawer-close
+            onClick={() => onCloseDrawer(true)}
+          >
+            <X aria-hidden="true" size={20} />
+          </button>
         </div>
-      </div>
 
-      <nav className="sidebar__nav" aria-label="Main">
-        <ul className="sidebar__list">{mainNavItems.map(renderItem)}</ul>
-        <ul className="sidebar__list sidebar__list--bottom">{renderItem(settingsNavItem)}</ul>
-      </nav>
+        <div className="sidebar__user" title={collapsed ? `${fullName} (${role})` : undefined}>
+          <span className="sidebar__avatar" aria-hidden="true">
+            {initial}
+          </span>
+          <div className="sidebar__user-text">
+            <p className="sidebar__user-name">{fullName}</p>
+            <p className="sidebar__user-role">{role}</p>
+          </div>
+        </div>
 
-      <div className="sidebar__footer">
-        <button
-          type="button"
-          className="nav-link nav-link--button"
-          title={collapsed ? 'Sign Out' : undefined}
-          disabled={signingOut}
-          aria-busy={signingOut || undefined}
-          onClick={() => void handleSignOut()}
-        >
-          <LogOut className="nav-link__icon" aria-hidden="true" size={20} />
-          <span className="nav-link__label">Sign Out</span>
-        </button>
+        <nav className="sidebar__nav" aria-label="Main">
+          <ul className="sidebar__list">{mainNavItems.map(renderItem)}</ul>
+          <ul className="sidebar__list sidebar__list--bottom">{renderItem(settingsNavItem)}</ul>
+        </nav>
+
+        <div className="sidebar__footer">
+          <button
+            type="button"
+            className="nav-link nav-link--button"
+            title={collapsed ? 'Sign Out' : undefined}
+            disabled={signingOut}
+            aria-busy={signingOut || undefined}
+            onClick={() => void handleSignOut()}
+          >
+            <LogOut className="nav-link__icon" aria-hidden="true" size={20} />
+            <span className="nav-link__label">Sign Out</span>
+          </button>
+        </div>
       </div>
     </aside>
   );

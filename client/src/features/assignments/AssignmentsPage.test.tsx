@@ -1,4 +1,4 @@
-import { formatListDate } from '@classwave/shared';
+import { formatListDate } from '../../components/dates';
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError } from '../../test/api';

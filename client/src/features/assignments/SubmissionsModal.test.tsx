@@ -1,4 +1,4 @@
-import { formatListDate } from '@classwave/shared';
+import { formatListDate } from '../../components/dates';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError, type Route } from '../../test/api';

@@ -1,10 +1,4 @@
-import {
-  firstName,
-  formatEventTime,
-  greetingFor,
-  type Dashboard,
-  type UpcomingEvent,
-} from '@classwave/shared';
+import { firstName, greetingFor, type Dashboard, type UpcomingEvent } from '@classwave/shared';
 import {
   Bell,
   BookOpen,
@@ -18,6 +12,7 @@ import {
 import { Link } from 'react-router-dom';
 import { useAppSelector } from '../../app/hooks';
 import { Card } from '../../components/Card';
+import { formatEventTime } from '../../components/dates';
 import { PageHeader } from '../../components/PageHeader';
 import { Skeleton } from '../../components/Skeleton';
 import { useErrorToast } from '../../components/useErrorToast';
@@ -114,21 +109,17 @@ export function DashboardPage() {
           <ul className="quick-actions">
             {QUICK_ACTIONS[role].map(({ label, description, to, state, icon: Icon }) => (
               <li key={label}>
-                <Link
-                  to={to}
-                  state={state}
-                  className="quick-action"
-                  aria-label={label}
-                  aria-describedby={`quick-action-${to.slice(1)}`}
-                >
+                {/* Named by its content, label and description both: an aria-label of the label
+                    alone hid the visible description from speech and voice control. */}
+                <Link to={to} state={state} className="quick-action">
                   <span className="quick-action__icon" aria-hidden="true">
                     <Icon size={20} />
                   </span>
                   <span className="quick-action__text">
                     <span className="quick-action__label">{label}</span>
-                    <span className="quick-action__description" id={`quick-action-${to.slice(1)}`}>
-                      {description}
-                    </span>
+                    {/* Keeps the two parts apart in the name where no layout separates them. */}
+                    <span className="sr-only">, </span>
+                    <span className="quick-action__description">{description}</span>
                   </span>
                   <ChevronRight className="quick-action__chevron" aria-hidden="true" size={18} />
                 </Link>

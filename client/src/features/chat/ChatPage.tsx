@@ -25,12 +25,20 @@ export function ChatPage() {
   const messages = useAppSelector(selectChatMessages);
   const pending = useAppSelector(selectChatPending);
   const [draft, setDraft] = useState('');
-  const endRef = useRef<HTMLDivElement>(null);
+  const listRef = useRef<HTMLOListElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
 
+  // The newest message into view by scrolling the conversation itself, never the page: scrolling
+  // an element into view (as this once did) also scrolled the window, and on a phone the page
+  // opened 125 px down with its title out of sight. Focus moves without scrolling for the same reason.
+  // Focus returns to the box when an answer arrives (the box is disabled while waiting), but not
+  // on arrival: then the page's heading has it, so a screen reader announces where the user is.
+  const wasPending = useRef(pending);
   useEffect(() => {
-    endRef.current?.scrollIntoView?.({ block: 'end' });
-    if (!pending) inputRef.current?.focus();
+    const list = listRef.current;
+    if (list) list.scrollTop = list.scrollHeight;
+    if (wasPending.current && !pending) inputRef.current?.focus({ preventScroll: true });
+    wasPending.current = pending;
   }, [messages.length, pending]);
 
   async function ask(text: string) {
@@ -76,7 +84,7 @@ export function ChatPage() {
         subtitle="Quick answers about your courses, assignments and studying."
       />
       <section className="chat" aria-label="Conversation">
-        <ol className="chat__messages" aria-live="polite">
+        <ol ref={listRef} className="chat__messages" aria-live="polite">
           <li className="chat__message chat__message--bot">
             <span className="chat__avatar" aria-hidden="true">
               <Bot size={18} />
@@ -117,7 +125,6 @@ export function ChatPage() {
             </li>
           )}
         </ol>
-        <div ref={endRef} />
         {messages.length === 0 && (
           <div className="chat__chips" role="group" aria-label="Quick questions">
             {QUICK_QUESTIONS.map((q) => (

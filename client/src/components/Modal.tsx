@@ -24,6 +24,11 @@ export interface ModalProps {
   footer?: ReactNode;
   size?: 'sm' | 'md' | 'lg';
   className?: string;
+  /**
+   * Where focus starts: the first control (a form's first field), or the title, for a dialog
+   * that is read before it is used, whose first control may be far down or at the very bottom.
+   */
+  initialFocus?: 'control' | 'title';
 }
 
 /**
@@ -41,10 +46,13 @@ export function Modal({
   footer,
   size = 'md',
   className,
+  initialFocus = 'control',
 }: ModalProps) {
   const titleId = useId();
   const descriptionId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  const focusTitle = initialFocus === 'title';
   // Only a press that starts and ends on the backdrop closes, so selecting text inside the dialog
   // and releasing outside it does not.
   const pressStartedOnBackdrop = useRef(false);
@@ -59,7 +67,7 @@ export function Modal({
     const dialog = dialogRef.current;
     if (dialog) {
       const [first] = focusableWithin(dialog).filter((element) => !element.dataset.modalClose);
-      (first ?? dialog).focus();
+      ((focusTitle ? titleRef.current : first) ?? dialog).focus();
     }
     // Tab is trapped in handleKeyDown; this catches focus that leaves some other way.
     function keepFocusInside(event: FocusEvent) {
@@ -82,7 +90,7 @@ export function Modal({
       document.body.style.overflow = overflow;
       previouslyFocused?.focus();
     };
-  }, [open]);
+  }, [open, focusTitle]);
 
   if (!open) return null;
 
@@ -96,7 +104,7 @@ export function Modal({
       return;
     }
     const active = document.activeElement;
-    if (event.shiftKey && (active === first || active === dialogRef.current)) {
+    if (event.shiftKey && (active === first || active === dialogRef.current || active === titleRef.current)) {
       event.preventDefault();
       last.focus();
     } else if (!event.shiftKey && active === last) {
@@ -133,7 +141,7 @@ export function Modal({
       >
         <header className="modal__header">
           <div>
-            <h2 id={titleId} className="modal__title">
+            <h2 ref={titleRef} id={titleId} className="modal__title" tabIndex={focusTitle ? -1 : undefined}>
               {title}
             </h2>
             {description != null && (

@@ -1,8 +1,10 @@
-import { assignmentStatus, formatListDate, type Assignment, type Role } from '@classwave/shared';
+import { assignmentStatus, type Assignment, type Role } from '@classwave/shared';
 import { Award, BookOpen, CalendarClock, CircleCheck, Pencil, Send, Trash2, Users } from 'lucide-react';
 import { useId } from 'react';
+import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Button } from '../../components/Button';
+import { formatListDate } from '../../components/dates';
 import { IconButton } from '../../components/IconButton';
 import { useDeleteAssignmentMutation } from './assignmentsApi';
 import { StatusBadge } from './StatusBadge';
@@ -43,9 +45,11 @@ export function AssignmentCard({ assignment, role, now, onSubmit, onViewSubmissi
           </h2>
           <StatusBadge status={status} />
         </div>
-        <p className="assignment-card__course">
-          <BookOpen aria-hidden="true" size={16} />
-          {assignment.courseTitle}
+        <p>
+          <Link to={`/courses/${assignment.courseId}`} className="assignment-card__course">
+            <BookOpen aria-hidden="true" size={16} />
+            {assignment.courseTitle}
+          </Link>
         </p>
         {assignment.description.trim() !== '' && (
           <p className="assignment-card__description">{assignment.description}</p>
@@ -61,7 +65,9 @@ export function AssignmentCard({ assignment, role, now, onSubmit, onViewSubmissi
           </span>
         </p>
         {submission && (
-          <div className="assignment-card__submission">
+          // Focusable from script only: after a keyboard user submits, focus lands here, on the
+          // card's new state, instead of on <body> where the removed Submit button left it.
+          <div className="assignment-card__submission" tabIndex={-1} data-submission-of={assignment.id}>
             <p className="assignment-card__submitted">
               <CircleCheck aria-hidden="true" size={16} />
               Submitted {formatListDate(submission.submittedAt)}

@@ -1,6 +1,6 @@
 import type { Assignment } from '@classwave/shared';
 import { ClipboardList, SearchX } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import { httpStatus } from '../../api/errors';
 import { useAppSelector } from '../../app/hooks';
@@ -36,6 +36,8 @@ export function AssignmentsPage() {
   const [createOpen, setCreateOpen] = useState(false);
   const [submitting, setSubmitting] = useState<Assignment | null>(null);
   const [reviewing, setReviewing] = useState<Assignment | null>(null);
+  // The assignment just submitted, whose card takes focus once it shows the submission.
+  const [justSubmitted, setJustSubmitted] = useState<string | null>(null);
 
   const { data: assignments, isLoading, error, refetch } = useGetAssignmentsQuery();
   // Teachers pick one of their own courses when creating an assignment.
@@ -61,6 +63,16 @@ export function AssignmentsPage() {
       );
     }
   }
+
+  // The Submit button that opened the dialog is gone once the card shows the submission, so the
+  // dialog cannot give focus back to it; the card's new status takes it instead of <body>.
+  useEffect(() => {
+    if (!justSubmitted) return;
+    const status = document.querySelector<HTMLElement>(`[data-submission-of="${justSubmitted}"]`);
+    if (!status) return;
+    status.focus();
+    setJustSubmitted(null);
+  }, [justSubmitted, assignments]);
 
   // The open dialogs follow the cached assignment, so a grade or a deletion shows at once.
   const reviewed = reviewing && (assignments?.find((a) => a.id === reviewing.id) ?? reviewing);
@@ -95,6 +107,7 @@ export function AssignmentsPage() {
         <LoadFailed
           icon={<ClipboardList />}
           title="Assignments could not be loaded"
+          error={error}
           onRetry={() => void refetch()}
         />
       );
@@ -106,7 +119,9 @@ export function AssignmentsPage() {
         </EmptyState>
       ) : (
         <EmptyState icon={<ClipboardList />} title="No assignments yet">
-          Check back later for new assignments.
+          {isTeacher
+            ? 'Create an assignment for one of your courses, or generate samples to try things out.'
+            : 'Check back later for new assignments.'}
         </EmptyState>
       );
     }
@@ -163,7 +178,13 @@ export function AssignmentsPage() {
           <SubmissionsModal assignment={reviewed} onClose={() => setReviewing(null)} />
         </>
       )}
-      {!isTeacher && <SubmitAssignmentModal assignment={submitting} onClose={() => setSubmitting(null)} />}
+      {!isTeacher && (
+        <SubmitAssignmentModal
+          assignment={submitting}
+          onClose={() => setSubmitting(null)}
+          onSubmitted={setJustSubmitted}
+        />
+      )}
     </ListPage>
   );
 }

@@ -1,5 +1,5 @@
 import { DEFAULT_MAX_POINTS, LIMITS, type Course } from '@classwave/shared';
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
@@ -11,6 +11,16 @@ import { useCreateAssignmentMutation } from './assignmentsApi';
 import '../../components/forms.css';
 
 export const SELECT_A_COURSE = 'Please select a course.';
+/** The title's message when it holds only spaces (an empty one is stopped by the browser). */
+export const ENTER_A_TITLE = 'Please enter a title.';
+/** Shown under Due Date while it is in the past: allowed (e.g. recording past work), but never by accident. */
+export const PAST_DUE_WARNING = 'This date has passed: students will see the assignment as Overdue at once.';
+
+/** Whether a datetime-local value is a valid moment before `now`. */
+export function isPastDue(value: string, now: number = Date.now()): boolean {
+  const time = new Date(value).getTime();
+  return !Number.isNaN(time) && time < now;
+}
 
 const emptyForm = () => ({
   title: '',
@@ -37,16 +47,25 @@ export function CreateAssignmentModal({
 }: CreateAssignmentModalProps) {
   const [values, setValues] = useState(emptyForm);
   const [courseError, setCourseError] = useState<string | null>(null);
+  const [titleError, setTitleError] = useState<string | null>(null);
+  const titleId = useId();
   const courseRef = useRef<HTMLSelectElement>(null);
   const [createAssignment, { isLoading }] = useCreateAssignmentMutation();
 
   function close() {
     setValues(emptyForm());
     setCourseError(null);
+    setTitleError(null);
     onClose();
   }
 
   async function handleSubmit() {
+    // "   " passes the browser's required check; name the field rather than let the server refuse it.
+    if (values.title.trim() === '') {
+      setTitleError(ENTER_A_TITLE);
+      document.getElementById(titleId)?.focus();
+      return;
+    }
     // The course is checked here rather than by the browser, so the spec's message is the one shown.
     if (!values.courseId) {
       setCourseError(SELECT_A_COURSE);
@@ -76,11 +95,13 @@ export function CreateAssignmentModal({
     return (event: { target: { value: string } }) => {
       const { value } = event.target;
       if (field === 'courseId' && value) setCourseError(null);
+      if (field === 'title' && value.trim() !== '') setTitleError(null);
       setValues((current) => ({ ...current, [field]: value }));
     };
   }
 
   const noCourses = !coursesLoading && courses.length === 0;
+  const pastDue = isPastDue(values.dueDate);
 
   return (
     <FormModal
@@ -93,9 +114,11 @@ export function CreateAssignmentModal({
       onSubmit={handleSubmit}
     >
       <Input
+        id={titleId}
         label="Title"
         name="title"
         required
+        error={titleError ?? undefined}
         maxLength={LIMITS.assignmentTitle}
         value={values.title}
         onChange={set('title')}
@@ -131,6 +154,13 @@ export function CreateAssignmentModal({
           required
           value={values.dueDate}
           onChange={set('dueDate')}
+          hint={
+            pastDue ? (
+              <span className="field__warning" role="status">
+                {PAST_DUE_WARNING}
+              </span>
+            ) : undefined
+          }
         />
         <Input
           label="Max Points"

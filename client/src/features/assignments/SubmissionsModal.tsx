@@ -1,8 +1,9 @@
-import { formatListDate, type Assignment } from '@classwave/shared';
+import type { Assignment } from '@classwave/shared';
 import { Inbox } from 'lucide-react';
 import { Avatar } from '../../components/Avatar';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
+import { formatListDate } from '../../components/dates';
 import { Modal } from '../../components/Modal';
 import { Spinner } from '../../components/Spinner';
 import { useErrorToast } from '../../components/useErrorToast';
@@ -77,6 +78,8 @@ export function SubmissionsModal({
       open={assignment !== null}
       onClose={onClose}
       size="lg"
+      // Start at the top: with no submissions the only control is Done, at the bottom.
+      initialFocus="title"
       title={`Submissions for ${assignment?.title ?? ''}`}
       description={
         assignment && (

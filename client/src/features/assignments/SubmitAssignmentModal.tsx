@@ -1,8 +1,9 @@
-import { formatListDate, LIMITS, type Assignment } from '@classwave/shared';
+import { LIMITS, type Assignment } from '@classwave/shared';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
 import { FormModal } from '../../components/FormModal';
+import { formatListDate } from '../../components/dates';
 import { Textarea } from '../../components/Textarea';
 import { useSubmitAssignmentMutation } from './assignmentsApi';
 
@@ -10,9 +11,12 @@ import { useSubmitAssignmentMutation } from './assignmentsApi';
 export function SubmitAssignmentModal({
   assignment,
   onClose,
+  onSubmitted,
 }: {
   assignment: Assignment | null;
   onClose: () => void;
+  /** Called with the assignment's id once its submission is saved (before the dialog closes). */
+  onSubmitted?: (assignmentId: string) => void;
 }) {
   const [content, setContent] = useState('');
   const [submitAssignment, { isLoading }] = useSubmitAssignmentMutation();
@@ -27,6 +31,7 @@ export function SubmitAssignmentModal({
     try {
       await submitAssignment({ assignmentId: assignment.id, content }).unwrap();
       toast.success('Assignment submitted!');
+      onSubmitted?.(assignment.id);
       close();
     } catch (error) {
       toast.error(apiErrorMessage(error, 'Failed to submit assignment.'));

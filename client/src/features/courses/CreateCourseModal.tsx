@@ -1,24 +1,45 @@
 import { LIMITS } from '@classwave/shared';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { toast } from 'sonner';
+import { blankFieldErrors, focusFirstError } from '../../components/blankFields';
 import { FormModal } from '../../components/FormModal';
 import { Input } from '../../components/Input';
 import { Textarea } from '../../components/Textarea';
 import { useCreateCourseMutation } from './coursesApi';
 
 const EMPTY = { title: '', code: '', description: '' };
+type CourseField = keyof typeof EMPTY;
+
+/** Each field's message when it holds only spaces (an empty one is stopped by the browser). */
+export const BLANK_COURSE_FIELD: Record<CourseField, string> = {
+  title: 'Please enter a course title.',
+  code: 'Please enter a course code.',
+  description: 'Please enter a description.',
+};
 
 /** Create Course (spec §2): title, code and description, all required. */
 export function CreateCourseModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [values, setValues] = useState(EMPTY);
+  const [errors, setErrors] = useState<Partial<Record<CourseField, string>>>({});
   const [createCourse, { isLoading }] = useCreateCourseMutation();
+  const idPrefix = useId();
+  const idOf = (field: CourseField) => `${idPrefix}-${field}`;
 
   function close() {
     setValues(EMPTY);
+    setErrors({});
     onClose();
   }
 
   async function handleSubmit() {
+    const blank = blankFieldErrors(values, BLANK_COURSE_FIELD);
+    setErrors(blank);
+    if (Object.keys(blank).length > 0) {
+      focusFirstError(
+        (['title', 'code', 'description'] as const).map((f) => (blank[f] ? idOf(f) : undefined)),
+      );
+      return;
+    }
     try {
       await createCourse({
         title: values.title.trim(),
@@ -32,8 +53,11 @@ export function CreateCourseModal({ open, onClose }: { open: boolean; onClose: (
     }
   }
 
-  const set = (field: keyof typeof EMPTY) => (event: { target: { value: string } }) =>
-    setValues((current) => ({ ...current, [field]: event.target.value }));
+  const set = (field: CourseField) => (event: { target: { value: string } }) => {
+    const { value } = event.target;
+    setValues((current) => ({ ...current, [field]: value }));
+    if (value.trim() !== '') setErrors((current) => ({ ...current, [field]: undefined }));
+  };
 
   return (
     <FormModal
@@ -46,14 +70,17 @@ export function CreateCourseModal({ open, onClose }: { open: boolean; onClose: (
       onSubmit={handleSubmit}
     >
       <Input
+        id={idOf('title')}
         label="Course Title"
         name="title"
         required
         maxLength={LIMITS.courseTitle}
         value={values.title}
         onChange={set('title')}
+        error={errors.title}
       />
       <Input
+        id={idOf('code')}
         label="Course Code"
         name="code"
         placeholder="e.g. CS101"
@@ -62,8 +89,10 @@ export function CreateCourseModal({ open, onClose }: { open: boolean; onClose: (
         autoComplete="off"
         value={values.code}
         onChange={set('code')}
+        error={errors.code}
       />
       <Textarea
+        id={idOf('description')}
         label="Description"
         name="description"
         rows={4}
@@ -71,6 +100,7 @@ export function CreateCourseModal({ open, onClose }: { open: boolean; onClose: (
         maxLength={LIMITS.courseDescription}
         value={values.description}
         onChange={set('description')}
+        error={errors.description}
       />
     </FormModal>
   );

@@ -217,4 +217,45 @@ describe('AssignmentsPage', () => {
       expect(screen.getByRole('article', { name: 'Kept' })).toBeInTheDocument();
     });
   });
+
+  it('gives a teacher with no assignments a teacher’s hint, not a student’s', async () => {
+    renderAssignments('teacher', { 'GET /api/assignments': { body: [] } });
+    expect(await screen.findByRole('heading', { name: 'No assignments yet' })).toBeInTheDocument();
+    expect(screen.getByText(/Create an assignment for one of your courses/)).toBeInTheDocument();
+    expect(screen.queryByText('Check back later for new assignments.')).not.toBeInTheDocument();
+  });
+
+  it('says the server failed when the list gets a 500, and offers to try again', async () => {
+    renderAssignments('student', { 'GET /api/assignments': apiError(500, 'Boom', 'internal_error') });
+    expect(
+      await screen.findByRole('heading', { name: 'Assignments could not be loaded' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText('The server ran into a problem. Please try again in a moment.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/Check your connection/)).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+
+  it('asks to check the connection only when no answer came at all', async () => {
+    renderAssignments('student', {
+      'GET /api/assignments': () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    expect(
+      await screen.findByRole('heading', { name: 'Assignments could not be loaded' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Check your connection, then try again.')).toBeInTheDocument();
+  });
+
+  it("links the card's course name to the course", async () => {
+    const assignment = createAssignment({ title: 'Essay', courseTitle: 'World History' });
+    renderAssignments('student', { 'GET /api/assignments': { body: [assignment] } });
+    const essay = await card('Essay');
+    expect(within(essay).getByRole('link', { name: 'World History' })).toHaveAttribute(
+      'href',
+      `/courses/${assignment.courseId}`,
+    );
+  });
 });

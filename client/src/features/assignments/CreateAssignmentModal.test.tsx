@@ -5,6 +5,7 @@ import { apiError, type Route } from '../../test/api';
 import { createAssignment, createCourse } from '../../test/factories';
 import { renderAssignments } from '../../test/renderRoute';
 import { findToast } from '../../test/renderWithProviders';
+import { ENTER_A_TITLE, PAST_DUE_WARNING } from './CreateAssignmentModal';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -107,5 +108,34 @@ describe('CreateAssignmentModal', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Create Assignment' }));
     expect(await findToast('You can only add assignments to your own courses.')).toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Create Assignment' })).toBeInTheDocument();
+  });
+
+  it('warns under Due Date while the date has passed, and still allows it', async () => {
+    const { dialog } = await openDialog();
+    const due = within(dialog).getByLabelText('Due Date');
+    fireEvent.change(due, { target: { value: '2020-05-01T09:30' } });
+    expect(due).toHaveAccessibleDescription(PAST_DUE_WARNING);
+    expect(within(dialog).getByText(PAST_DUE_WARNING)).toBeVisible();
+    expect(due).toBeValid();
+
+    fireEvent.change(due, { target: { value: '2099-05-01T09:30' } });
+    expect(within(dialog).queryByText(PAST_DUE_WARNING)).not.toBeInTheDocument();
+  });
+
+  it('names a title of only spaces as the field’s own error instead of sending it', async () => {
+    const { dialog, user, calls } = await openDialog();
+    const title = within(dialog).getByLabelText('Title');
+    await user.type(title, '   ');
+    await user.selectOptions(within(dialog).getByLabelText('Course'), 'My Biology (BIO1)');
+    fireEvent.change(within(dialog).getByLabelText('Due Date'), { target: { value: '2099-05-01T09:30' } });
+    await user.click(within(dialog).getByRole('button', { name: 'Create Assignment' }));
+
+    expect(title).toHaveAccessibleDescription(ENTER_A_TITLE);
+    expect(title).toBeInvalid();
+    expect(title).toHaveFocus();
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
+
+    await user.type(title, 'Lab');
+    expect(title).not.toBeInvalid();
   });
 });

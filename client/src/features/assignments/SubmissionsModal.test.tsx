@@ -112,4 +112,17 @@ describe('SubmissionsModal', () => {
     expect(await findToast('body.grade must be at most 20')).toBeInTheDocument();
     expect(calls.find((call) => call.method === 'PATCH')?.body).toEqual({ grade: 7, feedback: null });
   });
+
+  it.each([
+    ['no submissions', []],
+    ['submissions to grade', [createSubmission()]],
+  ])('opens with focus on its title, at the top, when there are %s', async (_, submissions) => {
+    const { dialog } = await openSubmissions((id) => ({
+      [`GET /api/assignments/${id}/submissions`]: { body: submissions },
+    }));
+    await within(dialog).findByText(
+      submissions.length === 0 ? 'No submissions yet for this assignment.' : /Submitted /,
+    );
+    expect(within(dialog).getByRole('heading', { name: 'Submissions for Essay' })).toHaveFocus();
+  });
 });

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError, type Route } from '../../test/api';
 import { createAssignment, createOwnSubmission } from '../../test/factories';
@@ -66,5 +66,21 @@ describe('SubmitAssignmentModal', () => {
     await user.type(within(dialog).getByLabelText('Your Submission'), 'Again');
     await user.click(within(dialog).getByRole('button', { name: 'Submit Assignment' }));
     expect(await findToast('You have already submitted this assignment.')).toBeInTheDocument();
+  });
+
+  it("lands focus on the card's new status, not on the page, once the Submit button is gone", async () => {
+    const { dialog, user } = await openSubmit((id) => ({
+      [`POST /api/assignments/${id}/submissions`]: { status: 201, body: createOwnSubmission() },
+    }));
+    await user.type(within(dialog).getByLabelText('Your Submission'), 'My answer');
+    await user.keyboard('{Tab}{Tab}{Enter}');
+
+    // (No toast check: the previous test's toast of the same text may still be showing.)
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const card = screen.getByRole('article', { name: 'Reading response' });
+    expect(within(card).queryByRole('button', { name: 'Submit' })).not.toBeInTheDocument();
+    await waitFor(() => expect(document.activeElement).not.toBe(document.body));
+    expect(card).toContainElement(document.activeElement as HTMLElement);
+    expect(document.activeElement).toHaveTextContent(/^Submitted /);
   });
 });

@@ -102,6 +102,9 @@ test.describe('keyboard and dialogs', () => {
     await page.keyboard.press('Enter');
     await expect(page.getByText('Assignment submitted!')).toBeVisible();
     await expect(card).toContainText('Submitted');
+    // The Submit button is gone; focus is on the card's new status, not dropped to <body>.
+    await expect.poll(() => card.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    await expect(page.locator(':focus')).toContainText('Submitted');
     await teacherContext.close();
     await studentContext.close();
   });

@@ -264,6 +264,8 @@ function serveClient(app: FastifyInstance, config: Config): void {
       root: clientDir,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each text asset: no compression work per request.
+      preCompressed: true,
       setHeaders(reply, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -35,8 +35,13 @@ async function shutdown(signal: string): Promise<void> {
     process.exit(1);
   }
 }
-process.once('SIGINT', () => void shutdown('SIGINT'));
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
+// `on`, not `once`: Ctrl+C reaches this process twice under `npm start` (from the terminal and
+// forwarded by scripts/start.mjs), and a second SIGINT must not cut the graceful shutdown short.
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+// Started by `npm start` (scripts/start.mjs) with an IPC channel: if that parent goes away without
+// passing on a signal (SIGKILL, a crash), stop too rather than keep the port as an orphan.
+if (process.connected) process.once('disconnect', () => void shutdown('parent exited'));
 
 try {
   await app.listen({ port: config.port, host: config.host });

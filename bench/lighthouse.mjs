@@ -4,6 +4,7 @@
 // emulated Moto G Power, simulated slow 4G and 4× CPU slowdown). Localhost only, Debian's Chromium.
 //
 //   node bench/lighthouse.mjs [--runs N] [--no-build]
+//   LIGHTHOUSE_KEEP=<dir> keeps each page's full Lighthouse report (the last run) there.
 //
 // Writes bench/results/lighthouse.{json,md}; exits non-zero when a target is missed.
 import { execSync, spawn } from 'node:child_process';
@@ -148,6 +149,8 @@ async function audit(url, cookie) {
       onlyCategories: Object.keys(TARGETS),
       ...(cookie ? { extraHeaders: { cookie } } : {}),
     });
+    if (process.env.LIGHTHOUSE_KEEP)
+      writeFileSync(path.join(process.env.LIGHTHOUSE_KEEP, `${new URL(url).pathname.slice(1)}.json`), JSON.stringify(lhr));
     const scripts = (lhr.audits['network-requests'].details?.items ?? []).filter(
       (r) => r.resourceType === 'Script',
     );

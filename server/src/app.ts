@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
@@ -194,6 +195,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     httpServer: app.server,
     appOrigin: config.appOrigin,
     redisUrl: config.redisUrl,
+    clusterWorker: cluster.isWorker,
     auth,
     bus: domainEvents,
     db,

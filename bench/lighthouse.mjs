@@ -150,7 +150,10 @@ async function audit(url, cookie) {
       ...(cookie ? { extraHeaders: { cookie } } : {}),
     });
     if (process.env.LIGHTHOUSE_KEEP)
-      writeFileSync(path.join(process.env.LIGHTHOUSE_KEEP, `${new URL(url).pathname.slice(1)}.json`), JSON.stringify(lhr));
+      writeFileSync(
+        path.join(process.env.LIGHTHOUSE_KEEP, `${new URL(url).pathname.slice(1)}.json`),
+        JSON.stringify(lhr),
+      );
     const scripts = (lhr.audits['network-requests'].details?.items ?? []).filter(
       (r) => r.resourceType === 'Script',
     );
@@ -243,9 +246,13 @@ const markdown = [
 ].join('\n');
 
 mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+const jsonPath = path.join(root, 'bench/results/lighthouse.json');
 writeFileSync(
-  path.join(root, 'bench/results/lighthouse.json'),
-  `${JSON.stringify({ date: new Date().toISOString(), runs, targets: TARGETS, pages }, null, 2)}\n`,
+  jsonPath,
+  await formatted(
+    JSON.stringify({ date: new Date().toISOString(), runs, targets: TARGETS, pages }),
+    jsonPath,
+  ),
 );
 writeFileSync(
   path.join(root, 'bench/results/lighthouse.md'),

@@ -1,7 +1,9 @@
 # syntax=docker/dockerfile:1
 # Builds the server and the client, then ships only what runs: production dependencies and build output.
+# Node 26 is the Active LTS line since October 2026 (release schedule: even majors enter LTS in their
+# first October); the code also runs on Node 20.19+ (package.json engines), which CI uses.
 
-FROM node:20-bookworm-slim AS build
+FROM node:26-trixie-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY shared/package.json shared/
@@ -14,7 +16,7 @@ COPY server server
 COPY client client
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:26-trixie-slim
 ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/app/data

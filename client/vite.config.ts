@@ -1,12 +1,13 @@
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { precompress } from './precompress.ts';
 
 // Where `npm run dev -w server` listens; the dev server forwards API and socket traffic there.
 const apiTarget = 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   resolve: {
     // `classwave-source` makes @classwave/shared resolve to its TypeScript source, so the client
     // never waits for (or drifts from) a build of shared. Vite's own defaults follow it.

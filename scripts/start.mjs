@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm start`: builds whatever is missing or out of date, then runs the server (which applies
 // migrations and serves the API, the sockets and the built client from one port).
-import { execSync } from 'node:child_process';
+import { execSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { constants as osConstants } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,6 +34,7 @@ const clientSources = newest(
   'client/public',
   'client/index.html',
   'client/vite.config.ts',
+  'client/precompress.ts',
   'shared/src',
 );
 if (!existsSync(clientIndex) || statSync(clientIndex).mtimeMs < clientSources) {
@@ -40,4 +42,19 @@ if (!existsSync(clientIndex) || statSync(clientIndex).mtimeMs < clientSources) {
   run('npm run build -w client');
 }
 
-await import(path.join(root, 'server/dist/main.js'));
+// The server runs as a child so this process only relays: the signals that stop `npm start` are
+// forwarded to it, and it exits with the server's code once the server has shut down gracefully.
+// The IPC channel lets the server notice if this process dies without forwarding (e.g. SIGKILL),
+// so no server is ever left holding the port.
+const server = spawn(process.execPath, [...process.execArgv, path.join(root, 'server/dist/main.js')], {
+  cwd: root,
+  stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+});
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+  process.on(signal, () => {
+    if (server.exitCode === null && server.signalCode === null) server.kill(signal);
+  });
+server.on('exit', (code, signal) => {
+  process.exitCode = code ?? (signal ? 128 + (osConstants.signals[signal] ?? 0) : 1);
+  if (server.connected) server.disconnect();
+});

@@ -13,6 +13,10 @@ beforeAll(async () => {
   );
   mkdirSync(path.join(clientDir, 'assets'));
   writeFileSync(path.join(clientDir, 'assets', 'app-abc123.js'), 'console.log(1)');
+  // What the build's precompress step writes: stand-in bytes, so the test sees which file was sent.
+  writeFileSync(path.join(clientDir, 'assets', 'app-abc123.js.br'), 'brotli bytes');
+  writeFileSync(path.join(clientDir, 'assets', 'app-abc123.js.gz'), 'gzip bytes');
+  writeFileSync(path.join(clientDir, 'index.html.br'), 'brotli index');
   t = await createTestApp({ config: { clientDir } });
 });
 afterAll(() => t.close());
@@ -61,6 +65,42 @@ describe('serving the client', () => {
     const res = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toContain('immutable');
+  });
+
+  it.each([
+    ['br, gzip', 'br', 'brotli bytes'],
+    ['gzip', 'gzip', 'gzip bytes'],
+  ])('sends the precompressed asset to a browser accepting %s', async (accepted, encoding, body) => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/assets/app-abc123.js',
+      headers: { 'accept-encoding': accepted },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe(encoding);
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.headers['vary']).toMatch(/accept-encoding/i);
+    expect(res.headers['cache-control']).toContain('immutable');
+    expect(res.body).toBe(body);
+  });
+
+  it('sends the plain asset to a client accepting no compression', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.body).toBe('console.log(1)');
+  });
+
+  it('sends the client routes their precompressed index.html, never cached', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/login',
+      headers: { accept: 'text/html', 'accept-encoding': 'br' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.body).toBe('brotli index');
   });
 
   it.each(['/api/nope', '/api', '/api/courses/x/y/z'])('never answers %s with the client', async (url) => {

@@ -1,5 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
@@ -61,6 +61,7 @@ describe('loadConfig', () => {
       JWT_SECRET: 'y'.repeat(32),
       LOG_LEVEL: 'warn',
       TRUST_PROXY: '1',
+      WORKERS: '4',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -72,6 +73,21 @@ describe('loadConfig', () => {
       mailFrom: 'School <noreply@school.example>',
       logLevel: 'warn',
       trustProxy: 1,
+      workers: 4,
     });
+  });
+
+  it('reads WORKERS as a count or auto (one per core), and leaves it unset by default', () => {
+    const dir = dataDir();
+    expect(loadConfig({ DATA_DIR: dir }).workers).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dir, WORKERS: '' }).workers).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dir, WORKERS: '2' }).workers).toBe(2);
+    expect(loadConfig({ DATA_DIR: dir, WORKERS: 'auto' }).workers).toBe(availableParallelism());
+  });
+
+  it.each(['0', '-1', '2.5', 'many', '65'])('refuses WORKERS=%s, naming the variable', (value) => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), WORKERS: value })).toThrow(
+      /^WORKERS must be auto or a whole number from 1 to 64/,
+    );
   });
 });

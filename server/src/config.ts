@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 /** Everything the server reads from its environment, parsed and checked once at start-up. */
@@ -20,6 +21,11 @@ export interface Config {
   trustProxy: number | false;
   /** Where the built client lives; served with an SPA fallback when present. */
   clientDir: string | undefined;
+  /**
+   * WORKERS: how many server processes share the port (node:cluster), resolved from a number or
+   * `auto` (one per core). Undefined when unset. Needs DATABASE_URL: PGlite is single-process.
+   */
+  workers: number | undefined;
 }
 
 /** A configuration problem; its message names the variable so the operator knows what to fix. */
@@ -47,6 +53,16 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
   }
   return value;
+}
+
+/** WORKERS: `auto` is one process per core; more than 64 is surely a typo. */
+function workers(env: Env): number | undefined {
+  const raw = env.WORKERS;
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'auto') return availableParallelism();
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 64)
+    throw new ConfigError(`WORKERS must be auto or a whole number from 1 to 64 (got "${raw}")`);
+  return Number(raw);
 }
 
 function url(env: Env, name: string, protocols: string[]): string | undefined {
@@ -126,6 +142,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
     trustProxy: trustProxy(env),
     clientDir: env.CLIENT_DIR,
+    workers: workers(env),
   };
   return { ...config, ...overrides };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createSession } from '../test/factories';
-import { createRefresher, type RefreshResult } from './refreshSession';
+import { answerApi, apiError } from '../test/api';
+import { createRefresher, requestRefresh, type RefreshResult } from './refreshSession';
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -52,5 +53,28 @@ describe('createRefresher', () => {
 
     await refresh();
     expect(events).toEqual(['lock acquired', 'refresh request', 'lock released']);
+  });
+});
+
+describe('requestRefresh', () => {
+  it('takes the 204 a signed-out visitor gets as signed out, not as a failure', async () => {
+    answerApi({ 'POST /api/auth/refresh': { status: 204 } });
+    await expect(requestRefresh()).resolves.toEqual({ ok: false, reason: 'unauthenticated' });
+  });
+
+  it('takes a 401 (a cookie no longer valid) as signed out', async () => {
+    answerApi({ 'POST /api/auth/refresh': apiError(401, 'Session ended.', 'refresh_token_invalid') });
+    await expect(requestRefresh()).resolves.toEqual({ ok: false, reason: 'unauthenticated' });
+  });
+
+  it('returns the session from a 200', async () => {
+    const session = createSession();
+    answerApi({ 'POST /api/auth/refresh': { body: { session } } });
+    await expect(requestRefresh()).resolves.toEqual({ ok: true, session });
+  });
+
+  it('takes a server error as unavailable (maybe try again)', async () => {
+    answerApi({ 'POST /api/auth/refresh': apiError(503, 'Down.', 'service_unavailable') });
+    await expect(requestRefresh()).resolves.toEqual({ ok: false, reason: 'unavailable' });
   });
 });

@@ -24,7 +24,9 @@ export async function requestRefresh(): Promise<RefreshResult> {
   } catch {
     return { ok: false, reason: 'unavailable' };
   }
-  if (response.status === 401) return { ok: false, reason: 'unauthenticated' };
+  // 204: no refresh cookie, so nobody is signed in here (the server answers it without an error
+  // status, so a first visit logs nothing). 401: the cookie was no longer valid.
+  if (response.status === 204 || response.status === 401) return { ok: false, reason: 'unauthenticated' };
   if (!response.ok) return { ok: false, reason: 'unavailable' };
   try {
     const body = (await response.json()) as SessionResponse;

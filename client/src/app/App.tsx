@@ -1,6 +1,6 @@
 import { BrowserRouter } from 'react-router-dom';
 import { AuthSync } from '../features/auth/AuthSync';
-import { LiveSync } from '../realtime/LiveSync';
+import { LiveWhenSignedIn } from '../realtime/LiveWhenSignedIn';
 import { AppProviders } from './providers';
 import { AppRoutes } from './router';
 import type { AppStore } from './store';
@@ -10,7 +10,7 @@ export function App({ store }: { store: AppStore }) {
     <AppProviders store={store}>
       <BrowserRouter>
         <AuthSync />
-        <LiveSync />
+        <LiveWhenSignedIn />
         <AppRoutes />
       </BrowserRouter>
     </AppProviders>

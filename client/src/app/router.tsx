@@ -1,39 +1,108 @@
-import { Navigate, Route, Routes } from 'react-router-dom';
+import { Suspense, useEffect } from 'react';
+import { Navigate, Outlet, Route, Routes } from 'react-router-dom';
+import { FullPageSpinner, Spinner } from '../components/Spinner';
 import { PublicOnly, RequireAuth } from '../features/auth/guards';
 import { LoginPage } from '../features/auth/LoginPage';
-import { SignupPage } from '../features/auth/SignupPage';
-import { AssignmentsPage } from '../features/assignments/AssignmentsPage';
-import { CourseDetailPage } from '../features/courses/CourseDetailPage';
-import { CoursesPage } from '../features/courses/CoursesPage';
-import { DashboardPage } from '../features/dashboard/DashboardPage';
-import { AppLayout } from '../features/layout/AppLayout';
-import { ChatPage } from '../features/chat/ChatPage';
-import { ComingSoonPage } from '../features/placeholders/ComingSoonPage';
+import { selectAccessToken } from '../features/auth/authSlice';
+import { useAppSelector } from './hooks';
+import { lazyPage } from './lazyPage';
+
+// Every screen but sign-in is a chunk of its own, so a signed-out visitor downloads only the
+// sign-in page (issue 15: first-load JS at most 150 KB compressed).
+const SignupPage = lazyPage(
+  () => import('../features/auth/SignupPage'),
+  (m) => m.SignupPage,
+);
+const AppLayout = lazyPage(
+  () => import('../features/layout/AppLayout'),
+  (m) => m.AppLayout,
+);
+const DashboardPage = lazyPage(
+  () => import('../features/dashboard/DashboardPage'),
+  (m) => m.DashboardPage,
+);
+const CoursesPage = lazyPage(
+  () => import('../features/courses/CoursesPage'),
+  (m) => m.CoursesPage,
+);
+const CourseDetailPage = lazyPage(
+  () => import('../features/courses/CourseDetailPage'),
+  (m) => m.CourseDetailPage,
+);
+const AssignmentsPage = lazyPage(
+  () => import('../features/assignments/AssignmentsPage'),
+  (m) => m.AssignmentsPage,
+);
+const ChatPage = lazyPage(
+  () => import('../features/chat/ChatPage'),
+  (m) => m.ChatPage,
+);
+const ComingSoonPage = lazyPage(
+  () => import('../features/placeholders/ComingSoonPage'),
+  (m) => m.ComingSoonPage,
+);
+
+/** Loads the signed-in shell and the dashboard (where sign-in lands) while the profile loads. */
+export const preloadSignedInShell = () => Promise.all([AppLayout.preload(), DashboardPage.preload()]);
+
+/** Loads every page's chunk (tests render routes synchronously after this). */
+export const preloadAllPages = () =>
+  Promise.all(
+    [
+      SignupPage,
+      AppLayout,
+      DashboardPage,
+      CoursesPage,
+      CourseDetailPage,
+      AssignmentsPage,
+      ChatPage,
+      ComingSoonPage,
+    ].map((page) => page.preload()),
+  );
+
+/** Inside the signed-in layout: the sidebar stays while a page's chunk loads. */
+function PageOutlet() {
+  return (
+    <Suspense fallback={<Spinner size="lg" label="Loading the page" />}>
+      <Outlet />
+    </Suspense>
+  );
+}
 
 /** The route table of spec §2. Rendered inside a router: BrowserRouter in the app, MemoryRouter in tests. */
 export function AppRoutes() {
+  const hasSession = useAppSelector(selectAccessToken) !== null;
+  useEffect(() => {
+    // A session arrives before its profile: fetch the shell's chunks alongside, not after it.
+    if (hasSession) void preloadSignedInShell();
+  }, [hasSession]);
+
   return (
-    <Routes>
-      <Route element={<PublicOnly />}>
-        <Route path="/login" element={<LoginPage />} />
-        <Route path="/signup" element={<SignupPage />} />
-      </Route>
-      <Route element={<RequireAuth />}>
-        <Route element={<AppLayout />}>
-          <Route index element={<Navigate to="/dashboard" replace />} />
-          <Route path="/dashboard" element={<DashboardPage />} />
-          <Route path="/courses" element={<CoursesPage />} />
-          <Route path="/courses/:courseId" element={<CourseDetailPage />} />
-          <Route path="/assignments" element={<AssignmentsPage />} />
-          <Route path="/chatbot" element={<ChatPage />} />
-          <Route path="/calendar" element={<ComingSoonPage section="calendar" />} />
-          <Route path="/live-classes" element={<ComingSoonPage section="liveClasses" />} />
-          <Route path="/teams" element={<ComingSoonPage section="teams" />} />
-          <Route path="/messages" element={<ComingSoonPage section="messages" />} />
-          <Route path="/settings" element={<ComingSoonPage section="settings" />} />
-          <Route path="*" element={<Navigate to="/dashboard" replace />} />
+    <Suspense fallback={<FullPageSpinner label="Loading the page" />}>
+      <Routes>
+        <Route element={<PublicOnly />}>
+          <Route path="/login" element={<LoginPage />} />
+          <Route path="/signup" element={<SignupPage />} />
         </Route>
-      </Route>
-    </Routes>
+        <Route element={<RequireAuth />}>
+          <Route element={<AppLayout />}>
+            <Route element={<PageOutlet />}>
+              <Route index element={<Navigate to="/dashboard" replace />} />
+              <Route path="/dashboard" element={<DashboardPage />} />
+              <Route path="/courses" element={<CoursesPage />} />
+              <Route path="/courses/:courseId" element={<CourseDetailPage />} />
+              <Route path="/assignments" element={<AssignmentsPage />} />
+              <Route path="/chatbot" element={<ChatPage />} />
+              <Route path="/calendar" element={<ComingSoonPage section="calendar" />} />
+              <Route path="/live-classes" element={<ComingSoonPage section="liveClasses" />} />
+              <Route path="/teams" element={<ComingSoonPage section="teams" />} />
+              <Route path="/messages" element={<ComingSoonPage section="messages" />} />
+              <Route path="/settings" element={<ComingSoonPage section="settings" />} />
+              <Route path="*" element={<Navigate to="/dashboard" replace />} />
+            </Route>
+          </Route>
+        </Route>
+      </Routes>
+    </Suspense>
   );
 }

@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, beforeAll } from 'vitest';
+import { preloadAllPages } from '../app/router';
 
 // A browser resolves a relative Request URL ('/api/...') against the page; the Node Request that
 // jsdom leaves in place does not, so give it the page's base as a browser would.
@@ -15,4 +16,10 @@ globalThis.Request = class BrowserLikeRequest extends NodeRequest {
 afterEach(() => {
   cleanup();
   window.localStorage.clear();
+});
+
+// The app loads each page's chunk on first visit; tests render routes and query them at once, as
+// a browser that has already fetched the chunks would show them.
+beforeAll(async () => {
+  await preloadAllPages();
 });

@@ -280,13 +280,30 @@ describe('POST /api/auth/refresh', () => {
     }
   });
 
-  it('answers 401 without a cookie or with a made-up one', async () => {
-    const none = await post('/api/auth/refresh', {});
-    expect(none.statusCode).toBe(401);
-    expect(none.json().code).toBe('refresh_token_missing');
+  it('answers a visitor without a cookie 204 with no body and no cookie (signed out is not an error)', async () => {
+    const none = await t.app.inject({ method: 'POST', url: '/api/auth/refresh' });
+    expect(none.statusCode).toBe(204);
+    expect(none.body).toBe('');
+    expect(none.headers['set-cookie']).toBeUndefined();
+    const empty = await post('/api/auth/refresh', {}, { cookie: 'classwave_refresh=' });
+    expect(empty.statusCode).toBe(204);
+  });
+
+  it('answers 401 to a made-up cookie, and clears it', async () => {
     const fake = await post('/api/auth/refresh', {}, { cookie: 'classwave_refresh=made-up' });
     expect(fake.statusCode).toBe(401);
     expect(fake.json().code).toBe('refresh_token_invalid');
+    const cleared = fake.cookies.find((c) => c.name === 'classwave_refresh');
+    expect(cleared?.value).toBe('');
+  });
+
+  it('documents the signed-out 204 in the OpenAPI document', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
+      paths: Record<string, { post?: { responses: Record<string, unknown> } }>;
+    };
+    expect(Object.keys(doc.paths['/api/auth/refresh']?.post?.responses ?? {})).toEqual(
+      expect.arrayContaining(['200', '204', '401', '429']),
+    );
   });
 });
 

@@ -146,12 +146,22 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
       schema: {
         tags: ['auth'],
         summary: 'Exchange the refresh cookie for a fresh session (the cookie rotates)',
-        response: { 200: SessionResponse, ...errors },
+        description:
+          'Without a refresh cookie the answer is 204 with no body: nobody is signed in in this browser. ' +
+          'That is the normal answer to a first visit, so it is not an error (a browser would log a 401 ' +
+          'as one). A cookie that is expired, revoked or unknown still gets 401.',
+        response: {
+          200: SessionResponse,
+          204: Type.Null({ description: 'No refresh cookie: signed out. No body, no cookie set.' }),
+          ...errors,
+        },
       },
     },
     async (request, reply) => {
+      const presented = request.cookies[REFRESH_COOKIE];
+      if (!presented) return reply.status(204).send(null);
       try {
-        const issued = await auth.refresh(request.cookies[REFRESH_COOKIE]);
+        const issued = await auth.refresh(presented);
         setRefreshCookie(reply, issued);
         return { session: issued.session };
       } catch (error) {

@@ -1,4 +1,5 @@
 import type { Server as HttpServer } from 'node:http';
+import { createAdapter as createClusterAdapter } from '@socket.io/cluster-adapter';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
@@ -27,7 +28,7 @@ interface SocketData {
   expiryTimer?: NodeJS.Timeout;
   chatPending: boolean;
 }
-/** Between the app's processes (through the Redis adapter). */
+/** Between the app's processes (through the Redis or the cluster adapter). */
 interface InterServerEvents {
   /** A session ended on another process: drop it from this process's session cache. */
   'session:ended': (sessionId: string) => void;
@@ -39,6 +40,8 @@ export interface RealtimeOptions {
   httpServer: HttpServer;
   appOrigin: string;
   redisUrl: string | undefined;
+  /** A node:cluster worker (WORKERS): without Redis, events cross processes through the primary. */
+  clusterWorker?: boolean;
   auth: AuthService;
   bus: DomainEventBus;
   db: Db;
@@ -81,7 +84,10 @@ export function createRealtime(options: RealtimeOptions) {
       client.on('error', (err) => log.warn({ err }, 'redis (socket adapter) error'));
     redisClients.push(pub, sub);
     io.adapter(createAdapter(pub, sub, { key: 'classwave-io' }));
+  } else if (options.clusterWorker) {
+    io.adapter(createClusterAdapter());
   }
+  const otherProcesses = redisClients.length > 0 || options.clusterWorker === true;
 
   const chatFlood = slidingWindow(CHAT_FLOOD);
 
@@ -200,7 +206,7 @@ export function createRealtime(options: RealtimeOptions) {
 
   io.on('session:ended', (sessionId) => auth.forgetSession(sessionId));
   bus.on('session:ended', ({ sessionId, reason }) => {
-    if (redisClients.length > 0) io.serverSideEmit('session:ended', sessionId); // one process: nobody else to tell
+    if (otherProcesses) io.serverSideEmit('session:ended', sessionId); // one process: nobody else to tell
     const room = io.in(sessionRoom(sessionId));
     room.emit('session:ended', { reason });
     room.disconnectSockets(true);

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, isNull, or } from 'drizzle-orm';
 import {
   TEAM_MEMBER_COUNT,
   UNKNOWN_COURSE_TITLE,
@@ -30,10 +30,13 @@ export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) 
         gte(assignments.dueDate, now),
         inArray(assignments.courseId, visibleCourseIds),
       );
-      // Live classes cannot be scheduled yet (a placeholder); the list would be the visible courses' classes.
+      // Live classes cannot be scheduled yet (a placeholder): a teacher's are their courses' classes; a
+      // student's, their courses' and the school-wide ones (no course), as before classes.
       const futureClasses = and(
         gte(liveClasses.scheduledAt, now),
-        inArray(liveClasses.courseId, visibleCourseIds),
+        isTeacher
+          ? inArray(liveClasses.courseId, visibleCourseIds)
+          : or(isNull(liveClasses.courseId), inArray(liveClasses.courseId, visibleCourseIds)),
       );
 
       const [[courseCount], [assignmentCount], [classCount], nextAssignments, nextClasses] =

@@ -98,7 +98,11 @@ describe('removal, restore and leaving', () => {
 
     const removed = await req(teacher, 'DELETE', `/api/courses/${course.id}/members/${student.id}`);
     expect(removed.statusCode, removed.body).toBe(200);
-    expect(removed.json()).toMatchObject({ status: 'removed', submissionCount: 1, endedAt: expect.any(String) });
+    expect(removed.json()).toMatchObject({
+      status: 'removed',
+      submissionCount: 1,
+      endedAt: expect.any(String),
+    });
     expect(await courseIdsOf(student)).not.toContain(course.id);
     expect((await req(student, 'GET', `/api/courses/${course.id}`)).statusCode).toBe(404);
 
@@ -137,7 +141,9 @@ describe('removal, restore and leaving', () => {
     const course = await createCourse(t, teacher);
     const [member, stranger] = await Promise.all([createStudent(t), createStudent(t)]);
     await joinCourse(t, member, course);
-    expect((await req(teacher, 'DELETE', `/api/courses/${course.id}/members/${stranger.id}`)).statusCode).toBe(404);
+    expect(
+      (await req(teacher, 'DELETE', `/api/courses/${course.id}/members/${stranger.id}`)).statusCode,
+    ).toBe(404);
     expect((await req(otherTeacher, 'GET', `/api/courses/${course.id}/members`)).statusCode).toBe(404);
     expect((await req(stranger, 'GET', `/api/courses/${course.id}/members`)).statusCode).toBe(404);
     expect((await req(member, 'GET', `/api/courses/${course.id}/members`)).statusCode).toBe(403);
@@ -161,13 +167,22 @@ describe('POST /api/courses/:id/join-code', () => {
 
   it('disable turns joining and the preview off with join_disabled; enable turns them on', async () => {
     const course = await createCourse(t, teacher);
-    expect((await joinCode(course, 'disable')).json()).toEqual({ joinCode: course.joinCode, joinEnabled: false });
+    expect((await joinCode(course, 'disable')).json()).toEqual({
+      joinCode: course.joinCode,
+      joinEnabled: false,
+    });
     const student = await createStudent(t);
-    for (const res of [await join(student, course.joinCode!), await req(student, 'GET', `/api/join/${course.joinCode}`)]) {
+    for (const res of [
+      await join(student, course.joinCode!),
+      await req(student, 'GET', `/api/join/${course.joinCode}`),
+    ]) {
       expect(res.statusCode).toBe(403);
       expect(res.json()).toMatchObject({ code: 'join_disabled' });
     }
-    expect((await joinCode(course, 'enable')).json()).toEqual({ joinCode: course.joinCode, joinEnabled: true });
+    expect((await joinCode(course, 'enable')).json()).toEqual({
+      joinCode: course.joinCode,
+      joinEnabled: true,
+    });
     expect((await join(student, course.joinCode!)).statusCode).toBe(200);
   });
 
@@ -182,7 +197,9 @@ describe('POST /api/courses/:id/join-code', () => {
     expect(other.statusCode).toBe(404);
     const student = await createStudent(t);
     await joinCourse(t, student, course);
-    expect((await req(student, 'POST', `/api/courses/${course.id}/join-code`, { action: 'reset' })).statusCode).toBe(403);
+    expect(
+      (await req(student, 'POST', `/api/courses/${course.id}/join-code`, { action: 'reset' })).statusCode,
+    ).toBe(403);
     // Nothing changed: the code still works.
     expect((await join(await createStudent(t), course.joinCode!)).statusCode).toBe(200);
   });

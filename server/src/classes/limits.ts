@@ -115,7 +115,10 @@ export function createWrongCodeLimiter({
     /** Counts one wrong code against the account and the address. */
     async wrong(who: { userId: string; ip: string }): Promise<void> {
       const k = keys(who);
-      await Promise.all([counter.hit(k.account, limits.account.windowMs), counter.hit(k.ip, limits.ip.windowMs)]);
+      await Promise.all([
+        counter.hit(k.account, limits.account.windowMs),
+        counter.hit(k.ip, limits.ip.windowMs),
+      ]);
     },
   };
 }

@@ -27,7 +27,7 @@ import { requireOwnerOf } from './visibility.js';
 const codeInvalid = () =>
   new AppError(404, ErrorCode.joinCodeInvalid, 'No course has that code. Check it with your teacher.');
 const joinDisabled = () =>
-  new AppError(403, ErrorCode.joinDisabled, "The teacher has turned joining off for this course.");
+  new AppError(403, ErrorCode.joinDisabled, 'The teacher has turned joining off for this course.');
 const wasRemoved = () =>
   new AppError(
     403,
@@ -111,7 +111,11 @@ export function createClassService({
         ),
       )
       // Active students first, then by name, as a teacher reads a class list.
-      .orderBy(sql`${courseMembers.status} <> 'active'`, asc(sql`lower(${profiles.fullName})`), asc(courseMembers.studentId));
+      .orderBy(
+        sql`${courseMembers.status} <> 'active'`,
+        asc(sql`lower(${profiles.fullName})`),
+        asc(courseMembers.studentId),
+      );
     return rows.map((r) => toMember(r.member, r.fullName, r.email, r.submissionCount));
   }
 
@@ -158,7 +162,9 @@ export function createClassService({
         db
           .select({ status: courseMembers.status })
           .from(courseMembers)
-          .where(and(eq(courseMembers.courseId, course.id), eq(courseMembers.studentId, requester.caller.userId))),
+          .where(
+            and(eq(courseMembers.courseId, course.id), eq(courseMembers.studentId, requester.caller.userId)),
+          ),
       ]);
       return {
         course: { id: course.id, title: course.title, code: course.code },
@@ -203,7 +209,13 @@ export function createClassService({
           .set({ status: 'left', endedAt: clock.now() })
           .where(and(eq(courseMembers.courseId, courseId), eq(courseMembers.studentId, caller.userId)));
         const [row] = await withTeacher(tx).where(eq(courses.id, courseId));
-        await recordMember(tx, record, 'member:left', toCourse(row!.course, row!.teacherName, null), caller.userId);
+        await recordMember(
+          tx,
+          record,
+          'member:left',
+          toCourse(row!.course, row!.teacherName, null),
+          caller.userId,
+        );
       });
       moved(caller.userId, courseId, false);
     },
@@ -219,7 +231,8 @@ export function createClassService({
         const { course, teacherName } = await ownedCourse(tx, caller, courseId);
         const before = await lockMembership(tx, courseId, studentId);
         if (!before) throw memberNotFound();
-        if (before.status !== 'active') return { member: await memberOf(tx, courseId, studentId), changed: false };
+        if (before.status !== 'active')
+          return { member: await memberOf(tx, courseId, studentId), changed: false };
         await tx
           .update(courseMembers)
           .set({ status: 'removed', endedAt: clock.now() })
@@ -237,7 +250,8 @@ export function createClassService({
         const { course, teacherName } = await ownedCourse(tx, caller, courseId);
         const before = await lockMembership(tx, courseId, studentId);
         if (!before) throw memberNotFound();
-        if (before.status === 'active') return { member: await memberOf(tx, courseId, studentId), changed: false };
+        if (before.status === 'active')
+          return { member: await memberOf(tx, courseId, studentId), changed: false };
         if (before.status === 'left')
           throw conflict('This student left the course themselves; they can join again with the code.');
         await tx
@@ -257,9 +271,7 @@ export function createClassService({
         outbox.transaction(async (tx, record) => {
           const { teacherName } = await ownedCourse(tx, caller, courseId);
           const set =
-            action === 'reset'
-              ? { joinCode: randomJoinCode() }
-              : { joinEnabled: action === 'enable' };
+            action === 'reset' ? { joinCode: randomJoinCode() } : { joinEnabled: action === 'enable' };
           const [row] = await tx.update(courses).set(set).where(eq(courses.id, courseId)).returning();
           // Only the teacher's tabs: the code is theirs alone, and students see nothing of it change.
           record('course:updated', toCourse(row!, teacherName, caller.userId), audience.owner(caller.userId));

@@ -78,7 +78,7 @@ describe('GET /api/courses', () => {
     expect(courses.every((c) => c.joinCode === null)).toBe(true);
   });
 
-  it("gives a teacher only their own courses, each with its join code", async () => {
+  it('gives a teacher only their own courses, each with its join code', async () => {
     const mine = await createCourse(t, teacher);
     const other = await createTeacher(t, 'Other Teacher');
     const theirs = await createCourse(t, other);
@@ -87,7 +87,9 @@ describe('GET /api/courses', () => {
     ).json();
     expect(courses.map((c) => c.id)).toContain(mine.id);
     expect(courses.map((c) => c.id)).not.toContain(theirs.id);
-    expect(courses.find((c) => c.id === mine.id)?.joinCode).toMatch(/^[A-HJKMNP-Z2-9]{4}-[A-HJKMNP-Z2-9]{4}$/);
+    expect(courses.find((c) => c.id === mine.id)?.joinCode).toMatch(
+      /^[A-HJKMNP-Z2-9]{4}-[A-HJKMNP-Z2-9]{4}$/,
+    );
   });
 });
 

@@ -54,27 +54,29 @@ export function createCourseService({
   async function insertCourses(caller: Caller, values: CreateCourseBody[]): Promise<Course[]> {
     requireTeacher(caller, 'create courses');
     // Each try draws fresh codes; a collision (about one in 10^11 per course) aborts the transaction.
-    return retryOnCodeCollision(() => outbox.transaction(async (tx, record) => {
-      const [teacher] = await tx
-        .select({ fullName: profiles.fullName })
-        .from(profiles)
-        .where(eq(profiles.id, caller.userId));
-      const rows = await tx
-        .insert(courses)
-        .values(
-          values.map((v) => ({
-            title: v.title.trim(),
-            code: v.code.trim(),
-            description: v.description.trim(),
-            teacherId: caller.userId,
-            joinCode: randomJoinCode(),
-          })),
-        )
-        .returning();
-      const created = rows.map((row) => toCourse(row, found(teacher, 'Profile').fullName, caller.userId));
-      for (const course of created) record('course:created', course, audience.owner(caller.userId));
-      return created;
-    }));
+    return retryOnCodeCollision(() =>
+      outbox.transaction(async (tx, record) => {
+        const [teacher] = await tx
+          .select({ fullName: profiles.fullName })
+          .from(profiles)
+          .where(eq(profiles.id, caller.userId));
+        const rows = await tx
+          .insert(courses)
+          .values(
+            values.map((v) => ({
+              title: v.title.trim(),
+              code: v.code.trim(),
+              description: v.description.trim(),
+              teacherId: caller.userId,
+              joinCode: randomJoinCode(),
+            })),
+          )
+          .returning();
+        const created = rows.map((row) => toCourse(row, found(teacher, 'Profile').fullName, caller.userId));
+        for (const course of created) record('course:created', course, audience.owner(caller.userId));
+        return created;
+      }),
+    );
   }
 
   return {

@@ -37,7 +37,11 @@ beforeAll(async () => {
   await createAssignment(t, other, secret, { title: 'Hidden', dueDate: inDays(0.2) });
   const left = await createCourse(t, other, { title: 'Left' });
   await createAssignment(t, other, left, { title: 'Gone', dueDate: inDays(0.3) });
-  await Promise.all([joinCourse(t, student, algebra), joinCourse(t, student, art), joinCourse(t, student, left)]);
+  await Promise.all([
+    joinCourse(t, student, algebra),
+    joinCourse(t, student, art),
+    joinCourse(t, student, left),
+  ]);
   await t.app.inject({ method: 'POST', url: `/api/courses/${left.id}/leave`, headers: student.headers });
   await t.app.database.db.insert(liveClasses).values([
     { title: 'Algebra review', scheduledAt: new Date(inDays(2.5)), courseId: algebra.id },

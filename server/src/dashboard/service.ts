@@ -41,10 +41,7 @@ export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) 
 
       const [[courseCount], [assignmentCount], [classCount], nextAssignments, nextClasses] =
         await Promise.all([
-          db
-            .select({ n: count() })
-            .from(courses)
-            .where(visibleCourse(caller)),
+          db.select({ n: count() }).from(courses).where(visibleCourse(caller)),
           db.select({ n: count() }).from(assignments).where(futureAssignments),
           db.select({ n: count() }).from(liveClasses).where(futureClasses),
           db

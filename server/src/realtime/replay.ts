@@ -81,7 +81,11 @@ export function createReplayService({
       if (after === undefined) return { resync: false, events: [], lastId: max };
       // An id beyond the last one means the data was reset; one before what is kept means it was pruned.
       if (after > max || (min !== null && after < min - 1)) return { resync: true, events: [], lastId: max };
-      const rows = await missedQuery.execute({ after, userRoom: userRoom(caller.userId), userId: caller.userId });
+      const rows = await missedQuery.execute({
+        after,
+        userRoom: userRoom(caller.userId),
+        userId: caller.userId,
+      });
       if (rows.length > MAX_REPLAY) return { resync: true, events: [], lastId: max };
       return {
         resync: false,

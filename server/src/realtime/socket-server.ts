@@ -92,12 +92,7 @@ export function createRealtime(options: RealtimeOptions) {
   const membershipsQuery = options.db
     .select({ courseId: courseMembers.courseId })
     .from(courseMembers)
-    .where(
-      and(
-        eq(courseMembers.studentId, sql.placeholder('studentId')),
-        eq(courseMembers.status, 'active'),
-      ),
-    )
+    .where(and(eq(courseMembers.studentId, sql.placeholder('studentId')), eq(courseMembers.status, 'active')))
     .prepare('socket_course_rooms');
   async function activeCourseRooms(studentId: string): Promise<string[]> {
     const rows = await membershipsQuery.execute({ studentId });

@@ -180,16 +180,24 @@ export function createClassService({
       const studentId = requester.caller.userId;
       const course = toCourse(found, teacherName, studentId);
       const joined = await outbox.transaction(async (tx, record) => {
+        // Checked again under a lock: a reset or a "joining off" that committed since the look-up wins.
+        const [now] = await tx
+          .select({ joinCode: courses.joinCode, joinEnabled: courses.joinEnabled })
+          .from(courses)
+          .where(eq(courses.id, found.id))
+          .for('share');
+        if (!now || now.joinCode !== found.joinCode) throw codeInvalid();
+        if (!now.joinEnabled) throw joinDisabled();
         const before = await lockMembership(tx, found.id, studentId);
         if (before?.status === 'active') return false;
         if (before?.status === 'removed') throw wasRemoved();
-        const now = clock.now();
+        const at = clock.now();
         await tx
           .insert(courseMembers)
-          .values({ courseId: found.id, studentId, status: 'active', joinedAt: now })
+          .values({ courseId: found.id, studentId, status: 'active', joinedAt: at })
           .onConflictDoUpdate({
             target: [courseMembers.courseId, courseMembers.studentId],
-            set: { status: 'active', joinedAt: now, endedAt: null },
+            set: { status: 'active', joinedAt: at, endedAt: null },
           });
         await recordMember(tx, record, 'member:joined', course, studentId);
         return true;

@@ -2,6 +2,9 @@ import { Navigate, Route, Routes } from 'react-router-dom';
 import { PublicOnly, RequireAuth } from '../features/auth/guards';
 import { LoginPage } from '../features/auth/LoginPage';
 import { SignupPage } from '../features/auth/SignupPage';
+import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage';
+import { ResetPasswordPage } from '../features/auth/ResetPasswordPage';
+import { SettingsPage } from '../features/settings/SettingsPage';
 import { AssignmentsPage } from '../features/assignments/AssignmentsPage';
 import { CourseDetailPage } from '../features/courses/CourseDetailPage';
 import { CoursesPage } from '../features/courses/CoursesPage';
@@ -17,7 +20,10 @@ export function AppRoutes() {
       <Route element={<PublicOnly />}>
         <Route path="/login" element={<LoginPage />} />
         <Route path="/signup" element={<SignupPage />} />
+        <Route path="/forgot-password" element={<ForgotPasswordPage />} />
       </Route>
+      {/* Open signed in or out: a reset link works whichever tab it lands in. */}
+      <Route path="/reset-password" element={<ResetPasswordPage />} />
       <Route element={<RequireAuth />}>
         <Route element={<AppLayout />}>
           <Route index element={<Navigate to="/dashboard" replace />} />
@@ -30,7 +36,7 @@ export function AppRoutes() {
           <Route path="/live-classes" element={<ComingSoonPage section="liveClasses" />} />
           <Route path="/teams" element={<ComingSoonPage section="teams" />} />
           <Route path="/messages" element={<ComingSoonPage section="messages" />} />
-          <Route path="/settings" element={<ComingSoonPage section="settings" />} />
+          <Route path="/settings" element={<SettingsPage />} />
           <Route path="*" element={<Navigate to="/dashboard" replace />} />
         </Route>
       </Route>

@@ -44,7 +44,7 @@ export function ResetPasswordPage() {
   return (
     <AuthForm
       title="Choose a new password"
-      subtitle="Your other sessions will be signed out."
+      subtitle="Every device signed in to your account will be signed out."
       otherScreen={{ question: 'Need a new link?', to: '/forgot-password', label: 'Send another' }}
       submitLabel="Set new password"
       submitting={isLoading}

@@ -1,7 +1,15 @@
 import { request } from 'node:http';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, PASSWORD, signIn, TEST_ORIGIN, uniqueEmail } from './test/app.js';
+import {
+  bearer,
+  createTestApp,
+  createVerifiedUser,
+  PASSWORD,
+  signIn,
+  TEST_ORIGIN,
+  uniqueEmail,
+} from './test/app.js';
 import {
   createAssignment,
   createCourse,
@@ -20,6 +28,8 @@ import {
 } from './test/fuzz-cases.js';
 import { problemsWith, prototypePolluted, seededRandom } from './test/hostile.js';
 import { listen } from './test/sockets.js';
+import { resetLinkIn } from './test/mail-catcher.js';
+import { defaultRateLimits } from './auth/limits.js';
 
 /**
  * Hostile input against every route of the OpenAPI document (read from the running app, so a
@@ -37,16 +47,21 @@ const started = { wall: Date.now(), cpu: process.cpuUsage() };
 // The app is built while tests are collected: the routes to fuzz come from its OpenAPI document.
 const roomy = { max: 100_000, timeWindow: 60_000 };
 const t = await createTestApp({
-  rateLimits: { signUp: roomy, signIn: roomy, resend: roomy, refresh: roomy },
+  rateLimits: Object.fromEntries(Object.keys(defaultRateLimits).map((k) => [k, roomy])),
 });
 afterAll(() => t.close());
 const routes = routesOf((await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json());
 
 // Who calls each route: a teacher for signed-in routes unless said otherwise.
-const ACTING: Record<string, 'student' | 'session'> = {
+const ACTING: Record<string, 'student' | 'session' | 'own'> = {
   'POST /api/assignments/:id/submissions': 'student',
   'POST /api/auth/refresh': 'session',
   'POST /api/auth/signout': 'session',
+  // The account routes act on the caller: a throwaway student of the context's own (deleted, renamed).
+  'PATCH /api/me': 'own',
+  'POST /api/me/password': 'own',
+  'DELETE /api/me/sessions': 'own',
+  'DELETE /api/me': 'own',
 };
 // A success on these changes nothing later requests rely on; after any other success (a deletion,
 // a submission, a sign-out) the route gets fresh data.
@@ -59,6 +74,10 @@ const REPEATABLE = new Set([
   'POST /api/assignments',
   'POST /api/assignments/samples',
   'PATCH /api/submissions/:id',
+  // The new password is the old one, and a rename or signing out others again changes nothing.
+  'PATCH /api/me',
+  'POST /api/me/password',
+  'DELETE /api/me/sessions',
 ]);
 
 const [teacher, student, peer, sessionUser] = await Promise.all([
@@ -73,6 +92,16 @@ interface Context {
   /** The id a valid request names in its path, chosen by the resource the path is about. */
   id: string;
   courseId: string;
+  /** For POST /api/auth/reset: an unused reset token (a success spends it, and the context is renewed). */
+  resetToken?: string;
+}
+
+/** A reset token for a user of its own, read from the mail as a person would. */
+async function freshResetToken(): Promise<string> {
+  const { email } = await createVerifiedUser(t, { fullName: 'Fuzz Reset' });
+  await t.app.inject({ method: 'POST', url: '/api/auth/recover', payload: { email } });
+  const mail = await t.mail.nthTo(email, 2);
+  return new URL(resetLinkIn(mail)).searchParams.get('token') ?? '';
 }
 async function freshContext(route: Route): Promise<Context> {
   const course = await createCourse(t, teacher);
@@ -89,11 +118,17 @@ async function freshContext(route: Route): Promise<Context> {
   let headers: Record<string, string> = {};
   if (acting === 'teacher') headers = teacher.headers;
   if (acting === 'student') headers = student.headers;
+  if (acting === 'own') headers = (await createStudent(t, 'Fuzz Own')).headers;
   if (acting === 'session') {
     const session = await signIn(t, sessionUser.email);
     headers = { ...bearer(session.accessToken), cookie: session.cookie };
   }
-  return { headers, id: (resource && ids[resource]) ?? random.uuid(), courseId: course.id };
+  return {
+    headers,
+    id: (resource && ids[resource]) ?? random.uuid(),
+    courseId: course.id,
+    ...(route.key === 'POST /api/auth/reset' ? { resetToken: await freshResetToken() } : {}),
+  };
 }
 
 /** A valid value for a field, by its schema and (for what a schema cannot say) its name. */
@@ -113,7 +148,9 @@ function validValue(route: Route, name: string, schema: JsonSchema, ctx: Context
   if (schema.format === 'uuid') return name === 'courseId' ? ctx.courseId : random.uuid();
   if (schema.format === 'date-time') return inDays(7);
   if (schema.format === 'uri') return `${TEST_ORIGIN}/login`;
-  if (name === 'password') return PASSWORD;
+  // Every password field gets the real one: a new password equal to the old keeps later requests valid.
+  if (/password/i.test(name)) return PASSWORD;
+  if (name === 'token') return ctx.resetToken ?? '';
   return `Valid ${name}`.slice(0, schema.maxLength ?? 100);
 }
 

@@ -88,10 +88,10 @@ export interface Case {
   attempt: (valid: () => Json | undefined) => Attempt;
 }
 
-/** Fields that take free text: no format or choice, and no semantics (a password must match). */
+/** Fields that take free text: no format or choice, and no semantics (a password or a link's token must match). */
 export const textFields = (route: Route) =>
   Object.entries(route.body?.properties ?? {})
-    .filter(([name, s]) => s.type === 'string' && !s.format && !s.enum && name !== 'password')
+    .filter(([name, s]) => s.type === 'string' && !s.format && !s.enum && !/password|token/i.test(name))
     .map(([name, s]) => ({ name, maxLength: s.maxLength }));
 const stringFields = (route: Route) =>
   Object.entries(route.body?.properties ?? {})

@@ -1,9 +1,17 @@
 import { screen } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppRoutes } from '../../app/router';
 import { answerApi, apiError } from '../../test/api';
 import { signedOutAuth } from '../../test/factories';
 import { findToast, renderWithProviders } from '../../test/renderWithProviders';
+
+/** Types a whole value at once (a paste): the behaviour under test is the form, not each keystroke. */
+async function fill(user: UserEvent, field: HTMLElement, text: string) {
+  await user.clear(field);
+  await user.click(field);
+  await user.paste(text);
+}
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -17,7 +25,7 @@ describe('ForgotPasswordPage', () => {
     const message = 'If an account uses that address, we have sent it a link to choose a new password.';
     const calls = answerApi({ 'POST /api/auth/recover': { body: { message } } });
     const { user } = renderAt('/forgot-password');
-    await user.type(screen.getByLabelText('Email'), ' ada@example.org ');
+    await fill(user, screen.getByLabelText('Email'), ' ada@example.org ');
     await user.click(screen.getByRole('button', { name: 'Send reset link' }));
     expect(await screen.findByRole('heading', { name: 'Check your e-mail' })).toBeInTheDocument();
     expect(screen.getByText(message)).toBeInTheDocument();
@@ -40,8 +48,8 @@ describe('ResetPasswordPage', () => {
     const password = screen.getByLabelText('New password');
     expect(password).toHaveAttribute('minlength', '8');
     expect(password).toHaveAccessibleDescription('8 to 128 characters.');
-    await user.type(password, 'a brand new passphrase');
-    await user.type(screen.getByLabelText('Repeat new password'), 'a brand new passphrase');
+    await fill(user, password, 'a brand new passphrase');
+    await fill(user, screen.getByLabelText('Repeat new password'), 'a brand new passphrase');
     await user.click(screen.getByRole('button', { name: 'Set new password' }));
     expect(await findToast('Your password has been changed. Sign in with the new one.')).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
@@ -51,8 +59,8 @@ describe('ResetPasswordPage', () => {
   it('refuses two different passwords without asking the server', async () => {
     const calls = answerApi({});
     const { user } = renderAt('/reset-password?token=abc123');
-    await user.type(screen.getByLabelText('New password'), 'a brand new passphrase');
-    await user.type(screen.getByLabelText('Repeat new password'), 'a different passphrase');
+    await fill(user, screen.getByLabelText('New password'), 'a brand new passphrase');
+    await fill(user, screen.getByLabelText('Repeat new password'), 'a different passphrase');
     await user.click(screen.getByRole('button', { name: 'Set new password' }));
     expect(await screen.findByText('The two passwords are not the same.')).toBeInTheDocument();
     expect(calls).toEqual([]);
@@ -67,8 +75,8 @@ describe('ResetPasswordPage', () => {
       ),
     });
     const { user } = renderAt('/reset-password?token=used');
-    await user.type(screen.getByLabelText('New password'), 'a brand new passphrase');
-    await user.type(screen.getByLabelText('Repeat new password'), 'a brand new passphrase');
+    await fill(user, screen.getByLabelText('New password'), 'a brand new passphrase');
+    await fill(user, screen.getByLabelText('Repeat new password'), 'a brand new passphrase');
     await user.click(screen.getByRole('button', { name: 'Set new password' }));
     expect(await screen.findByText(/has already been used/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Get a new reset link' })).toHaveAttribute(

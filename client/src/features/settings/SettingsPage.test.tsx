@@ -1,10 +1,18 @@
 import type { SessionInfo } from '@classwave/shared';
 import { screen, waitFor, within } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError } from '../../test/api';
 import { nextId } from '../../test/factories';
 import { findToast } from '../../test/renderWithProviders';
 import { renderRoute } from '../../test/renderRoute';
+
+/** Types a whole value at once (a paste): the behaviour under test is the form, not each keystroke. */
+async function fill(user: UserEvent, field: HTMLElement, text: string) {
+  await user.clear(field);
+  await user.click(field);
+  await user.paste(text);
+}
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -34,7 +42,7 @@ describe('SettingsPage', () => {
     expect(name).toHaveValue('Grace Hopper');
     expect(screen.getByRole('button', { name: 'Save name' })).toBeDisabled();
     await user.clear(name);
-    await user.type(name, 'Grace B. Hopper');
+    await fill(user, name, 'Grace B. Hopper');
     await user.click(screen.getByRole('button', { name: 'Save name' }));
     expect(await findToast('Your name has been saved.')).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ fullName: 'Grace B. Hopper' });
@@ -50,12 +58,12 @@ describe('SettingsPage', () => {
           ? apiError(403, 'Your current password is not right.', 'wrong_password')
           : { body: { message: 'Your password has been changed. Your other sessions were signed out.' } },
     });
-    await user.type(screen.getByLabelText('Current password'), 'wrong one');
-    await user.type(screen.getByLabelText('New password'), 'a new passphrase');
+    await fill(user, screen.getByLabelText('Current password'), 'wrong one');
+    await fill(user, screen.getByLabelText('New password'), 'a new passphrase');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
     expect(await findToast('Your current password is not right.')).toBeInTheDocument();
     await user.clear(screen.getByLabelText('Current password'));
-    await user.type(screen.getByLabelText('Current password'), 'the right one');
+    await fill(user, screen.getByLabelText('Current password'), 'the right one');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
     expect(await findToast(/Your other sessions were signed out/)).toBeInTheDocument();
     expect(calls.filter((c) => c.path === '/api/me/password').at(-1)?.body).toEqual({
@@ -96,7 +104,7 @@ describe('SettingsPage', () => {
     });
     await user.click(screen.getByRole('button', { name: 'Delete my account' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete your account?' });
-    await user.type(within(dialog).getByLabelText('Password'), 'my password');
+    await fill(user, within(dialog).getByLabelText('Password'), 'my password');
     await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
     expect(await within(dialog).findByText(message)).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'DELETE' && c.path === '/api/me')?.body).toEqual({
@@ -111,7 +119,7 @@ describe('SettingsPage', () => {
     });
     await user.click(screen.getByRole('button', { name: 'Delete my account' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete your account?' });
-    await user.type(within(dialog).getByLabelText('Password'), 'my password');
+    await fill(user, within(dialog).getByLabelText('Password'), 'my password');
     await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
     expect(await findToast('Your account has been deleted.')).toBeInTheDocument();
     expect(store.getState().auth.status).toBe('signedOut');

@@ -27,6 +27,26 @@ export async function verificationLinkFor(to: string): Promise<string> {
   return link!;
 }
 
+/** The newest password-reset link mailed to `to`, waiting until it arrives. */
+export async function resetLinkFor(to: string): Promise<string> {
+  const dir = process.env.E2E_MAIL_DIR!;
+  let link: string | undefined;
+  await expect
+    .poll(
+      () => {
+        const mails = readdirSync(dir)
+          .sort()
+          .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { to: string; text: string })
+          .filter((m) => m.to.toLowerCase() === to.toLowerCase());
+        link = /https?:\/\/\S+\/reset-password\?token=[\w-]+/.exec(mails.at(-1)?.text ?? '')?.[0];
+        return link;
+      },
+      { message: `a password-reset mail to ${to}` },
+    )
+    .toBeTruthy();
+  return link!;
+}
+
 const SHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.screenshots');
 /** Saves the page at desktop and phone width for a person to look at (not committed). */
 export async function screenshots(page: Page, name: string): Promise<void> {

@@ -30,7 +30,11 @@ import { createReplayService, type ReplayService } from './realtime/replay.js';
 import { replayRoutes } from './realtime/routes.js';
 import { createRealtime, type AppIo } from './realtime/socket-server.js';
 import { createMailer, type Mailer } from './auth/mailer.js';
-import { authRoutes, defaultRateLimits, meRoutes, type RateLimits } from './auth/routes.js';
+import { accountRoutes } from './account/routes.js';
+import { createAccountService } from './account/service.js';
+import { defaultRateLimits, tryAgainMessage, type RateLimits } from './auth/limits.js';
+import { createRecoveryService } from './auth/recovery.js';
+import { authRoutes, meRoutes } from './auth/routes.js';
 import { createAuthService, defaultAuthSettings, type AuthSettings } from './auth/service.js';
 import { createAccessTokens } from './auth/tokens.js';
 import { systemClock, type Clock } from './clock.js';
@@ -152,11 +156,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     global: false,
     ...(redis ? { redis, nameSpace: 'classwave-rl:', skipOnError: true } : {}),
     errorResponseBuilder: (_request, context) => ({
-      ...errorBody(
-        429,
-        ErrorCode.rateLimited,
-        `Too many attempts. Please try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
-      ),
+      ...errorBody(429, ErrorCode.rateLimited, tryAgainMessage(context.ttl)),
       statusCode: 429,
     }),
   });
@@ -186,6 +186,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       ...defaultAuthSettings,
       ...options.auth,
       appOrigin: config.appOrigin,
+      teacherSignup: config.teacherSignup,
       refreshKey: createHash('sha256').update(`refresh:${config.jwtSecret}`).digest('base64url'),
     },
   });
@@ -246,10 +247,34 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           });
         },
       );
-      await api.register(authRoutes, { prefix: '/auth', auth, secureCookies: secure, rateLimits });
+      await api.register(authRoutes, {
+        prefix: '/auth',
+        auth,
+        recovery: createRecoveryService({
+          db,
+          clock,
+          mailer,
+          events: domainEvents,
+          appOrigin: config.appOrigin,
+          log: app.log,
+        }),
+        teacherSignup: config.teacherSignup,
+        secureCookies: secure,
+        rateLimits,
+      });
       await api.register(async (signedIn) => {
         signedIn.addHook('onRequest', createAuthenticateHook(auth));
         await signedIn.register(meRoutes, { auth });
+        await signedIn.register(accountRoutes, {
+          account: createAccountService({
+            db,
+            clock,
+            outbox,
+            events: domainEvents,
+            sessionIdleSeconds: defaultAuthSettings.refreshTokenTtlSeconds,
+          }),
+          passwordLimit: rateLimits.password,
+        });
         await signedIn.register(courseRoutes, {
           courses: createCourseService({ db, outbox, lists: assignmentLists }),
         });

@@ -35,6 +35,11 @@ describe('loadConfig', () => {
     [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET'],
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
+    [{ TEACHER_SIGNUP: 'anyone' }, 'TEACHER_SIGNUP'],
+    [{ TEACHER_SIGNUP: 'domains:' }, 'TEACHER_SIGNUP'],
+    [{ TEACHER_SIGNUP: 'domains:school example' }, 'TEACHER_SIGNUP'],
+    [{ TEACHER_SIGNUP: 'code' }, 'TEACHER_INVITE_CODE'],
+    [{ TEACHER_SIGNUP: 'code', TEACHER_INVITE_CODE: 'short' }, 'TEACHER_INVITE_CODE'],
   ])('refuses %o naming %s', (env, name) => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrowError(ConfigError);
     expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrowError(new RegExp(`^${name} `));
@@ -44,8 +49,28 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir() })).toThrowError(
       /JWT_SECRET is required/,
     );
-    const ok = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), DATA_DIR: dataDir() });
+    const ok = loadConfig({
+      NODE_ENV: 'production',
+      JWT_SECRET: 'x'.repeat(40),
+      TEACHER_INVITE_CODE: 'staff-room-2026',
+      DATA_DIR: dataDir(),
+    });
     expect(ok.jwtSecret).toBe('x'.repeat(40));
+  });
+
+  it('lets anyone sign up as a teacher in development, but asks for an invite code in production', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).teacherSignup).toEqual({ mode: 'open' });
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), DATA_DIR: dataDir() };
+    expect(() => loadConfig(production)).toThrowError(/^TEACHER_INVITE_CODE .*NODE_ENV=production/);
+    expect(loadConfig({ ...production, TEACHER_INVITE_CODE: ' staff-room-2026 ' }).teacherSignup).toEqual({
+      mode: 'code',
+      code: 'staff-room-2026',
+    });
+    expect(loadConfig({ ...production, TEACHER_SIGNUP: 'open' }).teacherSignup).toEqual({ mode: 'open' });
+    expect(
+      loadConfig({ DATA_DIR: dataDir(), TEACHER_SIGNUP: 'domains: School.example, @staff.school.example' })
+        .teacherSignup,
+    ).toEqual({ mode: 'domains', domains: ['school.example', 'staff.school.example'] });
   });
 
   it('reads every documented variable', () => {

@@ -26,7 +26,15 @@ export interface Config {
    * `auto` (one per core). Undefined when unset. Needs DATABASE_URL: PGlite is single-process.
    */
   workers: number | undefined;
+  /** Who may sign up as a teacher (TEACHER_SIGNUP, TEACHER_INVITE_CODE). */
+  teacherSignup: TeacherSignupPolicy;
 }
+
+/** Who may create a teacher account: anyone, addresses at some e-mail domains, or holders of an invite code. */
+export type TeacherSignupPolicy =
+  { mode: 'open' } | { mode: 'domains'; domains: string[] } | { mode: 'code'; code: string };
+
+const INVITE_CODE_MIN_LENGTH = 8;
 
 /** A configuration problem; its message names the variable so the operator knows what to fix. */
 export class ConfigError extends Error {
@@ -121,6 +129,43 @@ function jwtSecret(env: Env, nodeEnv: Config['nodeEnv'], dataDir: string): strin
 }
 
 /**
+ * TEACHER_SIGNUP: `open` (the development default), `domains:<a.edu,b.edu>` or `code` (with
+ * TEACHER_INVITE_CODE). In production the default is `code`: a school's server on the internet
+ * should not let anyone who finds it grade its students, and an invite code works for any school
+ * without knowing its domains up front, so production refuses to start without one.
+ */
+function teacherSignup(env: Env, nodeEnv: Config['nodeEnv']): TeacherSignupPolicy {
+  const raw = (env.TEACHER_SIGNUP ?? '').trim();
+  const mode = raw === '' ? (nodeEnv === 'production' ? 'code' : 'open') : raw;
+  if (mode === 'open') return { mode: 'open' };
+  if (mode === 'code') {
+    const code = (env.TEACHER_INVITE_CODE ?? '').trim();
+    if (code.length < INVITE_CODE_MIN_LENGTH)
+      throw new ConfigError(
+        `TEACHER_INVITE_CODE must be set to at least ${INVITE_CODE_MIN_LENGTH} characters when TEACHER_SIGNUP is code` +
+          (raw === ''
+            ? ' (the default when NODE_ENV=production; or set TEACHER_SIGNUP=open or domains:<list>)'
+            : ''),
+      );
+    return { mode: 'code', code };
+  }
+  if (mode.startsWith('domains:')) {
+    const domains = mode
+      .slice('domains:'.length)
+      .split(',')
+      .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
+      .filter((d) => d !== '');
+    const bad = domains.find((d) => !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(d));
+    if (domains.length === 0 || bad !== undefined)
+      throw new ConfigError(
+        `TEACHER_SIGNUP must list e-mail domains such as domains:school.example,staff.school.example (got "${raw}")`,
+      );
+    return { mode: 'domains', domains };
+  }
+  throw new ConfigError(`TEACHER_SIGNUP must be open, domains:<comma list> or code (got "${raw}")`);
+}
+
+/**
  * Parses the environment into a Config. Throws a ConfigError naming the first bad variable.
  * `overrides` lets tests and tools replace single values without touching process.env.
  */
@@ -143,6 +188,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     trustProxy: trustProxy(env),
     clientDir: env.CLIENT_DIR,
     workers: workers(env),
+    teacherSignup: teacherSignup(env, nodeEnv),
   };
   return { ...config, ...overrides };
 }

@@ -1,7 +1,15 @@
 import { request } from 'node:http';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, PASSWORD, signIn, TEST_ORIGIN, uniqueEmail } from './test/app.js';
+import {
+  bearer,
+  createTestApp,
+  createVerifiedUser,
+  PASSWORD,
+  signIn,
+  TEST_ORIGIN,
+  uniqueEmail,
+} from './test/app.js';
 import {
   createAssignment,
   createCourse,
@@ -21,6 +29,8 @@ import {
 } from './test/fuzz-cases.js';
 import { problemsWith, prototypePolluted, seededRandom } from './test/hostile.js';
 import { listen } from './test/sockets.js';
+import { resetLinkIn } from './test/mail-catcher.js';
+import { defaultRateLimits } from './auth/limits.js';
 
 /**
  * Hostile input against every route of the OpenAPI document (read from the running app, so a
@@ -39,20 +49,25 @@ const started = { wall: Date.now(), cpu: process.cpuUsage() };
 const roomy = { max: 100_000, timeWindow: 60_000 };
 const lenient = { max: 100_000, windowMs: 60_000 };
 const t = await createTestApp({
-  rateLimits: { signUp: roomy, signIn: roomy, resend: roomy, refresh: roomy },
+  rateLimits: Object.fromEntries(Object.keys(defaultRateLimits).map((k) => [k, roomy])),
   joinLimits: { account: lenient, ip: lenient },
 });
 afterAll(() => t.close());
 const routes = routesOf((await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json());
 
 // Who calls each route: a teacher for signed-in routes unless said otherwise.
-const ACTING: Record<string, 'student' | 'session'> = {
+const ACTING: Record<string, 'student' | 'session' | 'own'> = {
   'POST /api/assignments/:id/submissions': 'student',
   'POST /api/courses/join': 'student',
   'GET /api/join/:code': 'student',
   'POST /api/courses/:id/leave': 'student',
   'POST /api/auth/refresh': 'session',
   'POST /api/auth/signout': 'session',
+  // The account routes act on the caller: a throwaway student of the context's own (deleted, renamed).
+  'PATCH /api/me': 'own',
+  'POST /api/me/password': 'own',
+  'DELETE /api/me/sessions': 'own',
+  'DELETE /api/me': 'own',
 };
 // A success on these changes nothing later requests rely on; after any other success (a deletion,
 // a submission, a sign-out) the route gets fresh data.
@@ -69,6 +84,10 @@ const REPEATABLE = new Set([
   'POST /api/courses/join',
   'POST /api/courses/:id/members/:studentId/restore',
   'POST /api/courses/:id/join-code',
+  // The new password is the old one, and a rename or signing out others again changes nothing.
+  'PATCH /api/me',
+  'POST /api/me/password',
+  'DELETE /api/me/sessions',
 ]);
 
 const [teacher, student, peer, sessionUser] = await Promise.all([
@@ -87,7 +106,18 @@ interface Context {
   studentId: string;
   /** The course's join code (for {code} and the join body). */
   joinCode: string;
+  /** For POST /api/auth/reset: an unused reset token (a success spends it, and the context is renewed). */
+  resetToken?: string;
 }
+
+/** A reset token for a user of its own, read from the mail as a person would. */
+async function freshResetToken(): Promise<string> {
+  const { email } = await createVerifiedUser(t, { fullName: 'Fuzz Reset' });
+  await t.app.inject({ method: 'POST', url: '/api/auth/recover', payload: { email } });
+  const mail = await t.mail.nthTo(email, 2);
+  return new URL(resetLinkIn(mail)).searchParams.get('token') ?? '';
+}
+
 async function freshContext(route: Route): Promise<Context> {
   const course = await createCourse(t, teacher);
   await Promise.all([joinCourse(t, peer, course), joinCourse(t, student, course)]);
@@ -104,6 +134,7 @@ async function freshContext(route: Route): Promise<Context> {
   let headers: Record<string, string> = {};
   if (acting === 'teacher') headers = teacher.headers;
   if (acting === 'student') headers = student.headers;
+  if (acting === 'own') headers = (await createStudent(t, 'Fuzz Own')).headers;
   if (acting === 'session') {
     const session = await signIn(t, sessionUser.email);
     headers = { ...bearer(session.accessToken), cookie: session.cookie };
@@ -114,6 +145,7 @@ async function freshContext(route: Route): Promise<Context> {
     courseId: course.id,
     studentId: peer.id,
     joinCode: course.joinCode!,
+    ...(route.key === 'POST /api/auth/reset' ? { resetToken: await freshResetToken() } : {}),
   };
 }
 
@@ -134,7 +166,9 @@ function validValue(route: Route, name: string, schema: JsonSchema, ctx: Context
   if (schema.format === 'uuid') return name === 'courseId' ? ctx.courseId : random.uuid();
   if (schema.format === 'date-time') return inDays(7);
   if (schema.format === 'uri') return `${TEST_ORIGIN}/login`;
-  if (name === 'password') return PASSWORD;
+  // Every password field gets the real one: a new password equal to the old keeps later requests valid.
+  if (/password/i.test(name)) return PASSWORD;
+  if (name === 'token') return ctx.resetToken ?? '';
   if (name === 'code' && route.key === 'POST /api/courses/join') return ctx.joinCode;
   return `Valid ${name}`.slice(0, schema.maxLength ?? 100);
 }

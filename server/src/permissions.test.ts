@@ -26,16 +26,28 @@ let formerMember: Actor;
 let otherMember: Actor;
 let signedOut: { headers: { authorization: string } };
 
+const NAMES = {
+  anonymous: 'Nobody',
+  signedOut: 'Gone Student',
+  owner: 'Owner Teacher',
+  otherTeacher: 'Other Teacher',
+  studentA: 'Student A',
+  studentB: 'Student B',
+  nonMember: 'Non Member',
+  formerMember: 'Former Member',
+  otherMember: 'Other Member',
+};
+
 beforeAll(async () => {
   t = await createTestApp();
   [owner, otherTeacher, studentA, studentB, nonMember, formerMember, otherMember] = await Promise.all([
-    createTeacher(t, 'Owner Teacher'),
-    createTeacher(t, 'Other Teacher'),
-    createStudent(t, 'Student A'),
-    createStudent(t, 'Student B'),
-    createStudent(t, 'Non Member'),
-    createStudent(t, 'Former Member'),
-    createStudent(t, 'Other Member'),
+    createTeacher(t, NAMES.owner),
+    createTeacher(t, NAMES.otherTeacher),
+    createStudent(t, NAMES.studentA),
+    createStudent(t, NAMES.studentB),
+    createStudent(t, NAMES.nonMember),
+    createStudent(t, NAMES.formerMember),
+    createStudent(t, NAMES.otherMember),
   ]);
   await joinCourse(t, otherMember, await createCourse(t, otherTeacher));
   const gone = await createStudent(t, 'Gone Student');
@@ -93,7 +105,10 @@ async function fixture(): Promise<Fixture> {
 
 interface Row {
   endpoint: string;
-  request: (f: Fixture) => { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; payload?: object };
+  request: (
+    f: Fixture,
+    who: Who,
+  ) => { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; payload?: object };
   expected: Record<Who, number>;
 }
 
@@ -259,12 +274,48 @@ const table: Row[] = [
     }),
     expected: byMembership(403, 200, 404),
   },
+  // The account routes act on the caller alone: signed in is the permission, plus the current password.
+  {
+    endpoint: 'PATCH /api/me',
+    // Each caller keeps their own name: the row checks who may, not what it does (account.test.ts).
+    request: (_f, who) => ({ method: 'PATCH', url: '/api/me', payload: { fullName: NAMES[who] } }),
+    expected: everyoneSignedIn(200),
+  },
+  {
+    endpoint: 'POST /api/me/password (wrong current password)',
+    request: () => ({
+      method: 'POST',
+      url: '/api/me/password',
+      payload: { currentPassword: 'not the password', newPassword: 'a new password 1' },
+    }),
+    expected: everyoneSignedIn(403),
+  },
+  {
+    endpoint: 'GET /api/me/sessions',
+    request: () => ({ method: 'GET', url: '/api/me/sessions' }),
+    expected: everyoneSignedIn(200),
+  },
+  {
+    endpoint: 'DELETE /api/me/sessions',
+    request: () => ({ method: 'DELETE', url: '/api/me/sessions' }),
+    expected: everyoneSignedIn(200),
+  },
+  {
+    endpoint: 'GET /api/me/export',
+    request: () => ({ method: 'GET', url: '/api/me/export' }),
+    expected: everyoneSignedIn(200),
+  },
+  {
+    endpoint: 'DELETE /api/me (wrong password)',
+    request: () => ({ method: 'DELETE', url: '/api/me', payload: { password: 'not the password' } }),
+    expected: everyoneSignedIn(403),
+  },
 ];
 
 describe.each(table)('$endpoint', ({ request, expected }) => {
   it.each(Object.entries(expected) as Array<[Who, number]>)('answers %s with %i', async (who, status) => {
     const f = await fixture();
-    const res = await t.app.inject({ ...request(f), headers: headersOf(who) });
+    const res = await t.app.inject({ ...request(f, who), headers: headersOf(who) });
     expect(res.statusCode, res.body).toBe(status);
     if (status >= 400)
       expect(res.json()).toMatchObject({
@@ -341,7 +392,7 @@ describe('what a refused request leaves behind', () => {
 interface FieldRow {
   name: string;
   who: Who;
-  request: (f: Fixture) => { method: 'POST' | 'PATCH'; url: string; payload: object };
+  request: (f: Fixture, who: Who) => { method: 'POST' | 'PATCH'; url: string; payload: object };
   status: number;
   /** The field the refusal's message names. */
   field?: string;
@@ -525,7 +576,7 @@ const fieldTable: FieldRow[] = [
 describe('fields a caller may not set', () => {
   it.each(fieldTable)('refuses $name with $status', async ({ who, request, status, field, unchanged }) => {
     const f = await fixture();
-    const res = await t.app.inject({ ...request(f), headers: headersOf(who) });
+    const res = await t.app.inject({ ...request(f, who), headers: headersOf(who) });
     expect(res.statusCode, res.body).toBe(status);
     if (field) expect(res.json().message).toContain(field);
     await unchanged(f);
@@ -552,6 +603,9 @@ const PUBLIC_ROUTES = [
   'POST /api/auth/signin',
   'POST /api/auth/refresh',
   'POST /api/auth/signout',
+  'GET /api/auth/settings',
+  'POST /api/auth/recover',
+  'POST /api/auth/reset',
 ];
 
 describe('the permission table', () => {

@@ -742,6 +742,21 @@ describe('who hears each server event', () => {
       hears: studentAAndOwner,
     },
     {
+      event: 'profile:updated',
+      when: 'student A changes their name',
+      act: async () => {
+        const res = await t.app.inject({
+          method: 'PATCH',
+          url: '/api/me',
+          headers: actors.studentA.headers,
+          payload: { fullName: 'Renamed Student' },
+        });
+        expect(res.statusCode).toBe(200);
+        return (h) => h.name === 'profile:updated' && idOf(h) === actors.studentA.id;
+      },
+      hears: onlyStudentA,
+    },
+    {
       event: 'assignment:deleted',
       when: 'the owner deletes the assignment',
       act: async () => {

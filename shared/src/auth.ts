@@ -36,6 +36,12 @@ export const SignUpBody = Type.Object(
     fullName: Type.String({ minLength: 1, maxLength: FULL_NAME_MAX_LENGTH, pattern: '\\S' }),
     role: Type.Optional(Role),
     redirectTo: Type.Optional(RedirectTo),
+    teacherCode: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: 'The teacher invite code, when TEACHER_SIGNUP is `code` and the role is teacher.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

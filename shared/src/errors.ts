@@ -30,6 +30,14 @@ export const ErrorCode = {
   joinDisabled: 'join_disabled',
   /** A former member tried to submit or write to the course: 403. */
   notAMember: 'not_a_member',
+  /** TEACHER_SIGNUP does not let this address (or this missing/wrong invite code) create a teacher account: 403. */
+  teacherSignupNotAllowed: 'teacher_signup_not_allowed',
+  /** A password-reset link that is unknown, used or expired: 400. */
+  resetLinkInvalid: 'reset_link_invalid',
+  /** The current password given to change the password or delete the account is wrong: 403. */
+  wrongPassword: 'wrong_password',
+  /** A teacher who still owns courses cannot delete their account: 409. */
+  ownsCourses: 'owns_courses',
   internal: 'internal_error',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -50,6 +58,8 @@ export type ErrorBody = Static<typeof ErrorBody>;
 export const VerifyLinkError = {
   expired: 'link_expired',
   used: 'link_used',
+  /** The link was used and the account is confirmed: nothing left to do but sign in. */
+  alreadyVerified: 'already_verified',
   invalid: 'link_invalid',
 } as const;
 export type VerifyLinkError = (typeof VerifyLinkError)[keyof typeof VerifyLinkError];
@@ -58,5 +68,6 @@ export type VerifyLinkError = (typeof VerifyLinkError)[keyof typeof VerifyLinkEr
 export const verifyLinkErrorMessages: Record<VerifyLinkError, string> = {
   link_expired: 'That verification link has expired. Enter your e-mail below to get a new one.',
   link_used: 'That verification link has already been used. Sign in, or ask for a new link below.',
+  already_verified: 'Already verified — sign in.',
   link_invalid: 'That verification link is not valid. Enter your e-mail below to get a new one.',
 };

@@ -1,3 +1,4 @@
+import type { Profile } from './auth.js';
 import type { MemberEventData } from './classes.js';
 import type { Assignment, Course, Submission } from './teaching.js';
 
@@ -25,6 +26,8 @@ export interface LiveEventData {
   'member:left': MemberEventData;
   'member:removed': MemberEventData;
   'member:restored': MemberEventData;
+  /** The user changed their profile (their name): to their own tabs (DESIGN §15). */
+  'profile:updated': Profile;
 }
 export type LiveEventType = keyof LiveEventData;
 
@@ -50,6 +53,7 @@ export const LIVE_EVENT_TYPES = [
   'member:left',
   'member:removed',
   'member:restored',
+  'profile:updated',
 ] as const satisfies readonly LiveEventType[];
 true satisfies Covers<LiveEventType, typeof LIVE_EVENT_TYPES>;
 
@@ -74,6 +78,7 @@ export interface ServerToClientEvents {
   'member:left': (event: LiveEvent<'member:left'>) => void;
   'member:removed': (event: LiveEvent<'member:removed'>) => void;
   'member:restored': (event: LiveEvent<'member:restored'>) => void;
+  'profile:updated': (event: LiveEvent<'profile:updated'>) => void;
   /** This tab's session signed out or was revoked; the socket is closed right after. */
   'session:ended': (info: { reason: string }) => void;
   'chat:reply': (reply: ChatReply) => void;

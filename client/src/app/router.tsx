@@ -41,6 +41,18 @@ const ComingSoonPage = lazyPage(
   () => import('../features/placeholders/ComingSoonPage'),
   (m) => m.ComingSoonPage,
 );
+const ForgotPasswordPage = lazyPage(
+  () => import('../features/auth/ForgotPasswordPage'),
+  (m) => m.ForgotPasswordPage,
+);
+const ResetPasswordPage = lazyPage(
+  () => import('../features/auth/ResetPasswordPage'),
+  (m) => m.ResetPasswordPage,
+);
+const SettingsPage = lazyPage(
+  () => import('../features/settings/SettingsPage'),
+  (m) => m.SettingsPage,
+);
 
 /** Loads the signed-in shell and the dashboard (where sign-in lands) while the profile loads. */
 export const preloadSignedInShell = () => Promise.all([AppLayout.preload(), DashboardPage.preload()]);
@@ -57,6 +69,9 @@ export const preloadAllPages = () =>
       AssignmentsPage,
       ChatPage,
       ComingSoonPage,
+      ForgotPasswordPage,
+      ResetPasswordPage,
+      SettingsPage,
     ].map((page) => page.preload()),
   );
 
@@ -83,7 +98,10 @@ export function AppRoutes() {
         <Route element={<PublicOnly />}>
           <Route path="/login" element={<LoginPage />} />
           <Route path="/signup" element={<SignupPage />} />
+          <Route path="/forgot-password" element={<ForgotPasswordPage />} />
         </Route>
+        {/* Open signed in or out: a reset link works whichever tab it lands in. */}
+        <Route path="/reset-password" element={<ResetPasswordPage />} />
         <Route element={<RequireAuth />}>
           <Route element={<AppLayout />}>
             <Route element={<PageOutlet />}>
@@ -97,7 +115,7 @@ export function AppRoutes() {
               <Route path="/live-classes" element={<ComingSoonPage section="liveClasses" />} />
               <Route path="/teams" element={<ComingSoonPage section="teams" />} />
               <Route path="/messages" element={<ComingSoonPage section="messages" />} />
-              <Route path="/settings" element={<ComingSoonPage section="settings" />} />
+              <Route path="/settings" element={<SettingsPage />} />
               <Route path="*" element={<Navigate to="/dashboard" replace />} />
             </Route>
           </Route>

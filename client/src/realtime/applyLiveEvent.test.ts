@@ -155,3 +155,16 @@ describe('applyLiveEvent', () => {
     expect(read.assignments()[0]!.submission).toMatchObject({ grade: 47, feedback: 'Well done' });
   });
 });
+
+describe('profile:updated', () => {
+  it("renames the signed-in user in this tab, and ignores someone else's profile", () => {
+    const store = makeStore({ auth: signedInAuth({ fullName: 'Old Name' }) });
+    const me = store.getState().auth.profile!;
+    store.dispatch(
+      applyLiveEvent(event('profile:updated', { ...me, id: 'someone-else', fullName: 'Other' })),
+    );
+    expect(store.getState().auth.profile?.fullName).toBe('Old Name');
+    store.dispatch(applyLiveEvent(event('profile:updated', { ...me, fullName: 'New Name' })));
+    expect(store.getState().auth.profile).toEqual({ ...me, fullName: 'New Name' });
+  });
+});

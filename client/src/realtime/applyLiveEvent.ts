@@ -1,5 +1,6 @@
 import type { Assignment, LiveEvent, Submission } from '@classwave/shared';
 import type { AppThunk } from '../app/store';
+import { profileLoaded } from '../features/auth/authSlice';
 import { assignmentsApi } from '../features/assignments/assignmentsApi';
 import {
   removeAssignment,
@@ -105,6 +106,12 @@ export const applyLiveEvent =
             patchCourse(courseId, (list) => setOwnSubmission(list, submission.assignmentId, own));
           }
         }
+        break;
+      }
+      case 'profile:updated': {
+        // Only the user's own tabs hear it: the name in the header and on Settings follows.
+        const profile = (event as LiveEvent<'profile:updated'>).data;
+        if (state.auth.profile?.id === profile.id) dispatch(profileLoaded(profile));
         break;
       }
     }

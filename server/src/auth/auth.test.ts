@@ -129,14 +129,14 @@ describe('POST /api/auth/signin', () => {
 });
 
 describe('GET /api/auth/verify', () => {
-  it('refuses a link used twice', async () => {
+  it('says "already verified" for a link used twice once the account is confirmed', async () => {
     const email = uniqueEmail();
     await post('/api/auth/signup', { email, password: PASSWORD, fullName: 'Twice' });
     const link = pathOf(linkIn(await t.mail.latestTo(email)));
     expect((await t.app.inject({ method: 'GET', url: link })).headers.location).toContain('verified=1');
     const again = await t.app.inject({ method: 'GET', url: link });
     expect(again.statusCode).toBe(302);
-    expect(again.headers.location).toBe(`${TEST_ORIGIN}/login?error=link_used`);
+    expect(again.headers.location).toBe(`${TEST_ORIGIN}/login?error=already_verified`);
   });
 
   it('refuses a link older than 24 hours, and a new link from resend works', async () => {

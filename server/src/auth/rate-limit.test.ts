@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, PASSWORD, uniqueEmail, type TestApp } from '../test/app.js';
+import { linkIn } from '../test/mail-catcher.js';
+import { createTestApp, createVerifiedUser, PASSWORD, uniqueEmail, type TestApp } from '../test/app.js';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({
-    rateLimits: { signIn: { max: 3, timeWindow: 60_000 }, signUp: { max: 2, timeWindow: 60_000 } },
+    rateLimits: { signIn: { max: 3, timeWindow: 60_000 }, signUpPerIp: { max: 2, timeWindow: 60_000 } },
   });
 });
 afterAll(() => t.close());
@@ -49,5 +50,57 @@ describe('rate limits', () => {
     const third = await signup(3);
     expect(third.statusCode).toBe(429);
     expect(third.headers['retry-after']).toBeDefined();
+  });
+});
+
+describe('rate limits with the default budgets', () => {
+  let d: TestApp;
+  beforeAll(async () => {
+    d = await createTestApp();
+  });
+  afterAll(() => d.close());
+
+  it('lets a class of 40 sign up and sign in for the first time from one school address', async () => {
+    const emails = Array.from({ length: 40 }, (_, i) => uniqueEmail(`pupil${i}`));
+    for (const email of emails) {
+      const res = await d.app.inject({
+        method: 'POST',
+        url: '/api/auth/signup',
+        payload: { email, password: PASSWORD, fullName: 'Pupil' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    for (const email of emails) {
+      const link = new URL(linkIn(await d.mail.latestTo(email)));
+      await d.app.inject({ method: 'GET', url: link.pathname + link.search });
+      const res = await d.app.inject({
+        method: 'POST',
+        url: '/api/auth/signin',
+        payload: { email, password: PASSWORD },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+  });
+
+  it('stops the sixth wrong password on one account, in minutes, without locking out the others', async () => {
+    const victim = await createVerifiedUser(d);
+    const classmate = await createVerifiedUser(d);
+    const guess = () =>
+      d.app.inject({
+        method: 'POST',
+        url: '/api/auth/signin',
+        payload: { email: victim.email, password: 'a wrong guess' },
+      });
+    for (let i = 0; i < 5; i++) expect((await guess()).statusCode).toBe(400);
+    const limited = await guess();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().message).toMatch(/^Too many attempts\. Please try again in (10|9) minutes\.$/);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(500);
+    const other = await d.app.inject({
+      method: 'POST',
+      url: '/api/auth/signin',
+      payload: { email: classmate.email, password: PASSWORD },
+    });
+    expect(other.statusCode).toBe(200);
   });
 });

@@ -1,8 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import type { TeacherSignupPolicy } from '../config.js';
 import {
+  AuthSettingsResponse,
   ErrorBody,
+  RecoverBody,
+  ResetBody,
   MeResponse,
   MessageResponse,
   ResendBody,
@@ -11,44 +15,46 @@ import {
   SignUpBody,
 } from '@classwave/shared';
 import { bearerToken, callerOf } from './authenticate.js';
+import { emailKey, limitBy, type RateLimits } from './limits.js';
+import type { RecoveryService } from './recovery.js';
 import type { AuthService, IssuedSession } from './service.js';
 
 export const REFRESH_COOKIE = 'classwave_refresh';
 const COOKIE_PATH = '/api/auth';
 
-export interface RateLimits {
-  signUp: { max: number; timeWindow: number };
-  signIn: { max: number; timeWindow: number };
-  resend: { max: number; timeWindow: number };
-  refresh: { max: number; timeWindow: number };
-}
-
-const MINUTE = 60_000;
-/** Generous enough for a class signing in together behind one school address, tight enough to stop guessing. */
-export const defaultRateLimits: RateLimits = {
-  signUp: { max: 30, timeWindow: 10 * MINUTE },
-  signIn: { max: 10, timeWindow: MINUTE },
-  resend: { max: 5, timeWindow: 10 * MINUTE },
-  refresh: { max: 120, timeWindow: MINUTE },
-};
-
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody, 503: ErrorBody };
-const emailKey = (body: unknown) => {
-  const email = (body as { email?: unknown } | undefined)?.email;
-  return typeof email === 'string' ? email.trim().toLowerCase().slice(0, 254) : '';
-};
 
 export interface AuthRoutesOptions {
   auth: AuthService;
+  recovery: RecoveryService;
+  teacherSignup: TeacherSignupPolicy;
   secureCookies: boolean;
   rateLimits: RateLimits;
 }
 
-/** Public auth endpoints: sign-up, verification, sign-in, refresh and sign-out. */
+/** Public auth endpoints: sign-up, verification, sign-in, refresh, sign-out and password recovery. */
 export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
   app,
-  { auth, secureCookies, rateLimits },
+  { auth, recovery, teacherSignup, secureCookies, rateLimits },
 ) => {
+  const ip = (r: { ip: string }) => r.ip;
+  // Per address first, so one account's budget runs out before the school's shared IP budget does.
+  const signUpLimit = limitBy(app, [
+    { name: 'signup-email', key: emailKey, ...rateLimits.signUp },
+    { name: 'signup-ip', key: ip, ...rateLimits.signUpPerIp },
+  ]);
+  const signInLimit = limitBy(app, [
+    { name: 'signin-email', key: emailKey, ...rateLimits.signIn },
+    { name: 'signin-ip', key: ip, ...rateLimits.signInPerIp },
+  ]);
+  const resendLimit = limitBy(app, [
+    { name: 'resend', key: (r) => `${r.ip}|${emailKey(r)}`, ...rateLimits.resend },
+  ]);
+  const recoverLimit = limitBy(app, [
+    { name: 'recover-email', key: emailKey, ...rateLimits.recover },
+    { name: 'recover-ip', key: ip, ...rateLimits.recoverPerIp },
+  ]);
+
   function setRefreshCookie(reply: FastifyReply, issued: IssuedSession) {
     reply.setCookie(REFRESH_COOKIE, issued.refreshToken, {
       path: COOKIE_PATH,
@@ -69,7 +75,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
   app.post(
     '/signup',
     {
-      config: { rateLimit: rateLimits.signUp },
+      preHandler: signUpLimit,
       schema: {
         tags: ['auth'],
         summary: 'Create an account and send the verification e-mail',
@@ -98,13 +104,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
   app.post(
     '/resend',
     {
-      config: {
-        rateLimit: {
-          ...rateLimits.resend,
-          hook: 'preHandler',
-          keyGenerator: (r) => `${r.ip}|${emailKey(r.body)}`,
-        },
-      },
+      preHandler: resendLimit,
       schema: {
         tags: ['auth'],
         summary: 'Send a new verification e-mail',
@@ -118,13 +118,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
   app.post(
     '/signin',
     {
-      config: {
-        rateLimit: {
-          ...rateLimits.signIn,
-          hook: 'preHandler',
-          keyGenerator: (r) => `${r.ip}|${emailKey(r.body)}`,
-        },
-      },
+      preHandler: signInLimit,
       schema: {
         tags: ['auth'],
         summary: 'Sign in with e-mail and password',
@@ -133,10 +127,53 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
       },
     },
     async (request, reply) => {
-      const issued = await auth.signIn(request.body);
+      const issued = await auth.signIn({ ...request.body, userAgent: request.headers['user-agent'] });
       setRefreshCookie(reply, issued);
       return { session: issued.session };
     },
+  );
+
+  app.get(
+    '/settings',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Public sign-up settings: who may create a teacher account (TEACHER_SIGNUP)',
+        response: { 200: AuthSettingsResponse },
+      },
+    },
+    async () =>
+      teacherSignup.mode === 'domains'
+        ? { teacherSignup: 'domains' as const, domains: teacherSignup.domains }
+        : { teacherSignup: teacherSignup.mode },
+  );
+
+  app.post(
+    '/recover',
+    {
+      preHandler: recoverLimit,
+      schema: {
+        tags: ['auth'],
+        summary: 'Mail a single-use password-reset link (valid 1 h); the same answer for unknown addresses',
+        body: RecoverBody,
+        response: { 200: MessageResponse, ...errors },
+      },
+    },
+    async (request) => recovery.recover(request.body),
+  );
+
+  app.post(
+    '/reset',
+    {
+      preHandler: limitBy(app, [{ name: 'reset-ip', key: ip, ...rateLimits.recoverPerIp }]),
+      schema: {
+        tags: ['auth'],
+        summary: 'Choose a new password with the token from a reset link; ends every session of the user',
+        body: ResetBody,
+        response: { 200: MessageResponse, ...errors },
+      },
+    },
+    async (request) => recovery.reset(request.body),
   );
 
   app.post(

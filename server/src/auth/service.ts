@@ -8,6 +8,7 @@ import {
   type User,
 } from '@classwave/shared';
 import type { Clock } from '../clock.js';
+import type { TeacherSignupPolicy } from '../config.js';
 import type { Db, Tx } from '../db/client.js';
 import { PG, pgCode } from '../db/errors.js';
 import { emailTokens, profiles, refreshTokens, sessions, users } from '../db/schema.js';
@@ -28,6 +29,7 @@ export interface AuthSettings {
   verifyLinkTtlSeconds: number;
   /** How long after a rotation the old refresh token still yields the same child (tabs racing). */
   refreshReuseGraceSeconds: number;
+  teacherSignup: TeacherSignupPolicy;
 }
 
 export const defaultAuthSettings = {
@@ -57,6 +59,9 @@ const SESSION_CACHE_TTL_MS = 10_000;
 const SESSION_CACHE_MAX = 100_000;
 
 const SIGNUP_MESSAGE = 'Check your e-mail for a verification link.';
+/** A session's last_seen_at is written at most this often (on refresh), never per request. */
+const LAST_SEEN_RESOLUTION_MS = 60_000;
+const USER_AGENT_MAX_LENGTH = 512;
 /** Hops through a chain of rotations tolerated inside the grace period. */
 const MAX_GRACE_HOPS = 5;
 
@@ -73,6 +78,31 @@ function toUser(row: UserRow): User {
 
 const byEmail = (email: string) => sql`lower(${users.email}) = lower(${email})`;
 const addSeconds = (date: Date, seconds: number) => new Date(date.getTime() + seconds * 1000);
+
+/** Refuses a teacher sign-up that TEACHER_SIGNUP does not allow (403 naming what is missing). */
+export function checkTeacherSignup(
+  policy: TeacherSignupPolicy,
+  input: { email: string; role?: Role | undefined; teacherCode?: string | undefined },
+): void {
+  if (input.role !== 'teacher' || policy.mode === 'open') return;
+  if (policy.mode === 'domains') {
+    const domain = input.email.trim().toLowerCase().split('@').pop() ?? '';
+    if (policy.domains.includes(domain)) return;
+    throw new AppError(
+      403,
+      ErrorCode.teacherSignupNotAllowed,
+      `Teacher accounts need a school address ending in ${policy.domains.map((d) => `@${d}`).join(' or ')}. Sign up as a student, or use your school address.`,
+    );
+  }
+  if (input.teacherCode?.trim() === policy.code) return;
+  throw new AppError(
+    403,
+    ErrorCode.teacherSignupNotAllowed,
+    input.teacherCode
+      ? 'That teacher invite code is not right. Ask your school for the current code.'
+      : 'Teacher accounts need the invite code from your school.',
+  );
+}
 
 export function createAuthService(deps: {
   db: Db;
@@ -215,8 +245,11 @@ export function createAuthService(deps: {
       fullName: string;
       role?: Role;
       redirectTo?: string;
+      teacherCode?: string;
     }) {
       const redirectTo = checkRedirect(input.redirectTo);
+      // The policy reads only the request, so refusing first reveals nothing about the address.
+      checkTeacherSignup(settings.teacherSignup, input);
       const email = input.email.trim();
       // Hash first, whatever happens next, so a taken address answers as slowly as a new one.
       const passwordHash = await hashPassword(input.password);
@@ -272,7 +305,13 @@ export function createAuthService(deps: {
           .where(and(eq(emailTokens.tokenHash, hashToken(token)), eq(emailTokens.purpose, 'verify_email')))
           .for('update');
         if (!row) return loginWith(VerifyLinkError.invalid);
-        if (row.usedAt) return loginWith(VerifyLinkError.used);
+        if (row.usedAt) {
+          const [owner] = await tx
+            .select({ confirmedAt: users.emailConfirmedAt })
+            .from(users)
+            .where(eq(users.id, row.userId));
+          return loginWith(owner?.confirmedAt ? VerifyLinkError.alreadyVerified : VerifyLinkError.used);
+        }
         if (row.expiresAt.getTime() <= now.getTime()) return loginWith(VerifyLinkError.expired);
         await tx.update(emailTokens).set({ usedAt: now }).where(eq(emailTokens.id, row.id));
         await tx
@@ -291,7 +330,11 @@ export function createAuthService(deps: {
       });
     },
 
-    async signIn(input: { email: string; password: string }): Promise<IssuedSession> {
+    async signIn(input: {
+      email: string;
+      password: string;
+      userAgent?: string | undefined;
+    }): Promise<IssuedSession> {
       const [user] = await db.select().from(users).where(byEmail(input.email.trim()));
       const ok = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.password);
       if (!user || !ok) throw new AppError(400, ErrorCode.invalidCredentials, 'Invalid login credentials');
@@ -299,7 +342,12 @@ export function createAuthService(deps: {
       return db.transaction(async (tx) => {
         const [session] = await tx
           .insert(sessions)
-          .values({ userId: user.id, createdAt: clock.now() })
+          .values({
+            userId: user.id,
+            createdAt: clock.now(),
+            lastSeenAt: clock.now(),
+            userAgent: input.userAgent?.slice(0, USER_AGENT_MAX_LENGTH) ?? null,
+          })
           .returning({ id: sessions.id });
         return issueSession(tx, user, session!.id, randomToken(), null);
       });
@@ -326,6 +374,8 @@ export function createAuthService(deps: {
           if (row.token.expiresAt.getTime() <= now.getTime()) return undefined;
           if (!row.token.rotatedAt) {
             await tx.update(refreshTokens).set({ rotatedAt: now }).where(eq(refreshTokens.id, row.token.id));
+            if (now.getTime() - row.session.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS)
+              await tx.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.session.id));
             return issueSession(
               tx,
               row.user,

@@ -58,6 +58,13 @@ export const sessions = pgTable(
     createdAt: createdAt(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     revokedReason: text('revoked_reason'),
+    /** The browser's User-Agent at sign-in (cut to 512 characters), shown as the device in Settings. */
+    userAgent: text('user_agent'),
+    /**
+     * Sign-in or the last refresh, at most once a minute: never written per request, because the
+     * request path is the benchmarked hot path and a refresh is what a live tab does every few minutes.
+     */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('sessions_user_id_idx').on(t.userId)],
 );
@@ -98,7 +105,7 @@ export const emailTokens = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull().unique(),
-    purpose: text('purpose', { enum: ['verify_email'] }).notNull(),
+    purpose: text('purpose', { enum: ['verify_email', 'reset_password'] }).notNull(),
     /** Where the link sends the user after use; checked against APP_ORIGIN when stored and when used. */
     redirectTo: text('redirect_to').notNull(),
     createdAt: createdAt(),
@@ -107,7 +114,7 @@ export const emailTokens = pgTable(
   },
   (t) => [
     index('email_tokens_user_id_idx').on(t.userId),
-    check('email_tokens_purpose_check', sql`${t.purpose} in ('verify_email')`),
+    check('email_tokens_purpose_check', sql`${t.purpose} in ('verify_email', 'reset_password')`),
   ],
 );
 

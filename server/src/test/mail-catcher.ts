@@ -62,6 +62,20 @@ export class MailCatcher {
     }
   }
 
+  /** The `n`-th mail (counting from 1) to `to`, waiting for it: for mails sent after the answer. */
+  async nthTo(to: string, n: number, timeoutMs = 5000): Promise<CaughtMail> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.mails.filter((m) => m.to.toLowerCase() === to.toLowerCase())[n - 1];
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no mail #${n} to ${to} within ${timeoutMs} ms`);
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 100);
+      });
+    }
+  }
+
   countTo(to: string): number {
     return this.mails.filter((m) => m.to.toLowerCase() === to.toLowerCase()).length;
   }
@@ -75,5 +89,12 @@ export class MailCatcher {
 export function linkIn(mail: CaughtMail): string {
   const match = /https?:\/\/\S+\/api\/auth\/verify\?token=[\w-]+/.exec(mail.text);
   if (!match) throw new Error(`no verification link in: ${mail.text}`);
+  return match[0];
+}
+
+/** The password-reset link in a mail. */
+export function resetLinkIn(mail: CaughtMail): string {
+  const match = /https?:\/\/\S+\?token=[\w-]+/.exec(mail.text);
+  if (!match || match[0].includes('/api/auth/verify')) throw new Error(`no reset link in: ${mail.text}`);
   return match[0];
 }

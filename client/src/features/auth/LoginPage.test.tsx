@@ -49,6 +49,20 @@ describe('LoginPage', () => {
     },
   );
 
+  it('says "Already verified — sign in" for a used link of a confirmed account, without offering a resend', () => {
+    renderLogin('/login?error=already_verified');
+    expect(screen.getByText('Already verified — sign in.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Resend verification email' })).not.toBeInTheDocument();
+  });
+
+  it('links to the forgot-password page', () => {
+    renderLogin();
+    expect(screen.getByRole('link', { name: 'Forgot password?' })).toHaveAttribute(
+      'href',
+      '/forgot-password',
+    );
+  });
+
   it('ignores an unknown error reason in the address', () => {
     renderLogin('/login?error=something_else');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();

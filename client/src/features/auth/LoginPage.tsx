@@ -1,6 +1,6 @@
-import { ErrorCode, verifyLinkErrorMessages, type VerifyLinkError } from '@classwave/shared';
+import { ErrorCode, VerifyLinkError, verifyLinkErrorMessages } from '@classwave/shared';
 import { useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { apiErrorCode, apiErrorMessage } from '../../api/errors';
 import { useAppDispatch, useAppStore } from '../../app/hooks';
@@ -76,7 +76,12 @@ export function LoginPage() {
               Sign in below to get started.
             </Notice>
           )}
-          {linkError && (
+          {linkError === VerifyLinkError.alreadyVerified && (
+            <Notice tone="success" title={verifyLinkErrorMessages[linkError]}>
+              Your e-mail address was confirmed with that link earlier: sign in below.
+            </Notice>
+          )}
+          {linkError && linkError !== VerifyLinkError.alreadyVerified && (
             <Notice tone="warning">
               <p>{verifyLinkErrorMessages[linkError]}</p>
               <ResendVerificationForm />
@@ -109,6 +114,9 @@ export function LoginPage() {
         value={password}
         onChange={(event) => setPassword(event.target.value)}
       />
+      <p className="auth__forgot">
+        <Link to="/forgot-password">Forgot password?</Link>
+      </p>
     </AuthForm>
   );
 }

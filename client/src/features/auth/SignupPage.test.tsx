@@ -3,16 +3,19 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../test/renderWithProviders';
 import { signedOutAuth } from '../../test/factories';
 import { AppRoutes } from '../../app/router';
+import { answerApi, type Reply } from '../../test/api';
 
-// The one place a test answers for the server: the screen after sign-up depends only on the status
-// and body of POST /api/auth/signup. The real exchange is covered end to end with Playwright.
-function answerSignup(status: number, body: unknown) {
-  const fetchMock = vi.fn(
-    async (_input: RequestInfo | URL) =>
-      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
-  );
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
+// The screen after sign-up depends only on the answers of GET /api/auth/settings and POST
+// /api/auth/signup. The real exchange is covered end to end with Playwright.
+function answerSignup(
+  status: number,
+  body: unknown,
+  teacherSignup: Reply = { body: { teacherSignup: 'open' } },
+) {
+  return answerApi({
+    'GET /api/auth/settings': teacherSignup,
+    'POST /api/auth/signup': { status, body },
+  });
 }
 
 afterEach(() => {
@@ -29,7 +32,7 @@ async function fillAndSubmit(user: ReturnType<typeof renderWithProviders>['user'
 
 describe('SignupPage', () => {
   it("shows 'Verification Email Sent!' with the entered address after a successful sign-up", async () => {
-    const fetchMock = answerSignup(200, { message: 'Check your e-mail for a verification link.' });
+    const calls = answerSignup(200, { message: 'Check your e-mail for a verification link.' });
     const { user } = renderWithProviders(<AppRoutes />, {
       route: '/signup',
       preloadedState: { auth: signedOutAuth() },
@@ -41,9 +44,7 @@ describe('SignupPage', () => {
     expect(screen.getByText('grace@example.org')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Back to Sign In' })).toBeInTheDocument();
 
-    const request = fetchMock.mock.calls[0]![0] as Request;
-    expect(new URL(request.url).pathname).toBe('/api/auth/signup');
-    expect(await request.json()).toEqual({
+    expect(calls.find((c) => c.path === '/api/auth/signup')?.body).toEqual({
       email: 'grace@example.org',
       password: 'correct horse battery',
       fullName: 'Grace Hopper',
@@ -72,6 +73,7 @@ describe('SignupPage', () => {
   });
 
   it('starts with Student chosen and states the password rule', () => {
+    answerSignup(200, {});
     renderWithProviders(<AppRoutes />, { route: '/signup', preloadedState: { auth: signedOutAuth() } });
     expect(screen.getByRole('radio', { name: 'Student' })).toBeChecked();
     expect(screen.getByRole('radio', { name: 'Student' })).toHaveAccessibleDescription(
@@ -83,5 +85,42 @@ describe('SignupPage', () => {
     expect(password).toHaveAttribute('minlength', '8');
     expect(password).toHaveAttribute('maxlength', '128');
     expect(password).toBeRequired();
+  });
+
+  it('asks a teacher for the invite code when TEACHER_SIGNUP is code, and sends it', async () => {
+    const calls = answerSignup(
+      200,
+      { message: 'Check your e-mail for a verification link.' },
+      { body: { teacherSignup: 'code' } },
+    );
+    const { user } = renderWithProviders(<AppRoutes />, {
+      route: '/signup',
+      preloadedState: { auth: signedOutAuth() },
+    });
+    // A student is never asked for it.
+    expect(screen.queryByLabelText('Teacher invite code')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('radio', { name: 'Teacher' }));
+    const code = await screen.findByLabelText('Teacher invite code');
+    expect(code).toBeRequired();
+    await user.type(code, 'staff-room-2026');
+    await user.type(screen.getByLabelText('Full name'), 'Grace Hopper');
+    await user.type(screen.getByLabelText('Email'), 'grace@example.org');
+    await user.type(screen.getByLabelText('Password'), 'correct horse battery');
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+    await screen.findByRole('heading', { name: 'Verification Email Sent!' });
+    expect(calls.find((c) => c.path === '/api/auth/signup')?.body).toMatchObject({
+      role: 'teacher',
+      teacherCode: 'staff-room-2026',
+    });
+  });
+
+  it('names the school domains a teacher must sign up with when TEACHER_SIGNUP lists them', async () => {
+    answerSignup(200, {}, { body: { teacherSignup: 'domains', domains: ['staff.school.example'] } });
+    const { user } = renderWithProviders(<AppRoutes />, {
+      route: '/signup',
+      preloadedState: { auth: signedOutAuth() },
+    });
+    await user.click(screen.getByRole('radio', { name: 'Teacher' }));
+    expect(await screen.findByText(/ending in @staff\.school\.example/)).toBeInTheDocument();
   });
 });

@@ -1,12 +1,12 @@
 import { FULL_NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type Role } from '@classwave/shared';
-import { MailCheck, UserRound } from 'lucide-react';
+import { KeyRound, MailCheck, UserRound } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
 import { Input } from '../../components/Input';
-import { useSignUpMutation, verificationRedirect } from './authApi';
+import { useGetAuthSettingsQuery, useSignUpMutation, verificationRedirect } from './authApi';
 import { EmailInput, PasswordInput } from './AuthFields';
 import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
@@ -19,6 +19,9 @@ export function SignupPage() {
   const [role, setRole] = useState<Role>('student');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [teacherCode, setTeacherCode] = useState('');
+  const { data: settings } = useGetAuthSettingsQuery();
+  const policy = settings?.teacherSignup ?? 'open';
   const [signUp, { isLoading }] = useSignUpMutation();
   const [sentTo, setSentTo] = useState<string | null>(null);
 
@@ -31,6 +34,7 @@ export function SignupPage() {
         fullName: fullName.trim(),
         role,
         redirectTo: verificationRedirect(),
+        ...(role === 'teacher' && policy === 'code' ? { teacherCode: teacherCode.trim() } : {}),
       }).unwrap();
       setSentTo(address);
     } catch (error) {
@@ -61,6 +65,24 @@ export function SignupPage() {
         onChange={(event) => setFullName(event.target.value)}
       />
       <RoleChoice value={role} onChange={setRole} />
+      {role === 'teacher' && policy === 'code' && (
+        <Input
+          label="Teacher invite code"
+          name="teacherCode"
+          autoComplete="off"
+          required
+          maxLength={200}
+          icon={<KeyRound />}
+          hint="Your school gives teachers this code."
+          value={teacherCode}
+          onChange={(event) => setTeacherCode(event.target.value)}
+        />
+      )}
+      {role === 'teacher' && policy === 'domains' && settings?.domains && (
+        <p className="text-muted auth__hint">
+          Teacher accounts use a school address ending in {settings.domains.map((d) => `@${d}`).join(' or ')}.
+        </p>
+      )}
       <EmailInput
         placeholder="you@school.org"
         value={email}

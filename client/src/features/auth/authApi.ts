@@ -1,5 +1,8 @@
 import type {
+  AuthSettingsResponse,
   MeResponse,
+  RecoverBody,
+  ResetBody,
   MessageResponse,
   ResendBody,
   SessionResponse,
@@ -31,8 +34,30 @@ export const authApi = api.injectEndpoints({
     getMe: build.query<MeResponse, void>({
       query: () => '/me',
     }),
+    /** Who may sign up as a teacher (TEACHER_SIGNUP), so the sign-up page offers only what works. */
+    getAuthSettings: build.query<AuthSettingsResponse, void>({
+      query: () => '/auth/settings',
+    }),
+    recoverPassword: build.mutation<MessageResponse, RecoverBody>({
+      query: (body) => ({ url: '/auth/recover', method: 'POST', body }),
+    }),
+    resetPassword: build.mutation<MessageResponse, ResetBody>({
+      query: (body) => ({ url: '/auth/reset', method: 'POST', body }),
+    }),
   }),
 });
 
-export const { useSignUpMutation, useResendVerificationMutation, useSignInMutation, useSignOutMutation } =
-  authApi;
+export const {
+  useSignUpMutation,
+  useResendVerificationMutation,
+  useSignInMutation,
+  useSignOutMutation,
+  useGetAuthSettingsQuery,
+  useRecoverPasswordMutation,
+  useResetPasswordMutation,
+} = authApi;
+
+/** The page the password-reset e-mail's link opens: this app's own reset route. */
+export function resetRedirect(): string {
+  return `${window.location.origin}/reset-password`;
+}

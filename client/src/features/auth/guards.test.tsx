@@ -73,7 +73,6 @@ describe('route guards', () => {
     ['/live-classes', 'Live Classes'],
     ['/teams', 'Teams'],
     ['/messages', 'Messages'],
-    ['/settings', 'Settings'],
   ])('shows %s as a coming-soon placeholder', (route, title) => {
     renderAt(route, signedInAuth());
     expect(screen.getByRole('heading', { level: 1, name: title })).toBeInTheDocument();

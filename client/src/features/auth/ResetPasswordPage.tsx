@@ -1,0 +1,82 @@
+import { ErrorCode, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@classwave/shared';
+import { useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { toast } from 'sonner';
+import { apiErrorCode, apiErrorMessage } from '../../api/errors';
+import { Notice } from '../../components/Notice';
+import { useResetPasswordMutation } from './authApi';
+import { PasswordInput } from './AuthFields';
+import { AuthForm } from './AuthForm';
+
+/**
+ * /reset-password?token=…: the page the reset e-mail opens. Choosing a new password ends every
+ * session of the account (the server closes their tabs), so this tab then signs in afresh.
+ */
+export function ResetPasswordPage() {
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const token = searchParams.get('token') ?? '';
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [mismatch, setMismatch] = useState(false);
+  const [linkProblem, setLinkProblem] = useState<string | null>(
+    token ? null : 'This page needs the link from the password-reset e-mail.',
+  );
+  const [reset, { isLoading }] = useResetPasswordMutation();
+
+  async function handleSubmit() {
+    if (password !== confirm) {
+      setMismatch(true);
+      return;
+    }
+    setMismatch(false);
+    try {
+      const { message } = await reset({ token, password }).unwrap();
+      toast.success(message);
+      await navigate('/login', { replace: true });
+    } catch (error) {
+      const message = apiErrorMessage(error, 'We could not change your password. Please try again.');
+      if (apiErrorCode(error) === ErrorCode.resetLinkInvalid) setLinkProblem(message);
+      else toast.error(message);
+    }
+  }
+
+  return (
+    <AuthForm
+      title="Choose a new password"
+      subtitle="Every device signed in to your account will be signed out."
+      otherScreen={{ question: 'Need a new link?', to: '/forgot-password', label: 'Send another' }}
+      submitLabel="Set new password"
+      submitting={isLoading}
+      onSubmit={handleSubmit}
+      notices={
+        linkProblem && (
+          <Notice tone="warning">
+            <p>{linkProblem}</p>
+            <p>
+              <Link to="/forgot-password">Get a new reset link</Link>
+            </p>
+          </Notice>
+        )
+      }
+    >
+      <PasswordInput
+        label="New password"
+        autoComplete="new-password"
+        minLength={PASSWORD_MIN_LENGTH}
+        hint={`${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`}
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+      />
+      <PasswordInput
+        label="Repeat new password"
+        name="confirmPassword"
+        autoComplete="new-password"
+        minLength={PASSWORD_MIN_LENGTH}
+        error={mismatch ? 'The two passwords are not the same.' : undefined}
+        value={confirm}
+        onChange={(event) => setConfirm(event.target.value)}
+      />
+    </AuthForm>
+  );
+}

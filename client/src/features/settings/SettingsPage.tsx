@@ -1,0 +1,21 @@
+import { PageHeader } from '../../components/PageHeader';
+import { DataSection } from './DataSection';
+import { PasswordSection } from './PasswordSection';
+import { ProfileSection } from './ProfileSection';
+import { SessionsSection } from './SessionsSection';
+import './SettingsPage.css';
+
+/** /settings: profile, password, sessions and the user's data (DESIGN §15). */
+export function SettingsPage() {
+  return (
+    <>
+      <PageHeader title="Settings" subtitle="Your profile, password, sessions and data." />
+      <div className="settings">
+        <ProfileSection />
+        <PasswordSection />
+        <SessionsSection />
+        <DataSection />
+      </div>
+    </>
+  );
+}

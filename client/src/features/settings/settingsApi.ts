@@ -1,0 +1,47 @@
+import type {
+  AccountExport,
+  ChangePasswordBody,
+  DeleteAccountBody,
+  MessageResponse,
+  Profile,
+  SessionsResponse,
+  SignedOutOthersResponse,
+  UpdateProfileBody,
+} from '@classwave/shared';
+import { api } from '../../api/api';
+
+/** The signed-in user's own account (DESIGN §15). */
+export const settingsApi = api.enhanceEndpoints({ addTagTypes: ['Sessions'] }).injectEndpoints({
+  endpoints: (build) => ({
+    updateProfile: build.mutation<Profile, UpdateProfileBody>({
+      query: (body) => ({ url: '/me', method: 'PATCH', body }),
+    }),
+    changePassword: build.mutation<MessageResponse, ChangePasswordBody>({
+      query: (body) => ({ url: '/me/password', method: 'POST', body }),
+      invalidatesTags: ['Sessions'],
+    }),
+    getSessions: build.query<SessionsResponse, void>({
+      query: () => '/me/sessions',
+      providesTags: ['Sessions'],
+    }),
+    signOutOthers: build.mutation<SignedOutOthersResponse, void>({
+      query: () => ({ url: '/me/sessions', method: 'DELETE' }),
+      invalidatesTags: ['Sessions'],
+    }),
+    exportData: build.mutation<AccountExport, void>({
+      query: () => ({ url: '/me/export', method: 'GET' }),
+    }),
+    deleteAccount: build.mutation<void, DeleteAccountBody>({
+      query: (body) => ({ url: '/me', method: 'DELETE', body }),
+    }),
+  }),
+});
+
+export const {
+  useUpdateProfileMutation,
+  useChangePasswordMutation,
+  useGetSessionsQuery,
+  useSignOutOthersMutation,
+  useExportDataMutation,
+  useDeleteAccountMutation,
+} = settingsApi;

@@ -1,0 +1,80 @@
+import { asc, eq, inArray } from 'drizzle-orm';
+import { ErrorCode, type AccountExport } from '@classwave/shared';
+import type { Caller } from '../auth/service.js';
+import type { Db } from '../db/client.js';
+import { assignments, chatbotConversations, courses, profiles, submissions, users } from '../db/schema.js';
+import { unauthorized } from '../http/errors.js';
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+/**
+ * "Download my data": the profile, courses, submissions with grades, and assistant chat. Courses
+ * are those the user can read today: a teacher's own, a student's with their submissions (course
+ * memberships, being added alongside, belong here once merged).
+ */
+export async function exportAccount(db: Db, caller: Caller, now: Date): Promise<AccountExport> {
+  const [row] = await db
+    .select({ user: users, profile: profiles })
+    .from(users)
+    .innerJoin(profiles, eq(profiles.id, users.id))
+    .where(eq(users.id, caller.userId));
+  if (!row) throw unauthorized('The access token is not valid.', ErrorCode.invalidToken);
+
+  const work = await db
+    .select({ submission: submissions, assignment: assignments })
+    .from(submissions)
+    .innerJoin(assignments, eq(assignments.id, submissions.assignmentId))
+    .where(eq(submissions.studentId, caller.userId))
+    .orderBy(asc(submissions.submittedAt));
+  const courseIds = [...new Set(work.map((w) => w.assignment.courseId))];
+  const courseRows =
+    row.profile.role === 'teacher'
+      ? await db
+          .select()
+          .from(courses)
+          .where(eq(courses.teacherId, caller.userId))
+          .orderBy(asc(courses.createdAt))
+      : courseIds.length > 0
+        ? await db
+            .select()
+            .from(courses)
+            .where(inArray(courses.id, courseIds))
+            .orderBy(asc(courses.createdAt))
+        : [];
+  const chat = await db
+    .select()
+    .from(chatbotConversations)
+    .where(eq(chatbotConversations.userId, caller.userId))
+    .orderBy(asc(chatbotConversations.createdAt));
+
+  return {
+    exportedAt: now.toISOString(),
+    user: {
+      id: row.user.id,
+      email: row.user.email,
+      emailConfirmedAt: iso(row.user.emailConfirmedAt),
+      createdAt: row.user.createdAt.toISOString(),
+    },
+    profile: { id: row.profile.id, fullName: row.profile.fullName, role: row.profile.role },
+    courses: courseRows.map((c) => ({
+      id: c.id,
+      title: c.title,
+      code: c.code,
+      description: c.description,
+      createdAt: c.createdAt.toISOString(),
+    })),
+    submissions: work.map(({ submission: s, assignment: a }) => ({
+      id: s.id,
+      assignmentId: a.id,
+      assignmentTitle: a.title,
+      courseId: a.courseId,
+      content: s.content,
+      submittedAt: s.submittedAt.toISOString(),
+      grade: s.grade,
+      maxPoints: a.maxPoints,
+      feedback: s.feedback,
+      gradedAt: iso(s.gradedAt),
+    })),
+    chat: chat.map((c) => ({ question: c.question, answer: c.answer, createdAt: c.createdAt.toISOString() })),
+  };
+}

@@ -1,0 +1,135 @@
+import { Type, type Static } from 'typebox';
+import { FULL_NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, Profile, User } from './auth.js';
+
+/** How the server decides who may sign up as a teacher (TEACHER_SIGNUP), as the sign-up page needs it. */
+export const AuthSettingsResponse = Type.Object(
+  {
+    teacherSignup: Type.Union([Type.Literal('open'), Type.Literal('domains'), Type.Literal('code')]),
+    domains: Type.Optional(
+      Type.Array(Type.String(), { description: 'With `domains`: the e-mail domains teachers sign up from.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AuthSettingsResponse = Static<typeof AuthSettingsResponse>;
+
+const NewPassword = Type.String({
+  minLength: PASSWORD_MIN_LENGTH,
+  maxLength: PASSWORD_MAX_LENGTH,
+  description: `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters, as at sign-up.`,
+});
+/** A password being checked, not chosen: any length up to the maximum, so a wrong one gets the one message. */
+const CurrentPassword = Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH });
+
+export const RecoverBody = Type.Object(
+  {
+    email: Type.String({ format: 'email', minLength: 3, maxLength: 254 }),
+    redirectTo: Type.Optional(
+      Type.String({
+        format: 'uri',
+        maxLength: 2048,
+        description: "The reset page the mailed link opens; must be on the app's own origin.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type RecoverBody = Static<typeof RecoverBody>;
+
+export const ResetBody = Type.Object(
+  {
+    token: Type.String({ minLength: 1, maxLength: 200, description: 'The token from the mailed link.' }),
+    password: NewPassword,
+  },
+  { additionalProperties: false },
+);
+export type ResetBody = Static<typeof ResetBody>;
+
+export const UpdateProfileBody = Type.Object(
+  { fullName: Type.String({ minLength: 1, maxLength: FULL_NAME_MAX_LENGTH, pattern: '\\S' }) },
+  { additionalProperties: false },
+);
+export type UpdateProfileBody = Static<typeof UpdateProfileBody>;
+
+export const ChangePasswordBody = Type.Object(
+  { currentPassword: CurrentPassword, newPassword: NewPassword },
+  { additionalProperties: false },
+);
+export type ChangePasswordBody = Static<typeof ChangePasswordBody>;
+
+export const DeleteAccountBody = Type.Object({ password: CurrentPassword }, { additionalProperties: false });
+export type DeleteAccountBody = Static<typeof DeleteAccountBody>;
+
+/** One signed-in session of the user, as the settings page lists it. */
+export const SessionInfo = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    /** Browser and system read from the User-Agent, e.g. "Firefox on Windows". */
+    device: Type.String(),
+    createdAt: Type.String({ format: 'date-time' }),
+    /** Last refresh or sign-in; updated at most once a minute. */
+    lastSeenAt: Type.String({ format: 'date-time' }),
+    /** The session making this request. */
+    current: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+export type SessionInfo = Static<typeof SessionInfo>;
+
+export const SessionsResponse = Type.Object(
+  { sessions: Type.Array(SessionInfo) },
+  { additionalProperties: false },
+);
+export type SessionsResponse = Static<typeof SessionsResponse>;
+
+export const SignedOutOthersResponse = Type.Object(
+  { ended: Type.Integer({ minimum: 0, description: 'How many other sessions were ended.' }) },
+  { additionalProperties: false },
+);
+export type SignedOutOthersResponse = Static<typeof SignedOutOthersResponse>;
+
+const ExportCourse = Type.Object(
+  {
+    id: Type.String(),
+    title: Type.String(),
+    code: Type.String(),
+    description: Type.String(),
+    createdAt: Type.String(),
+  },
+  { additionalProperties: false },
+);
+const ExportSubmission = Type.Object(
+  {
+    id: Type.String(),
+    assignmentId: Type.String(),
+    assignmentTitle: Type.String(),
+    courseId: Type.String(),
+    content: Type.String(),
+    submittedAt: Type.String(),
+    grade: Type.Union([Type.Integer(), Type.Null()]),
+    maxPoints: Type.Integer(),
+    feedback: Type.Union([Type.String(), Type.Null()]),
+    gradedAt: Type.Union([Type.String(), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+const ExportChat = Type.Object(
+  { question: Type.String(), answer: Type.String(), createdAt: Type.String() },
+  { additionalProperties: false },
+);
+
+/** "Download my data": everything the app keeps about the user, as JSON. */
+export const AccountExport = Type.Object(
+  {
+    exportedAt: Type.String({ format: 'date-time' }),
+    user: User,
+    profile: Profile,
+    /** A teacher's own courses; a student's courses they submitted work to. */
+    courses: Type.Array(ExportCourse),
+    /** A student's submissions with their grades and feedback. */
+    submissions: Type.Array(ExportSubmission),
+    chat: Type.Array(ExportChat),
+  },
+  { additionalProperties: false },
+);
+export type AccountExport = Static<typeof AccountExport>;

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveEvent, SessionInfo } from '@classwave/shared';
 import { bearer, createTestApp, createVerifiedUser, PASSWORD, signIn, type TestApp } from '../test/app.js';
-import { createAssignment, createCourse, createStudent, createTeacher, submit } from '../test/factories.js';
+import {
+  createAssignment,
+  createCourse,
+  createStudent,
+  createTeacher,
+  joinCourse,
+  submit,
+} from '../test/factories.js';
 import { connect, disconnected, listen, type Recorder } from '../test/sockets.js';
 
 let t: TestApp;
@@ -182,6 +189,10 @@ describe('GET /api/me/export', () => {
     const student = await createStudent(t, 'Export Me');
     const classmate = await createStudent(t);
     const course = await createCourse(t, teacher, { title: 'History' });
+    // A course joined but not yet submitted to is the student's too.
+    const joinedOnly = await createCourse(t, teacher, { title: 'Latin' });
+    await Promise.all([joinCourse(t, student, course), joinCourse(t, student, joinedOnly)]);
+    await joinCourse(t, classmate, course);
     const assignment = await createAssignment(t, teacher, course, { title: 'Essay on Rome', maxPoints: 20 });
     const mine = await submit(t, student, assignment, 'Rome was not built in a day.');
     await submit(t, classmate, assignment, 'Not mine to export.');
@@ -197,7 +208,7 @@ describe('GET /api/me/export', () => {
     const data = res.json();
     expect(data.profile).toEqual({ id: student.id, fullName: 'Export Me', role: 'student' });
     expect(data.user.email).toBe(student.email);
-    expect(data.courses.map((c: { title: string }) => c.title)).toEqual(['History']);
+    expect(data.courses.map((c: { title: string }) => c.title)).toEqual(['History', 'Latin']);
     expect(data.submissions).toEqual([
       expect.objectContaining({
         assignmentTitle: 'Essay on Rome',
@@ -248,6 +259,7 @@ describe('DELETE /api/me', () => {
     const teacher = await createTeacher(t);
     const student = await createStudent(t);
     const course = await createCourse(t, teacher);
+    await joinCourse(t, student, course);
     const assignment = await createAssignment(t, teacher, course);
     await submit(t, student, assignment, 'Soon gone');
     const socket = await connect(url, student.token);

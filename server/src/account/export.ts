@@ -2,15 +2,23 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import { ErrorCode, type AccountExport } from '@classwave/shared';
 import type { Caller } from '../auth/service.js';
 import type { Db } from '../db/client.js';
-import { assignments, chatbotConversations, courses, profiles, submissions, users } from '../db/schema.js';
+import {
+  assignments,
+  chatbotConversations,
+  courseMembers,
+  courses,
+  profiles,
+  submissions,
+  users,
+} from '../db/schema.js';
 import { unauthorized } from '../http/errors.js';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 /**
  * "Download my data": the profile, courses, submissions with grades, and assistant chat. Courses
- * are those the user can read today: a teacher's own, a student's with their submissions (course
- * memberships, being added alongside, belong here once merged).
+ * are a teacher's own, or every course a student has been a member of (left and removed included:
+ * the history is theirs) or has submitted to.
  */
 export async function exportAccount(db: Db, caller: Caller, now: Date): Promise<AccountExport> {
   const [row] = await db
@@ -26,7 +34,11 @@ export async function exportAccount(db: Db, caller: Caller, now: Date): Promise<
     .innerJoin(assignments, eq(assignments.id, submissions.assignmentId))
     .where(eq(submissions.studentId, caller.userId))
     .orderBy(asc(submissions.submittedAt));
-  const courseIds = [...new Set(work.map((w) => w.assignment.courseId))];
+  const memberships = await db
+    .select({ courseId: courseMembers.courseId })
+    .from(courseMembers)
+    .where(eq(courseMembers.studentId, caller.userId));
+  const courseIds = [...new Set([...memberships, ...work.map((w) => w.assignment)].map((r) => r.courseId))];
   const courseRows =
     row.profile.role === 'teacher'
       ? await db

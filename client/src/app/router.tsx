@@ -8,6 +8,7 @@ import { CoursesPage } from '../features/courses/CoursesPage';
 import { DashboardPage } from '../features/dashboard/DashboardPage';
 import { AppLayout } from '../features/layout/AppLayout';
 import { ChatPage } from '../features/chat/ChatPage';
+import { JoinPage } from '../features/classes/JoinPage';
 import { ComingSoonPage } from '../features/placeholders/ComingSoonPage';
 
 /** The route table of spec §2. Rendered inside a router: BrowserRouter in the app, MemoryRouter in tests. */
@@ -24,6 +25,7 @@ export function AppRoutes() {
           <Route path="/dashboard" element={<DashboardPage />} />
           <Route path="/courses" element={<CoursesPage />} />
           <Route path="/courses/:courseId" element={<CourseDetailPage />} />
+          <Route path="/join/:code" element={<JoinPage />} />
           <Route path="/assignments" element={<AssignmentsPage />} />
           <Route path="/chatbot" element={<ChatPage />} />
           <Route path="/calendar" element={<ComingSoonPage section="calendar" />} />

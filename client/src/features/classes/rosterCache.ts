@@ -1,4 +1,4 @@
-import { MEMBER_STATUSES, type CourseMember } from '@classwave/shared';
+import type { CourseMember, MEMBER_STATUSES } from '@classwave/shared';
 
 /**
  * A roster row. The shared `MemberStatus` comes out as `never` (TypeBox's Static of a Union built

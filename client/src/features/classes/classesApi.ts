@@ -1,5 +1,6 @@
 import type { JoinBody, JoinCodeBody, JoinCodeState, JoinPreview, JoinResponse } from '@classwave/shared';
 import type { FetchBaseQueryError, FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
+import type { AppThunk } from '../../app/store';
 import { removeAssignment } from '../assignments/assignmentCache';
 import { assignmentsApi } from '../assignments/assignmentsApi';
 import { removeCourse, upsertCourses } from '../courses/courseCache';
@@ -133,12 +134,10 @@ function applyAnswer(list: RosterMember[], data: unknown, studentId: string, sta
   }
 }
 
-type ThunkDispatch = (action: unknown) => unknown;
-
 /** Writes a course's new code and switch into the course list and the course page. */
 export const setJoinCodeState =
-  (courseId: string, state: JoinCodeState) =>
-  (dispatch: ThunkDispatch): void => {
+  (courseId: string, state: JoinCodeState): AppThunk =>
+  (dispatch) => {
     dispatch(
       coursesApi.util.updateQueryData('getCourses', undefined, (list) => {
         const course = list.find((candidate) => candidate.id === courseId);
@@ -157,8 +156,8 @@ export const setJoinCodeState =
  * assignment list, and an open course page (which reloads and says the course is not there).
  */
 export const dropCourse =
-  (courseId: string) =>
-  (dispatch: ThunkDispatch): void => {
+  (courseId: string): AppThunk =>
+  (dispatch) => {
     dispatch(
       coursesApi.util.updateQueryData('getCourses', undefined, (list) => removeCourse(list, courseId)),
     );

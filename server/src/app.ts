@@ -15,6 +15,9 @@ import { assignmentRoutes } from './assignments/routes.js';
 import { prepareAssignmentLists } from './assignments/queries.js';
 import { createAssignmentService } from './assignments/service.js';
 import { createAuthenticateHook } from './auth/authenticate.js';
+import { classRoutes } from './classes/routes.js';
+import { createWrongCodeLimiter, defaultWrongCodeLimits, type WrongCodeLimits } from './classes/limits.js';
+import { createClassService } from './classes/service.js';
 import { courseRoutes } from './courses/routes.js';
 import { createCourseService } from './courses/service.js';
 import { dashboardRoutes } from './dashboard/routes.js';
@@ -50,6 +53,8 @@ export interface AppOptions {
   chatDelayMs?: { min: number; max: number };
   /** How long live events are kept for replay after a reconnect. */
   eventRetentionMs?: number;
+  /** Wrong join codes allowed per account and per IP (DESIGN §11). */
+  joinLimits?: Partial<WrongCodeLimits>;
 }
 
 const DEFAULT_EVENT_RETENTION_MS = 24 * 3600 * 1000;
@@ -237,6 +242,20 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         await signedIn.register(meRoutes, { auth });
         await signedIn.register(courseRoutes, {
           courses: createCourseService({ db, outbox, lists: assignmentLists }),
+        });
+        await signedIn.register(classRoutes, {
+          classes: createClassService({
+            db,
+            clock,
+            outbox,
+            bus: domainEvents,
+            limiter: createWrongCodeLimiter({
+              redis,
+              limits: { ...defaultWrongCodeLimits, ...options.joinLimits },
+              now: () => clock.now().getTime(),
+              onError: (err) => app.log.warn({ err }, 'join-code limits: redis error'),
+            }),
+          }),
         });
         await signedIn.register(assignmentRoutes, {
           assignments: createAssignmentService({ db, clock, outbox, lists: assignmentLists }),

@@ -7,6 +7,8 @@ export interface DomainEvents {
   'session:ended': [{ sessionId: string; userId: string; reason: string }];
   /** A change committed with its live event (see realtime/outbox.ts): to be sent to its audience. */
   live: [AudiencedEvent];
+  /** A student's membership changed (committed): their sockets join or leave the course's room. */
+  membership: [{ studentId: string; courseId: string; active: boolean }];
 }
 
 export class DomainEventBus extends EventEmitter<DomainEvents> {}

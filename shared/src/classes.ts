@@ -31,8 +31,9 @@ export function normalizeJoinCode(input: string): string | null {
 export const joinPath = (code: string) => `/join/${formatJoinCode(code)}`;
 
 export const MEMBER_STATUSES = ['active', 'left', 'removed'] as const;
+// Spelled out: a Type.Union over `.map(...)` types as a union of nothing (its Static was `never`).
 export const MemberStatus = Type.Union(
-  MEMBER_STATUSES.map((s) => Type.Literal(s)),
+  [Type.Literal('active'), Type.Literal('left'), Type.Literal('removed')],
   { description: 'active: in the class; left: left by themselves; removed: removed by the teacher.' },
 );
 export type MemberStatus = Static<typeof MemberStatus>;

@@ -5,6 +5,7 @@ import {
   createAssignment,
   createCourse,
   createStudent,
+  joinCourse,
   createTeacher,
   inDays,
   submit,
@@ -91,6 +92,7 @@ describe('GET /api/assignments', () => {
     const late = await createAssignment(t, teacher, mine, { dueDate: inDays(20) });
     const soon = await createAssignment(t, teacher, mine, { dueDate: inDays(1) });
     const foreign = await createAssignment(t, otherTeacher, theirs);
+    await joinCourse(t, student, mine);
     await submit(t, student, soon);
     const ids = (await list(teacher)).map((a) => a.id);
     expect(ids).toContain(late.id);
@@ -102,8 +104,9 @@ describe('GET /api/assignments', () => {
     });
   });
 
-  it('gives a student every assignment with their own submission and grade', async () => {
+  it("gives a student their courses' assignments with their own submission and grade", async () => {
     const course = await createCourse(t, otherTeacher);
+    await joinCourse(t, student, course);
     const graded = await createAssignment(t, otherTeacher, course, { maxPoints: 20 });
     const open = await createAssignment(t, otherTeacher, course);
     const own = await submit(t, student, graded, 'Answer');
@@ -160,6 +163,7 @@ describe('DELETE /api/assignments/:id', () => {
   it('deletes the assignment together with its submissions', async () => {
     const course = await createCourse(t, teacher);
     const assignment = await createAssignment(t, teacher, course);
+    await joinCourse(t, student, course);
     await submit(t, student, assignment);
     const res = await t.app.inject({
       method: 'DELETE',

@@ -2,7 +2,7 @@ import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Assignment, Role } from '@classwave/shared';
 import type { Caller } from '../auth/service.js';
 import type { Db } from '../db/client.js';
-import { assignments, courses, submissions } from '../db/schema.js';
+import { assignments, courseMembers, courses, submissions } from '../db/schema.js';
 
 /**
  * Assignments as one caller sees them, ordered by due date: a student gets their own submission
@@ -12,6 +12,9 @@ import { assignments, courses, submissions } from '../db/schema.js';
  * app's CPU per list).
  */
 export function prepareAssignmentLists(db: Db) {
+  // A student sees only the assignments of courses they are an active member of (DESIGN §11).
+  const activeMember = sql`exists (select 1 from ${courseMembers} where ${courseMembers.courseId} = ${assignments.courseId}
+    and ${courseMembers.studentId} = ${sql.placeholder('userId')} and ${courseMembers.status} = 'active')`;
   function prepare(role: Role, where: SQL | undefined, name: string) {
     const isStudent = role === 'student';
     return db
@@ -40,7 +43,7 @@ export function prepareAssignmentLists(db: Db) {
           isStudent ? eq(submissions.studentId, sql.placeholder('userId')) : sql`false`,
         ),
       )
-      .where(where)
+      .where(and(where, isStudent ? activeMember : undefined))
       .orderBy(asc(assignments.dueDate), asc(assignments.id))
       .prepare(name);
   }
@@ -56,7 +59,7 @@ export function prepareAssignmentLists(db: Db) {
     rows.map((row) => toAssignment(row.assignment, row.courseTitle, row.own, row.submissionCount));
 
   return {
-    /** Students: every assignment. Teachers: their own courses' assignments. */
+    /** Students: their active courses' assignments. Teachers: their own courses' assignments. */
     async visibleTo(caller: Caller): Promise<Assignment[]> {
       const list = caller.role === 'student' ? lists.student : lists.teacher;
       return toAssignments(await list.execute({ userId: caller.userId }));

@@ -7,7 +7,8 @@ import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
 import { assignments, courses, submissions } from '../db/schema.js';
 import { badRequest, conflict } from '../http/errors.js';
-import { found, requireCourseOwner, requireTeacher } from '../policies.js';
+import { requireTeacher } from '../policies.js';
+import { requireOwnerOf } from '../classes/visibility.js';
 import { pickDistinct, SAMPLE_ASSIGNMENTS } from '../courses/samples.js';
 import { toAssignment, type AssignmentLists } from './queries.js';
 
@@ -25,7 +26,7 @@ export function createAssignmentService({
   lists: AssignmentLists;
 }) {
   return {
-    /** Teachers: their own courses' assignments. Students: all, each with their own submission. */
+    /** Teachers: their own courses' assignments. Students: their active courses', each with their own submission. */
     async list(caller: Caller): Promise<Assignment[]> {
       return lists.visibleTo(caller);
     },
@@ -35,8 +36,8 @@ export function createAssignmentService({
       const dueDate = new Date(body.dueDate);
       if (Number.isNaN(dueDate.getTime())) throw badRequest('body.dueDate must be a valid date-time');
       return outbox.transaction(async (tx, record) => {
-        const [course] = await tx.select().from(courses).where(eq(courses.id, body.courseId));
-        requireCourseOwner(caller, course, 'add assignments to it');
+        const [target] = await tx.select().from(courses).where(eq(courses.id, body.courseId));
+        const course = await requireOwnerOf(tx, caller, target, 'add assignments to it');
         const [row] = await tx
           .insert(assignments)
           .values({
@@ -49,7 +50,7 @@ export function createAssignmentService({
           })
           .returning();
         const created = toAssignment(row!, course.title, null, 0);
-        record('assignment:created', created, audience.studentsAndTeacher(course.teacherId));
+        record('assignment:created', created, audience.course(course.id, course.teacherId));
         return created;
       });
     },
@@ -82,7 +83,7 @@ export function createAssignmentService({
           .returning();
         const titles = new Map(own.map((c) => [c.id, c.title]));
         const created = rows.map((row) => toAssignment(row, titles.get(row.courseId)!, null, 0));
-        for (const a of created) record('assignment:created', a, audience.studentsAndTeacher(caller.userId));
+        for (const a of created) record('assignment:created', a, audience.course(a.courseId, caller.userId));
         return created;
       });
     },
@@ -96,14 +97,13 @@ export function createAssignmentService({
           .innerJoin(courses, eq(courses.id, assignments.courseId))
           .where(eq(assignments.id, id))
           .for('update', { of: assignments });
-        const { course } = found(row, 'Assignment');
-        requireCourseOwner(caller, course, 'delete its assignments');
+        const course = await requireOwnerOf(tx, caller, row?.course, 'delete its assignments', 'Assignment');
         await tx.delete(submissions).where(eq(submissions.assignmentId, id));
         await tx.delete(assignments).where(eq(assignments.id, id));
         record(
           'assignment:deleted',
           { id, courseId: course.id },
-          audience.studentsAndTeacher(course.teacherId),
+          audience.course(course.id, course.teacherId),
         );
       });
     },

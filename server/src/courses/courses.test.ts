@@ -5,6 +5,7 @@ import {
   createAssignment,
   createCourse,
   createStudent,
+  joinCourse,
   createTeacher,
   inDays,
   type Actor,
@@ -62,12 +63,33 @@ describe('POST /api/courses', () => {
 });
 
 describe('GET /api/courses', () => {
-  it('lists every course, newest first, for students too', async () => {
+  it("lists a student's joined courses, newest first, without their codes", async () => {
     const first = await createCourse(t, teacher, { title: 'First' });
     const second = await createCourse(t, teacher, { title: 'Second' });
+    const notJoined = await createCourse(t, teacher, { title: 'Not joined' });
+    await joinCourse(t, student, first);
+    await joinCourse(t, student, second);
     const res = await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.headers });
-    const ids = res.json().map((c: Course) => c.id);
+    const courses: Course[] = res.json();
+    const ids = courses.map((c) => c.id);
     expect(ids.indexOf(second.id)).toBeLessThan(ids.indexOf(first.id));
+    expect(ids.indexOf(first.id)).toBeGreaterThanOrEqual(0);
+    expect(ids).not.toContain(notJoined.id);
+    expect(courses.every((c) => c.joinCode === null)).toBe(true);
+  });
+
+  it('gives a teacher only their own courses, each with its join code', async () => {
+    const mine = await createCourse(t, teacher);
+    const other = await createTeacher(t, 'Other Teacher');
+    const theirs = await createCourse(t, other);
+    const courses: Course[] = (
+      await t.app.inject({ method: 'GET', url: '/api/courses', headers: teacher.headers })
+    ).json();
+    expect(courses.map((c) => c.id)).toContain(mine.id);
+    expect(courses.map((c) => c.id)).not.toContain(theirs.id);
+    expect(courses.find((c) => c.id === mine.id)?.joinCode).toMatch(
+      /^[A-HJKMNP-Z2-9]{4}-[A-HJKMNP-Z2-9]{4}$/,
+    );
   });
 });
 
@@ -91,6 +113,7 @@ describe('GET /api/courses/:id', () => {
     const course = await createCourse(t, teacher);
     const later = await createAssignment(t, teacher, course, { title: 'Later', dueDate: inDays(9) });
     const sooner = await createAssignment(t, teacher, course, { title: 'Sooner', dueDate: inDays(2) });
+    await joinCourse(t, student, course);
     const res = await t.app.inject({
       method: 'GET',
       url: `/api/courses/${course.id}`,

@@ -16,11 +16,11 @@ export const courseRoutes: FastifyPluginAsyncTypebox<{ courses: CourseService }>
     {
       schema: {
         ...common,
-        summary: 'Every course with its teacher, newest first',
+        summary: "The caller's courses (a teacher's own, a student's memberships), newest first",
         response: { 200: CourseList, ...signedInErrors },
       },
     },
-    async () => courses.list(),
+    async (request) => courses.list(callerOf(request)),
   );
 
   app.post(

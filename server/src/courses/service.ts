@@ -1,6 +1,7 @@
-import { count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq } from 'drizzle-orm';
 import {
   COURSES_QUERY_LIMIT,
+  formatJoinCode,
   SAMPLES_PER_CLICK,
   type Course,
   type CourseDetail,
@@ -14,13 +15,16 @@ import { assignments, courses, profiles } from '../db/schema.js';
 import type { AssignmentLists } from '../assignments/queries.js';
 import { PG, pgCode } from '../db/errors.js';
 import { conflict } from '../http/errors.js';
-import { found, requireCourseOwner, requireTeacher } from '../policies.js';
+import { found, requireTeacher } from '../policies.js';
+import { randomJoinCode, retryOnCodeCollision } from '../classes/codes.js';
+import { requireOwnerOf, visibleCourse } from '../classes/visibility.js';
 import { pickDistinct, SAMPLE_COURSES, sampleCode } from './samples.js';
 
 const STILL_HAS_ASSIGNMENTS = 'This course still has assignments. Delete them first.';
 
 type CourseRow = typeof courses.$inferSelect;
-const toCourse = (row: CourseRow, teacherName: string): Course => ({
+/** A course as `viewerId` sees it: the join code only for its teacher (DESIGN §11). */
+export const toCourse = (row: CourseRow, teacherName: string, viewerId: string | null): Course => ({
   id: row.id,
   title: row.title,
   description: row.description,
@@ -28,9 +32,8 @@ const toCourse = (row: CourseRow, teacherName: string): Course => ({
   teacherId: row.teacherId,
   createdAt: row.createdAt.toISOString(),
   teacher: { id: row.teacherId, fullName: teacherName },
-  // Placeholder until join codes are stored (issue 11).
-  joinCode: null,
-  joinEnabled: true,
+  joinCode: viewerId === row.teacherId ? formatJoinCode(row.joinCode) : null,
+  joinEnabled: row.joinEnabled,
 });
 
 export function createCourseService({
@@ -50,35 +53,40 @@ export function createCourseService({
 
   async function insertCourses(caller: Caller, values: CreateCourseBody[]): Promise<Course[]> {
     requireTeacher(caller, 'create courses');
-    return outbox.transaction(async (tx, record) => {
-      const [teacher] = await tx
-        .select({ fullName: profiles.fullName })
-        .from(profiles)
-        .where(eq(profiles.id, caller.userId));
-      const rows = await tx
-        .insert(courses)
-        .values(
-          values.map((v) => ({
-            title: v.title.trim(),
-            code: v.code.trim(),
-            description: v.description.trim(),
-            teacherId: caller.userId,
-          })),
-        )
-        .returning();
-      const created = rows.map((row) => toCourse(row, found(teacher, 'Profile').fullName));
-      for (const course of created) record('course:created', course, audience.everyone());
-      return created;
-    });
+    // Each try draws fresh codes; a collision (about one in 10^11 per course) aborts the transaction.
+    return retryOnCodeCollision(() =>
+      outbox.transaction(async (tx, record) => {
+        const [teacher] = await tx
+          .select({ fullName: profiles.fullName })
+          .from(profiles)
+          .where(eq(profiles.id, caller.userId));
+        const rows = await tx
+          .insert(courses)
+          .values(
+            values.map((v) => ({
+              title: v.title.trim(),
+              code: v.code.trim(),
+              description: v.description.trim(),
+              teacherId: caller.userId,
+              joinCode: randomJoinCode(),
+            })),
+          )
+          .returning();
+        const created = rows.map((row) => toCourse(row, found(teacher, 'Profile').fullName, caller.userId));
+        for (const course of created) record('course:created', course, audience.owner(caller.userId));
+        return created;
+      }),
+    );
   }
 
   return {
-    /** Every course, newest first (spec §7: all courses with their teacher, limit 1000). */
-    async list(): Promise<Course[]> {
+    /** The caller's courses, newest first: a teacher's own, a student's active memberships (DESIGN §11). */
+    async list(caller: Caller): Promise<Course[]> {
       const rows = await selectCourses(db)
+        .where(visibleCourse(caller))
         .orderBy(desc(courses.createdAt), desc(courses.id))
         .limit(COURSES_QUERY_LIMIT);
-      return rows.map((r) => toCourse(r.course, r.teacherName));
+      return rows.map((r) => toCourse(r.course, r.teacherName, caller.userId));
     },
 
     async create(caller: Caller, body: CreateCourseBody): Promise<Course> {
@@ -95,10 +103,10 @@ export function createCourseService({
     },
 
     async detail(caller: Caller, id: string): Promise<CourseDetail> {
-      const [row] = await selectCourses(db).where(eq(courses.id, id));
+      const [row] = await selectCourses(db).where(and(eq(courses.id, id), visibleCourse(caller)));
       const { course, teacherName } = found(row, 'Course');
       return {
-        course: toCourse(course, teacherName),
+        course: toCourse(course, teacherName, caller.userId),
         assignments: await lists.ofCourse(caller, id),
       };
     },
@@ -107,7 +115,7 @@ export function createCourseService({
     async remove(caller: Caller, id: string): Promise<void> {
       await outbox.transaction(async (tx, record) => {
         const [course] = await tx.select().from(courses).where(eq(courses.id, id)).for('update');
-        requireCourseOwner(caller, course, 'delete it');
+        const owned = await requireOwnerOf(tx, caller, course, 'delete it');
         const [{ n } = { n: 0 }] = await tx
           .select({ n: count() })
           .from(assignments)
@@ -115,7 +123,7 @@ export function createCourseService({
         if (n > 0) throw conflict(STILL_HAS_ASSIGNMENTS);
         try {
           await tx.delete(courses).where(eq(courses.id, id));
-          record('course:deleted', { id }, audience.everyone());
+          record('course:deleted', { id }, audience.course(id, owned.teacherId));
         } catch (error) {
           if (pgCode(error) === PG.foreignKeyViolation) throw conflict(STILL_HAS_ASSIGNMENTS);
           throw error;

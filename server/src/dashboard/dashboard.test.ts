@@ -7,6 +7,7 @@ import {
   createStudent,
   createTeacher,
   inDays,
+  joinCourse,
   type Actor,
 } from '../test/factories.js';
 
@@ -31,6 +32,17 @@ beforeAll(async () => {
   await createAssignment(t, other, art, { title: 'Sketch', dueDate: inDays(2) });
   for (let i = 0; i < 4; i++)
     await createAssignment(t, other, art, { title: `Later ${i}`, dueDate: inDays(10 + i) });
+  // The student is in Algebra and Art only: a course they never joined, and one they left, count for nothing.
+  const secret = await createCourse(t, other, { title: 'Secret' });
+  await createAssignment(t, other, secret, { title: 'Hidden', dueDate: inDays(0.2) });
+  const left = await createCourse(t, other, { title: 'Left' });
+  await createAssignment(t, other, left, { title: 'Gone', dueDate: inDays(0.3) });
+  await Promise.all([
+    joinCourse(t, student, algebra),
+    joinCourse(t, student, art),
+    joinCourse(t, student, left),
+  ]);
+  await t.app.inject({ method: 'POST', url: `/api/courses/${left.id}/leave`, headers: student.headers });
   await t.app.database.db.insert(liveClasses).values([
     { title: 'Algebra review', scheduledAt: new Date(inDays(2.5)), courseId: algebra.id },
     { title: 'Orphan session', scheduledAt: new Date(inDays(0.5)), courseId: null },
@@ -59,9 +71,9 @@ describe('GET /api/dashboard', () => {
     ]);
   });
 
-  it('counts everything for a student and caps the merged events at five, soonest first', async () => {
+  it('counts what a student sees (their courses only) and caps the merged events at five, soonest first', async () => {
     const d = await dashboardOf(student);
-    expect(d.stats).toEqual({ totalCourses: 3, activeAssignments: 7, upcomingClasses: 2, teamMembers: 0 });
+    expect(d.stats).toEqual({ totalCourses: 2, activeAssignments: 7, upcomingClasses: 2, teamMembers: 0 });
     expect(d.upcomingEvents.map((e: { title: string }) => e.title)).toEqual([
       'Orphan session',
       'In one day',

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, isNull, or } from 'drizzle-orm';
 import {
   TEAM_MEMBER_COUNT,
   UNKNOWN_COURSE_TITLE,
@@ -10,7 +10,8 @@ import {
 import type { Caller } from '../auth/service.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
-import { assignments, courses, liveClasses } from '../db/schema.js';
+import { assignments, courseMembers, courses, liveClasses } from '../db/schema.js';
+import { visibleCourse } from '../classes/visibility.js';
 
 /** The dashboard per role (spec §2, §7), counted in SQL rather than by loading rows. */
 export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) {
@@ -18,26 +19,29 @@ export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) 
     async get(caller: Caller): Promise<Dashboard> {
       const now = clock.now();
       const isTeacher = caller.role === 'teacher';
-      const ownCourseIds = db
-        .select({ id: courses.id })
-        .from(courses)
-        .where(eq(courses.teacherId, caller.userId));
+      // The courses the caller sees (DESIGN §11): a teacher's own, a student's active memberships.
+      const visibleCourseIds = isTeacher
+        ? db.select({ id: courses.id }).from(courses).where(eq(courses.teacherId, caller.userId))
+        : db
+            .select({ id: courseMembers.courseId })
+            .from(courseMembers)
+            .where(and(eq(courseMembers.studentId, caller.userId), eq(courseMembers.status, 'active')));
       const futureAssignments = and(
         gte(assignments.dueDate, now),
-        isTeacher ? inArray(assignments.courseId, ownCourseIds) : undefined,
+        inArray(assignments.courseId, visibleCourseIds),
       );
-      // Live classes cannot be scheduled yet (a placeholder); a teacher's list would be their courses' classes.
+      // Live classes cannot be scheduled yet (a placeholder): a teacher's are their courses' classes; a
+      // student's, their courses' and the school-wide ones (no course), as before classes.
       const futureClasses = and(
         gte(liveClasses.scheduledAt, now),
-        isTeacher ? inArray(liveClasses.courseId, ownCourseIds) : undefined,
+        isTeacher
+          ? inArray(liveClasses.courseId, visibleCourseIds)
+          : or(isNull(liveClasses.courseId), inArray(liveClasses.courseId, visibleCourseIds)),
       );
 
       const [[courseCount], [assignmentCount], [classCount], nextAssignments, nextClasses] =
         await Promise.all([
-          db
-            .select({ n: count() })
-            .from(courses)
-            .where(isTeacher ? eq(courses.teacherId, caller.userId) : undefined),
+          db.select({ n: count() }).from(courses).where(visibleCourse(caller)),
           db.select({ n: count() }).from(assignments).where(futureAssignments),
           db.select({ n: count() }).from(liveClasses).where(futureClasses),
           db

@@ -1,12 +1,14 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
   customType,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -120,10 +122,42 @@ export const courses = pgTable(
       .notNull()
       .references(() => profiles.id, { onDelete: 'restrict' }),
     createdAt: createdAt(),
+    /** 8 characters of JOIN_CODE_ALPHABET, stored without the dash (DESIGN §11). */
+    joinCode: text('join_code').notNull(),
+    /** The teacher can turn joining by code off without changing the code. */
+    joinEnabled: boolean('join_enabled').notNull().default(true),
   },
   (t) => [
     index('courses_teacher_id_idx').on(t.teacherId),
     index('courses_created_at_idx').on(t.createdAt.desc(), t.id),
+    uniqueIndex('courses_join_code_key').on(t.joinCode),
+    check('courses_join_code_check', sql`${t.joinCode} ~ '^[ABCDEFGHJKMNPQRSTUVWXYZ2-9]{8}$'`),
+  ],
+);
+
+/**
+ * Who is in a course (DESIGN §11). A row is kept when a student leaves or is removed, so restoring
+ * or re-joining brings the same membership (and their submissions, which are never deleted) back.
+ */
+export const courseMembers = pgTable(
+  'course_members',
+  {
+    courseId: uuid('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['active', 'left', 'removed'] }).notNull(),
+    joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the student left or was removed; null while active. */
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ name: 'course_members_pkey', columns: [t.courseId, t.studentId] }),
+    // A student's courses (visibility on every read, rooms at socket connect).
+    index('course_members_student_id_idx').on(t.studentId, t.courseId),
+    check('course_members_status_check', sql`${t.status} in ('active', 'left', 'removed')`),
   ],
 );
 

@@ -3,8 +3,8 @@ import type { LiveEvent, LiveEventType } from '@classwave/shared';
 import type { Caller } from '../auth/service.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
-import { events } from '../db/schema.js';
-import { roomsOf } from './rooms.js';
+import { courseMembers, events } from '../db/schema.js';
+import { userRoom } from './rooms.js';
 
 /** More missed events than this and the client is better off refetching what it shows. */
 export const MAX_REPLAY = 500;
@@ -59,7 +59,12 @@ export function createReplayService({
     .where(
       and(
         or(gt(events.id, afterId), lateCommit),
-        sql`${events.audience} && ${sql.placeholder('rooms')}::text[]`,
+        // The caller's current rooms: their user room and the course rooms of their active memberships,
+        // read here so a removal counts from the moment it commits. Role rooms are left out on purpose:
+        // events stored before classes (DESIGN §11) went to `role:student`, and would show other courses.
+        sql`${events.audience} && (array[${sql.placeholder('userRoom')}::text] || array(
+          select 'course:' || ${courseMembers.courseId}::text from ${courseMembers}
+          where ${courseMembers.studentId} = ${sql.placeholder('userId')}::uuid and ${courseMembers.status} = 'active'))`,
       ),
     )
     .orderBy(asc(events.id))
@@ -76,7 +81,11 @@ export function createReplayService({
       if (after === undefined) return { resync: false, events: [], lastId: max };
       // An id beyond the last one means the data was reset; one before what is kept means it was pruned.
       if (after > max || (min !== null && after < min - 1)) return { resync: true, events: [], lastId: max };
-      const rows = await missedQuery.execute({ after, rooms: roomsOf(caller) });
+      const rows = await missedQuery.execute({
+        after,
+        userRoom: userRoom(caller.userId),
+        userId: caller.userId,
+      });
       if (rows.length > MAX_REPLAY) return { resync: true, events: [], lastId: max };
       return {
         resync: false,

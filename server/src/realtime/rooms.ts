@@ -7,18 +7,14 @@ import type { Role } from '@classwave/shared';
 export const userRoom = (userId: string) => `user:${userId}`;
 export const roleRoom = (role: Role) => `role:${role}`;
 export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
+/** A course's active members' sockets (DESIGN §11); joined at connect and on every membership change. */
+export const courseRoom = (courseId: string) => `course:${courseId}`;
 
 export const audience = {
-  /** course:created / course:deleted: every signed-in user. */
-  everyone: () => [roleRoom('student'), roleRoom('teacher')],
-  /** assignment:created / assignment:deleted: all students, and the owning teacher's tabs. */
-  studentsAndTeacher: (teacherId: string) => [roleRoom('student'), userRoom(teacherId)],
-  /** submission:created / submission:graded: the student and the course's teacher. */
+  /** course:created: the owner's tabs only (nobody else is in the course yet). */
+  owner: (teacherId: string) => [userRoom(teacherId)],
+  /** course:updated / course:deleted / assignment:*: the course's active members and its teacher. */
+  course: (courseId: string, teacherId: string) => [courseRoom(courseId), userRoom(teacherId)],
+  /** submission:*, member:*: the student and the course's teacher. */
   studentAndTeacher: (studentId: string, teacherId: string) => [userRoom(studentId), userRoom(teacherId)],
 };
-
-/** The rooms a caller belongs to; replay filters events by them. */
-export const roomsOf = (caller: { userId: string; role: Role }) => [
-  userRoom(caller.userId),
-  roleRoom(caller.role),
-];

@@ -18,12 +18,15 @@ import { AppError } from '../http/errors.js';
 import { isBrokenText } from '../http/validation.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
-import { chatbotConversations } from '../db/schema.js';
+import { and, eq, sql } from 'drizzle-orm';
+import { chatbotConversations, courseMembers } from '../db/schema.js';
 import type { DomainEventBus } from '../events.js';
-import { roleRoom, sessionRoom, userRoom } from './rooms.js';
+import { courseRoom, roleRoom, sessionRoom, userRoom } from './rooms.js';
 
 interface SocketData {
   caller: Caller;
+  /** The course rooms of the student's active memberships at connect (DESIGN §11). */
+  courseRooms: string[];
   expiryTimer?: NodeJS.Timeout;
   chatPending: boolean;
 }
@@ -85,6 +88,17 @@ export function createRealtime(options: RealtimeOptions) {
 
   const chatFlood = slidingWindow(CHAT_FLOOD);
 
+  // Read in the handshake, so a socket is in its course rooms from its first event on.
+  const membershipsQuery = options.db
+    .select({ courseId: courseMembers.courseId })
+    .from(courseMembers)
+    .where(and(eq(courseMembers.studentId, sql.placeholder('studentId')), eq(courseMembers.status, 'active')))
+    .prepare('socket_course_rooms');
+  async function activeCourseRooms(studentId: string): Promise<string[]> {
+    const rows = await membershipsQuery.execute({ studentId });
+    return rows.map((r) => courseRoom(r.courseId));
+  }
+
   /** Closes the socket when its access token runs out, unless a fresh one was handed over. */
   function armExpiry(socket: AppSocket) {
     clearTimeout(socket.data.expiryTimer);
@@ -104,7 +118,9 @@ export function createRealtime(options: RealtimeOptions) {
       return next(new Error(ErrorCode.unauthorized));
     }
     try {
-      socket.data.caller = await auth.authenticate(token);
+      const caller = await auth.authenticate(token);
+      socket.data.caller = caller;
+      socket.data.courseRooms = caller.role === 'student' ? await activeCourseRooms(caller.userId) : [];
       socket.data.chatPending = false;
       next();
     } catch (error) {
@@ -117,7 +133,12 @@ export function createRealtime(options: RealtimeOptions) {
 
   io.on('connection', (socket: AppSocket) => {
     const { caller } = socket.data;
-    void socket.join([userRoom(caller.userId), roleRoom(caller.role), sessionRoom(caller.sessionId)]);
+    void socket.join([
+      userRoom(caller.userId),
+      roleRoom(caller.role),
+      sessionRoom(caller.sessionId),
+      ...socket.data.courseRooms,
+    ]);
     armExpiry(socket);
     socket.on('disconnect', () => clearTimeout(socket.data.expiryTimer));
 
@@ -196,6 +217,15 @@ export function createRealtime(options: RealtimeOptions) {
     const { audience, ...payload } = event;
     // The event map is keyed by type; the payload's type matches its data by construction in the outbox.
     (io.to(audience) as unknown as { emit: (type: string, data: unknown) => void }).emit(event.type, payload);
+  });
+
+  // A membership changed (committed): the student's sockets on every process (through the Redis
+  // adapter) join or leave the course's room now, before the HTTP answer, so nothing the course
+  // sends after a removal reaches them, and a new member hears the course without reconnecting.
+  bus.on('membership', ({ studentId, courseId, active }) => {
+    const sockets = io.in(userRoom(studentId));
+    if (active) sockets.socketsJoin(courseRoom(courseId));
+    else sockets.socketsLeave(courseRoom(courseId));
   });
 
   io.on('session:ended', (sessionId) => auth.forgetSession(sessionId));

@@ -1,4 +1,5 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { ErrorCode } from '@classwave/shared';
 import type { CreateSubmissionBody, GradeBody, OwnSubmission, Submission } from '@classwave/shared';
 import type { Caller } from '../auth/service.js';
 import type { Clock } from '../clock.js';
@@ -6,11 +7,13 @@ import type { Db, Tx } from '../db/client.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
 import { PG, pgCode } from '../db/errors.js';
-import { assignments, courses, profiles, submissions } from '../db/schema.js';
-import { badRequest, conflict } from '../http/errors.js';
-import { found, requireCourseOwner, requireStudent } from '../policies.js';
+import { assignments, courseMembers, courses, profiles, submissions } from '../db/schema.js';
+import { AppError, badRequest, conflict } from '../http/errors.js';
+import { found, requireStudent } from '../policies.js';
+import { requireOwnerOf } from '../classes/visibility.js';
 
 const ALREADY_SUBMITTED = 'You have already submitted this assignment.';
+const NOT_A_MEMBER = 'You are no longer a member of this course, so you cannot submit to it.';
 
 type SubmissionRow = typeof submissions.$inferSelect;
 const toSubmission = (row: SubmissionRow, studentName: string): Submission => ({
@@ -45,11 +48,19 @@ export function createSubmissionService({ db, clock, outbox }: { db: Db; clock: 
         .select({
           teacherId: courses.teacherId,
           studentName: sql<string>`(select ${profiles.fullName} from ${profiles} where ${profiles.id} = ${caller.userId})`,
+          membership: courseMembers.status,
         })
         .from(assignments)
         .innerJoin(courses, eq(courses.id, assignments.courseId))
+        .leftJoin(
+          courseMembers,
+          and(eq(courseMembers.courseId, courses.id), eq(courseMembers.studentId, caller.userId)),
+        )
         .where(eq(assignments.id, assignmentId));
-      const { teacherId, studentName } = found(target, 'Assignment');
+      // Never a member: the assignment is not there for them (404). A former member knows it is (403).
+      if (!target?.membership) throw found(undefined, 'Assignment');
+      if (target.membership !== 'active') throw new AppError(403, ErrorCode.notAMember, NOT_A_MEMBER);
+      const { teacherId, studentName } = target;
       try {
         return await outbox.transaction(async (tx, record) => {
           const [row] = await tx
@@ -86,7 +97,7 @@ export function createSubmissionService({ db, clock, outbox }: { db: Db; clock: 
     /** The course's teacher sees every submission, newest first, with the student's name. */
     async list(caller: Caller, assignmentId: string): Promise<Submission[]> {
       const { course } = await assignmentWithCourse(db, assignmentId);
-      requireCourseOwner(caller, course, 'see its submissions');
+      await requireOwnerOf(db, caller, course, 'see its submissions', 'Assignment');
       const rows = await db
         .select({ submission: submissions, studentName: profiles.fullName })
         .from(submissions)
@@ -113,7 +124,7 @@ export function createSubmissionService({ db, clock, outbox }: { db: Db; clock: 
           .where(eq(submissions.id, submissionId))
           .for('update', { of: submissions });
         const { assignment, course, studentName } = found(row, 'Submission');
-        requireCourseOwner(caller, course, 'grade its submissions');
+        await requireOwnerOf(tx, caller, course, 'grade its submissions', 'Submission');
         if (body.grade > assignment.maxPoints) {
           throw badRequest(
             `body.grade must be at most ${assignment.maxPoints}, this assignment's max points`,

@@ -5,6 +5,7 @@ import {
   createAssignment,
   createCourse,
   createStudent,
+  joinCourse,
   createTeacher,
   submit,
   type Actor,
@@ -24,8 +25,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const newAssignment = async (maxPoints = 100) =>
-  createAssignment(t, teacher, await createCourse(t, teacher), { maxPoints });
+/** An assignment in a fresh course that Ada and Ben have joined. */
+const newAssignment = async (maxPoints = 100) => {
+  const course = await createCourse(t, teacher);
+  await Promise.all([joinCourse(t, ada, course), joinCourse(t, ben, course)]);
+  return createAssignment(t, teacher, course, { maxPoints });
+};
 const submissionsOf = async (assignmentId: string): Promise<Submission[]> =>
   (
     await t.app.inject({

@@ -68,3 +68,16 @@ export async function submit(
   if (res.statusCode !== 201) throw new Error(`submit: ${res.statusCode} ${res.body}`);
   return res.json();
 }
+
+/** The student joins the course with its code (as its teacher would hand it out). */
+export async function joinCourse(t: TestApp, student: Actor, course: Course): Promise<Course> {
+  if (!course.joinCode) throw new Error('joinCourse: pass the course as its teacher sees it (with joinCode)');
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/courses/join',
+    headers: student.headers,
+    payload: { code: course.joinCode },
+  });
+  if (res.statusCode !== 200) throw new Error(`joinCourse: ${res.statusCode} ${res.body}`);
+  return (res.json() as { course: Course }).course;
+}

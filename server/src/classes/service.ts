@@ -1,0 +1,295 @@
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import {
+  ErrorCode,
+  formatJoinCode,
+  normalizeJoinCode,
+  type Course,
+  type CourseMember,
+  type JoinCodeBody,
+  type JoinCodeState,
+  type JoinPreview,
+  type JoinResponse,
+} from '@classwave/shared';
+import type { Caller } from '../auth/service.js';
+import type { Clock } from '../clock.js';
+import type { Db, Tx } from '../db/client.js';
+import { assignments, courseMembers, courses, profiles, submissions, users } from '../db/schema.js';
+import type { DomainEventBus } from '../events.js';
+import { AppError, conflict, notFound } from '../http/errors.js';
+import { requireStudent } from '../policies.js';
+import type { Outbox, RecordEvent } from '../realtime/outbox.js';
+import { audience } from '../realtime/rooms.js';
+import { toCourse } from '../courses/service.js';
+import { randomJoinCode, retryOnCodeCollision } from './codes.js';
+import type { WrongCodeLimiter } from './limits.js';
+import { requireOwnerOf } from './visibility.js';
+
+const codeInvalid = () =>
+  new AppError(404, ErrorCode.joinCodeInvalid, 'No course has that code. Check it with your teacher.');
+const joinDisabled = () =>
+  new AppError(403, ErrorCode.joinDisabled, 'The teacher has turned joining off for this course.');
+const wasRemoved = () =>
+  new AppError(
+    403,
+    ErrorCode.forbidden,
+    'Your teacher removed you from this course. Ask them to add you back; the code cannot.',
+  );
+const memberNotFound = () => notFound('That student is not in this course.');
+
+/** Who is asking, for the wrong-code limits. */
+export interface Requester {
+  caller: Caller;
+  ip: string;
+}
+
+type MemberRow = typeof courseMembers.$inferSelect;
+
+/**
+ * Joining by code, the roster, leaving, removal and restore, and the course's code (DESIGN §11).
+ * After each membership change commits, `membership` tells the realtime module to move the
+ * student's sockets into or out of the course's room before the HTTP answer goes out.
+ */
+export function createClassService({
+  db,
+  clock,
+  outbox,
+  bus,
+  limiter,
+}: {
+  db: Db;
+  clock: Clock;
+  outbox: Outbox;
+  bus: DomainEventBus;
+  limiter: WrongCodeLimiter;
+}) {
+  const withTeacher = (tx: Db | Tx) =>
+    tx
+      .select({ course: courses, teacherName: profiles.fullName })
+      .from(courses)
+      .innerJoin(profiles, eq(profiles.id, courses.teacherId));
+
+  /** The course for a typed code, counting a wrong one against the caller's limits. */
+  async function courseByCode({ caller, ip }: Requester, input: string) {
+    requireStudent(caller, 'join courses');
+    const who = { userId: caller.userId, ip };
+    await limiter.check(who);
+    const code = normalizeJoinCode(input);
+    const [row] = code ? await withTeacher(db).where(eq(courses.joinCode, code)) : [];
+    if (!row) {
+      await limiter.wrong(who);
+      throw codeInvalid();
+    }
+    if (!row.course.joinEnabled) throw joinDisabled();
+    return row;
+  }
+
+  /** One roster row, as the teacher sees it. */
+  async function memberOf(tx: Db | Tx, courseId: string, studentId: string): Promise<CourseMember> {
+    const [row] = await roster(tx, courseId, studentId);
+    if (!row) throw memberNotFound();
+    return row;
+  }
+
+  async function roster(tx: Db | Tx, courseId: string, studentId?: string): Promise<CourseMember[]> {
+    const rows = await tx
+      .select({
+        member: courseMembers,
+        fullName: profiles.fullName,
+        email: users.email,
+        submissionCount: sql<number>`(select count(*)::int from ${submissions}
+          inner join ${assignments} on ${assignments.id} = ${submissions.assignmentId}
+          where ${assignments.courseId} = ${courseMembers.courseId}
+          and ${submissions.studentId} = ${courseMembers.studentId})`,
+      })
+      .from(courseMembers)
+      .innerJoin(profiles, eq(profiles.id, courseMembers.studentId))
+      .innerJoin(users, eq(users.id, courseMembers.studentId))
+      .where(
+        and(
+          eq(courseMembers.courseId, courseId),
+          studentId ? eq(courseMembers.studentId, studentId) : undefined,
+        ),
+      )
+      // Active students first, then by name, as a teacher reads a class list.
+      .orderBy(
+        sql`${courseMembers.status} <> 'active'`,
+        asc(sql`lower(${profiles.fullName})`),
+        asc(courseMembers.studentId),
+      );
+    return rows.map((r) => toMember(r.member, r.fullName, r.email, r.submissionCount));
+  }
+
+  /** Records a member:* event (course as a student sees it, and the roster row) to the teacher and the student. */
+  async function recordMember(
+    tx: Tx,
+    record: RecordEvent,
+    type: 'member:joined' | 'member:left' | 'member:removed' | 'member:restored',
+    course: Course,
+    studentId: string,
+  ) {
+    const member = await memberOf(tx, course.id, studentId);
+    record(type, { course, member }, audience.studentAndTeacher(studentId, course.teacherId));
+    return member;
+  }
+
+  /** Sets a membership's status in the transaction; returns the row as it was before. */
+  async function lockMembership(tx: Tx, courseId: string, studentId: string): Promise<MemberRow | undefined> {
+    const [row] = await tx
+      .select()
+      .from(courseMembers)
+      .where(and(eq(courseMembers.courseId, courseId), eq(courseMembers.studentId, studentId)))
+      .for('update');
+    return row;
+  }
+
+  const moved = (studentId: string, courseId: string, active: boolean) =>
+    bus.emit('membership', { studentId, courseId, active });
+
+  async function ownedCourse(tx: Db | Tx, caller: Caller, courseId: string) {
+    const [row] = await withTeacher(tx).where(eq(courses.id, courseId));
+    await requireOwnerOf(tx, caller, row?.course, 'manage its members');
+    return row!;
+  }
+
+  return {
+    async preview(requester: Requester, input: string): Promise<JoinPreview> {
+      const { course, teacherName } = await courseByCode(requester, input);
+      const [[counted], status] = await Promise.all([
+        db
+          .select({ n: count() })
+          .from(courseMembers)
+          .where(and(eq(courseMembers.courseId, course.id), eq(courseMembers.status, 'active'))),
+        db
+          .select({ status: courseMembers.status })
+          .from(courseMembers)
+          .where(
+            and(eq(courseMembers.courseId, course.id), eq(courseMembers.studentId, requester.caller.userId)),
+          ),
+      ]);
+      return {
+        course: { id: course.id, title: course.title, code: course.code },
+        teacher: { fullName: teacherName },
+        memberCount: counted?.n ?? 0,
+        alreadyMember: status[0]?.status === 'active',
+      };
+    },
+
+    /** Joins by code: 200 with the course, also when already a member; a removed student cannot. */
+    async join(requester: Requester, input: string): Promise<JoinResponse> {
+      const { course: found, teacherName } = await courseByCode(requester, input);
+      const studentId = requester.caller.userId;
+      const course = toCourse(found, teacherName, studentId);
+      const joined = await outbox.transaction(async (tx, record) => {
+        const before = await lockMembership(tx, found.id, studentId);
+        if (before?.status === 'active') return false;
+        if (before?.status === 'removed') throw wasRemoved();
+        const now = clock.now();
+        await tx
+          .insert(courseMembers)
+          .values({ courseId: found.id, studentId, status: 'active', joinedAt: now })
+          .onConflictDoUpdate({
+            target: [courseMembers.courseId, courseMembers.studentId],
+            set: { status: 'active', joinedAt: now, endedAt: null },
+          });
+        await recordMember(tx, record, 'member:joined', course, studentId);
+        return true;
+      });
+      if (joined) moved(studentId, found.id, true);
+      return { course };
+    },
+
+    async leave(caller: Caller, courseId: string): Promise<void> {
+      requireStudent(caller, 'leave courses');
+      await outbox.transaction(async (tx, record) => {
+        const before = await lockMembership(tx, courseId, caller.userId);
+        // Not an active member: the course is not visible to them (404, as everywhere).
+        if (before?.status !== 'active') throw notFound('Course not found.');
+        await tx
+          .update(courseMembers)
+          .set({ status: 'left', endedAt: clock.now() })
+          .where(and(eq(courseMembers.courseId, courseId), eq(courseMembers.studentId, caller.userId)));
+        const [row] = await withTeacher(tx).where(eq(courses.id, courseId));
+        await recordMember(
+          tx,
+          record,
+          'member:left',
+          toCourse(row!.course, row!.teacherName, null),
+          caller.userId,
+        );
+      });
+      moved(caller.userId, courseId, false);
+    },
+
+    async members(caller: Caller, courseId: string): Promise<CourseMember[]> {
+      await ownedCourse(db, caller, courseId);
+      return roster(db, courseId);
+    },
+
+    /** The teacher removes a student (kept on the roster as 'removed', their submissions kept). */
+    async remove(caller: Caller, courseId: string, studentId: string): Promise<CourseMember> {
+      const result = await outbox.transaction(async (tx, record) => {
+        const { course, teacherName } = await ownedCourse(tx, caller, courseId);
+        const before = await lockMembership(tx, courseId, studentId);
+        if (!before) throw memberNotFound();
+        if (before.status !== 'active')
+          return { member: await memberOf(tx, courseId, studentId), changed: false };
+        await tx
+          .update(courseMembers)
+          .set({ status: 'removed', endedAt: clock.now() })
+          .where(and(eq(courseMembers.courseId, courseId), eq(courseMembers.studentId, studentId)));
+        const shown = toCourse(course, teacherName, null);
+        return { member: await recordMember(tx, record, 'member:removed', shown, studentId), changed: true };
+      });
+      if (result.changed) moved(studentId, courseId, false);
+      return result.member;
+    },
+
+    /** The teacher takes a removed student back. A student who left by themselves re-joins with the code. */
+    async restore(caller: Caller, courseId: string, studentId: string): Promise<CourseMember> {
+      const result = await outbox.transaction(async (tx, record) => {
+        const { course, teacherName } = await ownedCourse(tx, caller, courseId);
+        const before = await lockMembership(tx, courseId, studentId);
+        if (!before) throw memberNotFound();
+        if (before.status === 'active')
+          return { member: await memberOf(tx, courseId, studentId), changed: false };
+        if (before.status === 'left')
+          throw conflict('This student left the course themselves; they can join again with the code.');
+        await tx
+          .update(courseMembers)
+          .set({ status: 'active', endedAt: null })
+          .where(and(eq(courseMembers.courseId, courseId), eq(courseMembers.studentId, studentId)));
+        const shown = toCourse(course, teacherName, null);
+        return { member: await recordMember(tx, record, 'member:restored', shown, studentId), changed: true };
+      });
+      if (result.changed) moved(studentId, courseId, true);
+      return result.member;
+    },
+
+    /** Reset the code (the old one stops at once), or turn joining off or on. */
+    async joinCode(caller: Caller, courseId: string, { action }: JoinCodeBody): Promise<JoinCodeState> {
+      return retryOnCodeCollision(() =>
+        outbox.transaction(async (tx, record) => {
+          const { teacherName } = await ownedCourse(tx, caller, courseId);
+          const set =
+            action === 'reset' ? { joinCode: randomJoinCode() } : { joinEnabled: action === 'enable' };
+          const [row] = await tx.update(courses).set(set).where(eq(courses.id, courseId)).returning();
+          // Only the teacher's tabs: the code is theirs alone, and students see nothing of it change.
+          record('course:updated', toCourse(row!, teacherName, caller.userId), audience.owner(caller.userId));
+          return { joinCode: formatJoinCode(row!.joinCode), joinEnabled: row!.joinEnabled };
+        }),
+      );
+    },
+  };
+}
+export type ClassService = ReturnType<typeof createClassService>;
+
+function toMember(row: MemberRow, fullName: string, email: string, submissionCount: number): CourseMember {
+  return {
+    courseId: row.courseId,
+    student: { id: row.studentId, fullName, email },
+    status: row.status,
+    joinedAt: row.joinedAt.toISOString(),
+    endedAt: row.endedAt?.toISOString() ?? null,
+    submissionCount,
+  };
+}

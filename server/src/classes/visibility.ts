@@ -1,0 +1,51 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { MEMBER_STATUSES } from '@classwave/shared';
+import type { Caller } from '../auth/service.js';
+import type { Db, Tx } from '../db/client.js';
+import { courseMembers, courses } from '../db/schema.js';
+import { forbidden, notFound } from '../http/errors.js';
+
+/**
+ * Who sees a course (DESIGN §11): its teacher, and its active members. Everything else answers 404,
+ * so a course's existence does not leak; 403 only for someone who can see the course but may not
+ * do this to it.
+ */
+
+/** The caller's membership status in a course, or undefined when they never joined it. */
+export async function memberStatus(
+  tx: Db | Tx,
+  courseId: string,
+  studentId: string,
+): Promise<(typeof MEMBER_STATUSES)[number] | undefined> {
+  const [row] = await tx
+    .select({ status: courseMembers.status })
+    .from(courseMembers)
+    .where(and(eq(courseMembers.courseId, courseId), eq(courseMembers.studentId, studentId)));
+  return row?.status;
+}
+
+/** SQL true where `courses` is visible to the caller (a teacher's own, a student's active memberships). */
+export function visibleCourse(caller: Caller) {
+  return caller.role === 'teacher'
+    ? eq(courses.teacherId, caller.userId)
+    : sql`exists (select 1 from ${courseMembers} where ${courseMembers.courseId} = ${courses.id}
+        and ${courseMembers.studentId} = ${caller.userId} and ${courseMembers.status} = 'active')`;
+}
+
+/**
+ * The caller must teach the course. A course the caller cannot see is a 404 (as if it did not
+ * exist); a member student gets 403, since they know the course is there.
+ */
+export async function requireOwnerOf<T extends { id: string; teacherId: string }>(
+  tx: Db | Tx,
+  caller: Caller,
+  course: T | undefined,
+  action: string,
+  what = 'Course',
+): Promise<T> {
+  if (!course) throw notFound(`${what} not found.`);
+  if (course.teacherId === caller.userId) return course;
+  if (caller.role === 'student' && (await memberStatus(tx, course.id, caller.userId)) === 'active')
+    throw forbidden(`Only the course's teacher can ${action}.`);
+  throw notFound(`${what} not found.`);
+}

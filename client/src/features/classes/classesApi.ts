@@ -5,7 +5,7 @@ import { removeAssignment } from '../assignments/assignmentCache';
 import { assignmentsApi } from '../assignments/assignmentsApi';
 import { removeCourse, upsertCourses } from '../courses/courseCache';
 import { coursesApi } from '../courses/coursesApi';
-import { setMemberStatus, upsertMember, type RosterMember, type RosterStatus } from './rosterCache';
+import { upsertMember, type RosterMember } from './rosterCache';
 
 /** A failed call, with the `Retry-After` of a 429 (in seconds) when the server sent one. */
 export type ClassesError = FetchBaseQueryError & { retryAfterSeconds?: number };
@@ -74,7 +74,7 @@ export const classesApi = classesQueries.injectEndpoints({
       },
     }),
     /** The student leaves a course: it and its assignments drop off their screens. */
-    leaveCourse: build.mutation<unknown, string>({
+    leaveCourse: build.mutation<void, string>({
       query: (courseId) => ({ url: `${path(courseId)}/leave`, method: 'POST' }),
       async onQueryStarted(courseId, { dispatch, queryFulfilled }) {
         const ok = await queryFulfilled.then(
@@ -84,26 +84,26 @@ export const classesApi = classesQueries.injectEndpoints({
         if (ok) dispatch(dropCourse(courseId));
       },
     }),
-    removeMember: build.mutation<unknown, MemberArgs>({
+    /** The teacher removes a student (status 'removed'); answers the roster row as it now is. */
+    removeMember: build.mutation<RosterMember, MemberArgs>({
       query: ({ courseId, studentId }) => ({
         url: `${path(courseId)}/members/${encodeURIComponent(studentId)}`,
         method: 'DELETE',
       }),
-      async onQueryStarted({ courseId, studentId }, { dispatch, queryFulfilled }) {
-        const { data } = await queryFulfilled.catch(() => ({ data: undefined as unknown }));
-        if (data === undefined) return;
-        dispatch(patchRoster(courseId, (list) => applyAnswer(list, data, studentId, 'removed')));
+      async onQueryStarted({ courseId }, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (data) dispatch(patchRoster(courseId, (list) => upsertMember(list, data)));
       },
     }),
-    restoreMember: build.mutation<unknown, MemberArgs>({
+    /** The teacher brings a removed student back; answers the roster row as it now is. */
+    restoreMember: build.mutation<RosterMember, MemberArgs>({
       query: ({ courseId, studentId }) => ({
         url: `${path(courseId)}/members/${encodeURIComponent(studentId)}/restore`,
         method: 'POST',
       }),
-      async onQueryStarted({ courseId, studentId }, { dispatch, queryFulfilled }) {
-        const { data } = await queryFulfilled.catch(() => ({ data: undefined as unknown }));
-        if (data === undefined) return;
-        dispatch(patchRoster(courseId, (list) => applyAnswer(list, data, studentId, 'active')));
+      async onQueryStarted({ courseId }, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (data) dispatch(patchRoster(courseId, (list) => upsertMember(list, data)));
       },
     }),
     /** Reset the code (the old one stops at once) or turn joining off or on. */
@@ -120,19 +120,6 @@ export const classesApi = classesQueries.injectEndpoints({
     }),
   }),
 });
-
-/**
- * The roster row a remove or restore answered with, when it answered with one; otherwise (an empty
- * answer) the status it must now have. The live event brings the server's row in any case.
- */
-function applyAnswer(list: RosterMember[], data: unknown, studentId: string, status: RosterStatus) {
-  const member = data as Partial<RosterMember> | null;
-  if (member && typeof member === 'object' && member.student?.id === studentId && member.status) {
-    upsertMember(list, member as RosterMember);
-  } else {
-    setMemberStatus(list, studentId, status, new Date().toISOString());
-  }
-}
 
 /** Writes a course's new code and switch into the course list and the course page. */
 export const setJoinCodeState =

@@ -26,7 +26,6 @@ function storeWith(
   store.dispatch(
     classesApi.util.upsertQueryEntries([
       { endpointName: 'getCourses', arg: undefined, value: cached.courses ?? [] },
-      { endpointName: 'getAssignments', arg: undefined, value: cached.assignments ?? [] },
       ...(cached.roster
         ? [{ endpointName: 'getMembers' as const, arg: cached.roster[0], value: cached.roster[1] }]
         : []),
@@ -35,6 +34,11 @@ function storeWith(
         arg: course.id,
         value: { course, assignments: (cached.assignments ?? []).filter((a) => a.courseId === course.id) },
       })),
+    ]),
+  );
+  store.dispatch(
+    assignmentsApi.util.upsertQueryEntries([
+      { endpointName: 'getAssignments', arg: undefined, value: cached.assignments ?? [] },
     ]),
   );
   const state = () => store.getState() as never;

@@ -59,6 +59,17 @@ describe('Join a class dialog', () => {
     expect(field).toHaveAttribute('aria-invalid', 'true');
   });
 
+  it('says the wait in minutes when the server counts it in seconds', async () => {
+    const limited = apiError(429, 'Too many wrong join codes. Try again in 540 seconds.', 'rate_limited');
+    const { user, field, dialog } = await openDialog({
+      'POST /api/courses/join': { ...(limited as object), headers: { 'Retry-After': '540' } },
+    });
+    await user.type(field, 'ABCD-EFGH{Enter}');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Too many wrong join codes. Try again in 9 minutes.',
+    );
+  });
+
   it('tells a student who tried too often how long to wait (Retry-After)', async () => {
     const limited = apiError(429, 'Too many wrong codes.', 'rate_limited');
     const { user, field, dialog } = await openDialog({

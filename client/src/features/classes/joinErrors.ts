@@ -19,7 +19,11 @@ export function formatWait(seconds: number): string {
 export function joinErrorMessage(error: unknown): string {
   const message = apiErrorMessage(error, 'Could not join the class. Check your connection and try again.');
   if (apiErrorCode(error) !== ErrorCode.rateLimited) return message;
-  // The server's message may already say how long; otherwise Retry-After does.
+  // Retry-After says how long, in a unit that reads well ("9 minutes", not "540 seconds").
   const wait = (error as ClassesError).retryAfterSeconds;
-  return wait && !/try again/i.test(message) ? `${message} Try again in ${formatWait(wait)}.` : message;
+  if (!wait) return message;
+  const inSeconds = /in \d+ seconds?/i;
+  return inSeconds.test(message)
+    ? message.replace(inSeconds, `in ${formatWait(wait)}`)
+    : `${message} Try again in ${formatWait(wait)}.`;
 }

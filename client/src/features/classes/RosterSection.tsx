@@ -1,5 +1,5 @@
 import { formatDetailDate } from '@classwave/shared';
-import { UserMinus, UserPlus, Users } from 'lucide-react';
+import { UserMinus, UserPlus } from 'lucide-react';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
 import { Badge, type BadgeTone } from '../../components/Badge';
@@ -51,9 +51,7 @@ export function RosterSection({ courseId }: { courseId: string }) {
           </Button>
         </p>
       ) : members.length === 0 ? (
-        <p className="course-detail__empty roster__empty">
-          <Users aria-hidden="true" size={18} /> No students yet. Share the class code to let them join.
-        </p>
+        <p className="course-detail__empty">No students yet. Share the class code to let them join.</p>
       ) : (
         <ul className="roster__list" aria-label="Students">
           {members.map((member) => (
@@ -94,7 +92,9 @@ function RosterRow({ member }: { member: RosterMember }) {
     <li className="roster__row" aria-label={student.fullName}>
       <div className="roster__who">
         <span className="roster__name">{student.fullName}</span>
-        <span className="roster__email">{student.email}</span>
+        <span className="roster__email" title={student.email}>
+          {student.email}
+        </span>
       </div>
       <div className="roster__facts">
         <Badge tone={status.tone}>{status.label}</Badge>

@@ -2,6 +2,7 @@ import { X } from 'lucide-react';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
+import { toast } from 'sonner';
 import { joinLinkOf } from './joinLink';
 import './PresentOverlay.css';
 
@@ -26,6 +27,8 @@ export function PresentOverlay({ title, joinCode, joinEnabled, onClose }: Presen
   useEffect(() => {
     const previouslyFocused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     closeRef.current?.focus();
+    // A projected screen shows the code only; toasts would also cover the Close button.
+    toast.dismiss();
     function closeOnEscape(event: KeyboardEvent) {
       if (event.key !== 'Escape') return;
       event.preventDefault();
@@ -42,6 +45,10 @@ export function PresentOverlay({ title, joinCode, joinEnabled, onClose }: Presen
   }, []);
 
   const link = joinLinkOf(joinCode);
+  // The path stays on one line when the link wraps, so the code is never split.
+  const pathStart = link.indexOf('/join/');
+  const origin = link.slice(0, pathStart);
+  const path = link.slice(pathStart);
   return createPortal(
     <div className="present" role="dialog" aria-modal="true" aria-labelledby="present-title">
       <button ref={closeRef} type="button" className="present__close" onClick={onClose}>
@@ -59,7 +66,10 @@ export function PresentOverlay({ title, joinCode, joinEnabled, onClose }: Presen
             {joinCode}
           </p>
           <p className="present__label">or open</p>
-          <p className="present__link">{link}</p>
+          <p className="present__link" data-testid="present-link">
+            {origin}
+            <span className="present__link-path">{path}</span>
+          </p>
           {!joinEnabled && <p className="present__off">Joining is turned off right now.</p>}
         </div>
         <div className="present__qr">

@@ -133,7 +133,7 @@ describe('the class code panel', () => {
     const present = screen.getByRole('dialog', { name: 'Marine Biology' });
     expect(within(present).getByTestId('present-code')).toHaveTextContent('ABCD-EFGH');
     const link = `${window.location.origin}/join/ABCD-EFGH`;
-    expect(within(present).getByText(link)).toBeInTheDocument();
+    expect(within(present).getByTestId('present-link')).toHaveTextContent(link);
     expect(within(present).getByTitle(`QR code of ${link}`)).toBeInTheDocument();
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();

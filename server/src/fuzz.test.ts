@@ -8,6 +8,7 @@ import {
   createStudent,
   createTeacher,
   inDays,
+  joinCourse,
   submit,
 } from './test/factories.js';
 import {
@@ -36,8 +37,10 @@ const started = { wall: Date.now(), cpu: process.cpuUsage() };
 
 // The app is built while tests are collected: the routes to fuzz come from its OpenAPI document.
 const roomy = { max: 100_000, timeWindow: 60_000 };
+const lenient = { max: 100_000, windowMs: 60_000 };
 const t = await createTestApp({
   rateLimits: { signUp: roomy, signIn: roomy, resend: roomy, refresh: roomy },
+  joinLimits: { account: lenient, ip: lenient },
 });
 afterAll(() => t.close());
 const routes = routesOf((await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json());
@@ -45,6 +48,9 @@ const routes = routesOf((await t.app.inject({ method: 'GET', url: '/api/docs/jso
 // Who calls each route: a teacher for signed-in routes unless said otherwise.
 const ACTING: Record<string, 'student' | 'session'> = {
   'POST /api/assignments/:id/submissions': 'student',
+  'POST /api/courses/join': 'student',
+  'GET /api/join/:code': 'student',
+  'POST /api/courses/:id/leave': 'student',
   'POST /api/auth/refresh': 'session',
   'POST /api/auth/signout': 'session',
 };
@@ -59,6 +65,10 @@ const REPEATABLE = new Set([
   'POST /api/assignments',
   'POST /api/assignments/samples',
   'PATCH /api/submissions/:id',
+  // Joining again, restoring an active member and resetting the code again change nothing others rely on.
+  'POST /api/courses/join',
+  'POST /api/courses/:id/members/:studentId/restore',
+  'POST /api/courses/:id/join-code',
 ]);
 
 const [teacher, student, peer, sessionUser] = await Promise.all([
@@ -73,15 +83,20 @@ interface Context {
   /** The id a valid request names in its path, chosen by the resource the path is about. */
   id: string;
   courseId: string;
+  /** A member of the course (for the roster routes' {studentId}). */
+  studentId: string;
+  /** The course's join code (for {code} and the join body). */
+  joinCode: string;
 }
 async function freshContext(route: Route): Promise<Context> {
   const course = await createCourse(t, teacher);
+  await Promise.all([joinCourse(t, peer, course), joinCourse(t, student, course)]);
   const assignment = await createAssignment(t, teacher, course, { maxPoints: 10 });
   const submission = await submit(t, peer, assignment);
   const resource = /\/api\/(\w+)\/\{id\}/.exec(route.path)?.[1];
   const ids: Record<string, string> = {
     // Only a course without assignments can be deleted.
-    courses: route.method === 'DELETE' ? (await createCourse(t, teacher)).id : course.id,
+    courses: route.key === 'DELETE /api/courses/:id' ? (await createCourse(t, teacher)).id : course.id,
     assignments: assignment.id,
     submissions: submission.id,
   };
@@ -93,7 +108,13 @@ async function freshContext(route: Route): Promise<Context> {
     const session = await signIn(t, sessionUser.email);
     headers = { ...bearer(session.accessToken), cookie: session.cookie };
   }
-  return { headers, id: (resource && ids[resource]) ?? random.uuid(), courseId: course.id };
+  return {
+    headers,
+    id: (resource && ids[resource]) ?? random.uuid(),
+    courseId: course.id,
+    studentId: peer.id,
+    joinCode: course.joinCode!,
+  };
 }
 
 /** A valid value for a field, by its schema and (for what a schema cannot say) its name. */
@@ -114,6 +135,7 @@ function validValue(route: Route, name: string, schema: JsonSchema, ctx: Context
   if (schema.format === 'date-time') return inDays(7);
   if (schema.format === 'uri') return `${TEST_ORIGIN}/login`;
   if (name === 'password') return PASSWORD;
+  if (name === 'code' && route.key === 'POST /api/courses/join') return ctx.joinCode;
   return `Valid ${name}`.slice(0, schema.maxLength ?? 100);
 }
 
@@ -129,7 +151,11 @@ async function send(route: Route, { name, attempt }: Case): Promise<string[]> {
   const id = typeof a.id === 'function' ? a.id(ctx.id) : (a.id ?? ctx.id);
   const query =
     a.query ?? route.query.map((q) => `${q.name}=${q.schema.type === 'integer' ? 0 : 'fuzz'}`).join('&');
-  const url = `${route.path.replace('{id}', id)}${query ? `?${query}` : ''}`;
+  const path = route.path
+    .replace('{id}', id)
+    .replace('{studentId}', ctx.studentId)
+    .replace('{code}', ctx.joinCode);
+  const url = `${path}${query ? `?${query}` : ''}`;
   const text =
     a.body === undefined ? (route.body ? JSON.stringify(valid()) : undefined) : (a.body ?? undefined);
   const headers: Record<string, string> = { ...ctx.headers };

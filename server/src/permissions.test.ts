@@ -7,6 +7,7 @@ import {
   createStudent,
   createTeacher,
   inDays,
+  joinCourse,
   submit,
   type Actor,
 } from './test/factories.js';
@@ -20,29 +21,52 @@ let owner: Actor;
 let otherTeacher: Actor;
 let studentA: Actor;
 let studentB: Actor;
+let nonMember: Actor;
+let formerMember: Actor;
+let otherMember: Actor;
 let signedOut: { headers: { authorization: string } };
 
 beforeAll(async () => {
   t = await createTestApp();
-  [owner, otherTeacher, studentA, studentB] = await Promise.all([
+  [owner, otherTeacher, studentA, studentB, nonMember, formerMember, otherMember] = await Promise.all([
     createTeacher(t, 'Owner Teacher'),
     createTeacher(t, 'Other Teacher'),
     createStudent(t, 'Student A'),
     createStudent(t, 'Student B'),
+    createStudent(t, 'Non Member'),
+    createStudent(t, 'Former Member'),
+    createStudent(t, 'Other Member'),
   ]);
+  await joinCourse(t, otherMember, await createCourse(t, otherTeacher));
   const gone = await createStudent(t, 'Gone Student');
   await t.app.inject({ method: 'POST', url: '/api/auth/signout', headers: gone.headers });
   signedOut = { headers: bearer(gone.token) };
 });
 afterAll(() => t.close());
 
-type Who = 'anonymous' | 'signedOut' | 'studentA' | 'studentB' | 'owner' | 'otherTeacher';
+/**
+ * Students A and B are active members of the fixture's courses; the non-member never joined; the
+ * former member joined and left; the other member is in another teacher's course only.
+ */
+type Who =
+  | 'anonymous'
+  | 'signedOut'
+  | 'studentA'
+  | 'studentB'
+  | 'nonMember'
+  | 'formerMember'
+  | 'otherMember'
+  | 'owner'
+  | 'otherTeacher';
 const headersOf = (who: Who) =>
   ({
     anonymous: {},
     signedOut: signedOut.headers,
     studentA: studentA.headers,
     studentB: studentB.headers,
+    nonMember: nonMember.headers,
+    formerMember: formerMember.headers,
+    otherMember: otherMember.headers,
     owner: owner.headers,
     otherTeacher: otherTeacher.headers,
   })[who];
@@ -56,10 +80,15 @@ interface Fixture {
   emptyCourse: Course;
 }
 async function fixture(): Promise<Fixture> {
-  const own = await createCourse(t, owner);
+  const [own, emptyCourse] = await Promise.all([createCourse(t, owner), createCourse(t, owner)]);
+  await Promise.all([
+    ...[studentA, studentB, formerMember].map((s) => joinCourse(t, s, own)),
+    ...[studentA, studentB].map((s) => joinCourse(t, s, emptyCourse)),
+  ]);
+  await t.app.inject({ method: 'POST', url: `/api/courses/${own.id}/leave`, headers: formerMember.headers });
   const assignment = await createAssignment(t, owner, own, { maxPoints: 10 });
   const submission = await submit(t, studentA, assignment);
-  return { course: own, assignment, submission, emptyCourse: await createCourse(t, owner) };
+  return { course: own, assignment, submission, emptyCourse };
 }
 
 interface Row {
@@ -68,11 +97,31 @@ interface Row {
   expected: Record<Who, number>;
 }
 
-const everyoneSignedIn = (status: number) => ({
+const everyoneSignedIn = (status: number): Record<Who, number> => ({
   anonymous: 401,
   signedOut: 401,
   studentA: status,
   studentB: status,
+  nonMember: status,
+  formerMember: status,
+  otherMember: status,
+  owner: status,
+  otherTeacher: status,
+});
+/** Students in the course get `member`, students who cannot see it 404 (DESIGN §11), teachers as given. */
+const byMembership = (member: number, owner: number, otherTeacher: number): Record<Who, number> => ({
+  anonymous: 401,
+  signedOut: 401,
+  studentA: member,
+  studentB: member,
+  nonMember: 404,
+  formerMember: 404,
+  otherMember: 404,
+  owner,
+  otherTeacher,
+});
+const teachersOnly = (status: number): Record<Who, number> => ({
+  ...everyoneSignedIn(403),
   owner: status,
   otherTeacher: status,
 });
@@ -91,7 +140,7 @@ const table: Row[] = [
   {
     endpoint: 'GET /api/courses/:id',
     request: (f) => ({ method: 'GET', url: `/api/courses/${f.course.id}` }),
-    expected: everyoneSignedIn(200),
+    expected: byMembership(200, 200, 404),
   },
   {
     endpoint: 'GET /api/assignments',
@@ -115,17 +164,17 @@ const table: Row[] = [
       url: '/api/courses',
       payload: { title: 'T', code: 'C1', description: 'D' },
     }),
-    expected: { anonymous: 401, signedOut: 401, studentA: 403, studentB: 403, owner: 201, otherTeacher: 201 },
+    expected: teachersOnly(201),
   },
   {
     endpoint: 'POST /api/courses/samples',
     request: () => ({ method: 'POST', url: '/api/courses/samples' }),
-    expected: { anonymous: 401, signedOut: 401, studentA: 403, studentB: 403, owner: 201, otherTeacher: 201 },
+    expected: teachersOnly(201),
   },
   {
     endpoint: 'DELETE /api/courses/:id (no assignments)',
     request: (f) => ({ method: 'DELETE', url: `/api/courses/${f.emptyCourse.id}` }),
-    expected: { anonymous: 401, signedOut: 401, studentA: 403, studentB: 403, owner: 204, otherTeacher: 403 },
+    expected: byMembership(403, 204, 404),
   },
   {
     endpoint: 'POST /api/assignments',
@@ -134,22 +183,22 @@ const table: Row[] = [
       url: '/api/assignments',
       payload: { title: 'A', dueDate: inDays(3), courseId: f.course.id },
     }),
-    expected: { anonymous: 401, signedOut: 401, studentA: 403, studentB: 403, owner: 201, otherTeacher: 403 },
+    expected: { ...everyoneSignedIn(403), owner: 201, otherTeacher: 404 },
   },
   {
     endpoint: 'POST /api/assignments/samples',
     request: () => ({ method: 'POST', url: '/api/assignments/samples' }),
-    expected: { anonymous: 401, signedOut: 401, studentA: 403, studentB: 403, owner: 201, otherTeacher: 201 },
+    expected: teachersOnly(201),
   },
   {
     endpoint: 'DELETE /api/assignments/:id',
     request: (f) => ({ method: 'DELETE', url: `/api/assignments/${f.assignment.id}` }),
-    expected: { anonymous: 401, signedOut: 401, studentA: 403, studentB: 403, owner: 204, otherTeacher: 403 },
+    expected: byMembership(403, 204, 404),
   },
   {
     endpoint: 'GET /api/assignments/:id/submissions',
     request: (f) => ({ method: 'GET', url: `/api/assignments/${f.assignment.id}/submissions` }),
-    expected: { anonymous: 401, signedOut: 401, studentA: 403, studentB: 403, owner: 200, otherTeacher: 403 },
+    expected: byMembership(403, 200, 404),
   },
   {
     endpoint: 'POST /api/assignments/:id/submissions',
@@ -158,13 +207,57 @@ const table: Row[] = [
       url: `/api/assignments/${f.assignment.id}/submissions`,
       payload: { content: 'Hi' },
     }),
-    // Student A has submitted already: 409. Student B may submit.
-    expected: { anonymous: 401, signedOut: 401, studentA: 409, studentB: 201, owner: 403, otherTeacher: 403 },
+    // Student A has submitted already: 409. Student B may submit. A former member: 403 not_a_member.
+    expected: {
+      ...byMembership(201, 403, 403),
+      studentA: 409,
+      formerMember: 403,
+    },
   },
   {
     endpoint: 'PATCH /api/submissions/:id',
     request: (f) => ({ method: 'PATCH', url: `/api/submissions/${f.submission.id}`, payload: { grade: 7 } }),
-    expected: { anonymous: 401, signedOut: 401, studentA: 403, studentB: 403, owner: 200, otherTeacher: 403 },
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'POST /api/courses/join',
+    request: (f) => ({ method: 'POST', url: '/api/courses/join', payload: { code: f.course.joinCode } }),
+    // Members again (200), newcomers and the former member (re-joining): 200. Only students join.
+    expected: { ...everyoneSignedIn(200), owner: 403, otherTeacher: 403 },
+  },
+  {
+    endpoint: 'GET /api/join/:code',
+    request: (f) => ({ method: 'GET', url: `/api/join/${f.course.joinCode}` }),
+    expected: { ...everyoneSignedIn(200), owner: 403, otherTeacher: 403 },
+  },
+  {
+    endpoint: 'GET /api/courses/:id/members',
+    request: (f) => ({ method: 'GET', url: `/api/courses/${f.course.id}/members` }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'DELETE /api/courses/:id/members/:studentId',
+    request: (f) => ({ method: 'DELETE', url: `/api/courses/${f.course.id}/members/${studentA.id}` }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'POST /api/courses/:id/members/:studentId/restore',
+    request: (f) => ({ method: 'POST', url: `/api/courses/${f.course.id}/members/${studentA.id}/restore` }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'POST /api/courses/:id/leave',
+    request: (f) => ({ method: 'POST', url: `/api/courses/${f.course.id}/leave` }),
+    expected: byMembership(204, 403, 403),
+  },
+  {
+    endpoint: 'POST /api/courses/:id/join-code',
+    request: (f) => ({
+      method: 'POST',
+      url: `/api/courses/${f.course.id}/join-code`,
+      payload: { action: 'reset' },
+    }),
+    expected: byMembership(403, 200, 404),
   },
 ];
 
@@ -423,7 +516,8 @@ const fieldTable: FieldRow[] = [
     name: "another teacher creating an assignment on the owner's course",
     who: 'otherTeacher',
     request: (f) => newAssignment(f, {}),
-    status: 403,
+    // The course is not theirs to see (DESIGN §11).
+    status: 404,
     unchanged: courseHasNoNewAssignment,
   },
 ];

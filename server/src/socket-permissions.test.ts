@@ -21,6 +21,7 @@ import {
   createCourse,
   createStudent,
   createTeacher,
+  joinCourse,
   submit,
   type Actor,
 } from './test/factories.js';
@@ -487,6 +488,7 @@ describe('what an accepted or refused client event leaves behind', () => {
   it('keeps the socket as it was after a refused auth:token: it hears its own events, not the offered user’s', async () => {
     const course = await createCourse(t, actors.owner);
     const assignment = await createAssignment(t, actors.owner, course);
+    await Promise.all([joinCourse(t, actors.studentA, course), joinCourse(t, actors.studentB, course)]);
     const b = await join(actors.studentB.token);
     expect(await emitWithAck(b.socket, 'auth:token', { token: actors.studentA.token })).toBe(
       ErrorCode.forbidden,
@@ -520,8 +522,15 @@ describe('client events the server does not handle', () => {
     async (who) => {
       const course = await createCourse(t, actors.owner);
       const assignment = await createAssignment(t, actors.owner, course);
+      await joinCourse(t, actors.studentA, course);
       const [me, owner] = await Promise.all([join(actors[who].token), join(actors.owner.token)]);
-      const rooms = [`user:${actors.owner.id}`, `user:${actors.studentA.id}`, 'role:teacher', 'role:student'];
+      const rooms = [
+        `user:${actors.owner.id}`,
+        `user:${actors.studentA.id}`,
+        `course:${course.id}`,
+        'role:teacher',
+        'role:student',
+      ];
       const spoof = {
         id: 987654321,
         type: 'course:created',
@@ -576,14 +585,14 @@ describe('client events the server does not handle', () => {
 
 // Server → client
 
-/** An event every signed-in user hears, so that "did not hear X" is judged after it arrived. */
+/**
+ * Waits until each socket has received everything the server sent it so far, so that "did not hear
+ * X" is judged after X would have arrived: the server sends to one socket in order, and answers a
+ * malformed auth:token at once, so its answer comes after every earlier event. (Nothing is sent to
+ * every signed-in user any more, DESIGN §11, so an event cannot serve as the barrier.)
+ */
 async function barrier(...recorders: Recorder[]) {
-  const course = await createCourse(t, actors.otherTeacher, { title: `Barrier ${Date.now()}` });
-  await Promise.all(
-    recorders.map((r) =>
-      r.waitFor((e) => e.type === 'course:created' && (e.data as { id: string }).id === course.id),
-    ),
-  );
+  await Promise.all(recorders.map((r) => emitWithAck(r.socket, 'auth:token', {})));
 }
 
 type ServerEvent = (typeof SERVER_TO_CLIENT_EVENTS)[number];
@@ -597,30 +606,44 @@ interface LiveRow {
   hears: Record<Who, boolean>;
 }
 
-const everyoneSignedIn = {
+const nobody: Record<Who, boolean> = {
   anonymous: false,
   signedOut: false,
-  studentA: true,
-  studentB: true,
-  owner: true,
-  otherTeacher: true,
+  studentA: false,
+  studentB: false,
+  owner: false,
+  otherTeacher: false,
 };
-const studentsAndOwner = { ...everyoneSignedIn, otherTeacher: false };
-const studentAAndOwner = { ...studentsAndOwner, studentB: false };
-const onlyStudentA = { ...studentAAndOwner, owner: false };
-const nobody = { ...onlyStudentA, studentA: false };
+const onlyOwner = { ...nobody, owner: true };
+const studentAAndOwner = { ...onlyOwner, studentA: true };
+const onlyStudentA = { ...nobody, studentA: true };
 const questionOf = (h: Heard) => (h.args[0] as { question?: string } | undefined)?.question;
-const idOf = (h: Heard) => ((h.args[0] as LiveEvent | undefined)?.data as { id?: string } | undefined)?.id;
+const dataOf = (h: Heard) =>
+  (h.args[0] as LiveEvent | undefined)?.data as Record<string, unknown> | undefined;
+const idOf = (h: Heard) => dataOf(h)?.id as string | undefined;
+/** A member:* event about this course and student. */
+const memberEvent = (type: string, courseId: () => string, studentId: () => string) => (h: Heard) => {
+  const data = dataOf(h) as { course?: { id: string }; member?: { student: { id: string } } } | undefined;
+  return h.name === type && data?.course?.id === courseId() && data.member?.student.id === studentId();
+};
 
+/**
+ * Student A is a member of the matrix course (removed and restored on the way), student B never
+ * is, so B hears nothing of the course, and A nothing while removed (DESIGN §11).
+ */
 describe('who hears each server event', () => {
   const observers = {} as Record<Who, Recorder>;
   const state = {} as {
     course: Course;
     assignment: Assignment;
+    whileRemoved: Assignment;
     submission: OwnSubmission;
     signedOut: string;
   };
   let firstEventId = 0;
+  const owner = () => actors.owner.headers;
+  const post = (url: string, headers: { authorization: string }, payload?: object) =>
+    t.app.inject({ method: 'POST', url, headers, ...(payload ? { payload } : {}) });
 
   beforeAll(async () => {
     firstEventId = (
@@ -657,7 +680,33 @@ describe('who hears each server event', () => {
         state.course = await createCourse(t, actors.owner, { title: 'Matrix course' });
         return (h) => h.name === 'course:created' && idOf(h) === state.course.id;
       },
-      hears: everyoneSignedIn,
+      hears: onlyOwner,
+    },
+    {
+      event: 'member:joined',
+      when: 'student A joins it with the code',
+      act: async () => {
+        await joinCourse(t, actors.studentA, state.course);
+        return memberEvent(
+          'member:joined',
+          () => state.course.id,
+          () => actors.studentA.id,
+        );
+      },
+      hears: studentAAndOwner,
+    },
+    {
+      event: 'course:updated',
+      when: 'the owner resets the join code',
+      act: async () => {
+        const res = await post(`/api/courses/${state.course.id}/join-code`, owner(), { action: 'reset' });
+        expect(res.statusCode).toBe(200);
+        const code = res.json<{ joinCode: string }>().joinCode;
+        state.course = { ...state.course, joinCode: code };
+        return (h) =>
+          h.name === 'course:updated' && idOf(h) === state.course.id && dataOf(h)?.joinCode === code;
+      },
+      hears: onlyOwner,
     },
     {
       event: 'assignment:created',
@@ -666,7 +715,7 @@ describe('who hears each server event', () => {
         state.assignment = await createAssignment(t, actors.owner, state.course, { maxPoints: 10 });
         return (h) => h.name === 'assignment:created' && idOf(h) === state.assignment.id;
       },
-      hears: studentsAndOwner,
+      hears: studentAAndOwner,
     },
     {
       event: 'submission:created',
@@ -704,7 +753,82 @@ describe('who hears each server event', () => {
         expect(res.statusCode).toBe(204);
         return (h) => h.name === 'assignment:deleted' && idOf(h) === state.assignment.id;
       },
-      hears: studentsAndOwner,
+      hears: studentAAndOwner,
+    },
+    {
+      event: 'member:removed',
+      when: 'the owner removes student A',
+      act: async () => {
+        const res = await t.app.inject({
+          method: 'DELETE',
+          url: `/api/courses/${state.course.id}/members/${actors.studentA.id}`,
+          headers: owner(),
+        });
+        expect(res.statusCode).toBe(200);
+        return memberEvent(
+          'member:removed',
+          () => state.course.id,
+          () => actors.studentA.id,
+        );
+      },
+      hears: studentAAndOwner,
+    },
+    {
+      event: 'assignment:created',
+      when: 'the owner adds an assignment while student A is removed',
+      act: async () => {
+        state.whileRemoved = await createAssignment(t, actors.owner, state.course, {
+          title: 'While removed',
+        });
+        return (h) => h.name === 'assignment:created' && idOf(h) === state.whileRemoved.id;
+      },
+      hears: onlyOwner,
+    },
+    {
+      event: 'member:restored',
+      when: 'the owner restores student A',
+      act: async () => {
+        const res = await post(
+          `/api/courses/${state.course.id}/members/${actors.studentA.id}/restore`,
+          owner(),
+        );
+        expect(res.statusCode).toBe(200);
+        return memberEvent(
+          'member:restored',
+          () => state.course.id,
+          () => actors.studentA.id,
+        );
+      },
+      hears: studentAAndOwner,
+    },
+    {
+      event: 'assignment:deleted',
+      when: 'the owner deletes that assignment, student A back in',
+      act: async () => {
+        const res = await t.app.inject({
+          method: 'DELETE',
+          url: `/api/assignments/${state.whileRemoved.id}`,
+          headers: owner(),
+        });
+        expect(res.statusCode).toBe(204);
+        return (h) => h.name === 'assignment:deleted' && idOf(h) === state.whileRemoved.id;
+      },
+      hears: studentAAndOwner,
+    },
+    {
+      event: 'member:left',
+      when: 'student B joins and leaves',
+      act: async () => {
+        await joinCourse(t, actors.studentB, state.course);
+        const res = await post(`/api/courses/${state.course.id}/leave`, actors.studentB.headers);
+        expect(res.statusCode).toBe(204);
+        return memberEvent(
+          'member:left',
+          () => state.course.id,
+          () => actors.studentB.id,
+        );
+      },
+      hears: { ...onlyOwner, studentB: true },
     },
     {
       event: 'course:deleted',
@@ -718,7 +842,7 @@ describe('who hears each server event', () => {
         expect(res.statusCode).toBe(204);
         return (h) => h.name === 'course:deleted' && idOf(h) === state.course.id;
       },
-      hears: everyoneSignedIn,
+      hears: studentAAndOwner,
     },
     {
       event: 'chat:reply',
@@ -769,9 +893,20 @@ describe('who hears each server event', () => {
         url: `/api/events?after=${firstEventId}`,
         headers: actors[who].headers,
       });
-      const replayed = res.json<{ events: LiveEvent[] }>().events.map((e) => e.id);
-      const heard = observers[who].events.map((e) => e.id);
-      expect({ who, ids: replayed }).toEqual({ who, ids: heard });
+      const replayed = res.json<{ events: LiveEvent[] }>().events;
+      const heard = observers[who].events;
+      if (who !== 'studentA') {
+        expect({ who, ids: replayed.map((e) => e.id) }).toEqual({ who, ids: heard.map((e) => e.id) });
+        continue;
+      }
+      // The replay answers from the caller's rooms now (DESIGN §11): the course is gone, so of what
+      // student A heard in its room only what was addressed to A too comes back (course:deleted included).
+      const heardIds = heard.map((e) => e.id);
+      expect(replayed.filter((e) => !heardIds.includes(e.id))).toEqual([]);
+      expect(replayed.map((e) => e.type)).toEqual(
+        heard.filter((e) => !e.type.startsWith('assignment:')).map((e) => e.type),
+      );
+      expect(replayed.map((e) => e.type)).toContain('course:deleted');
     }
     for (const token of [state.signedOut, undefined]) {
       const res = await t.app.inject({

@@ -10,8 +10,8 @@ import {
 import type { Caller } from '../auth/service.js';
 import type { Db, Tx } from '../db/client.js';
 import type { Outbox } from '../realtime/outbox.js';
-import { audience } from '../realtime/rooms.js';
-import { assignments, courses, profiles } from '../db/schema.js';
+import { audience, userRoom } from '../realtime/rooms.js';
+import { assignments, courseMembers, courses, profiles } from '../db/schema.js';
 import type { AssignmentLists } from '../assignments/queries.js';
 import { PG, pgCode } from '../db/errors.js';
 import { conflict } from '../http/errors.js';
@@ -122,8 +122,17 @@ export function createCourseService({
           .where(eq(assignments.courseId, id));
         if (n > 0) throw conflict(STILL_HAS_ASSIGNMENTS);
         try {
+          // Its members' own rooms too: their memberships go with the course, so a tab that was
+          // offline replays this from its user room (the course room has no members any more).
+          const members = await tx
+            .select({ studentId: courseMembers.studentId })
+            .from(courseMembers)
+            .where(and(eq(courseMembers.courseId, id), eq(courseMembers.status, 'active')));
           await tx.delete(courses).where(eq(courses.id, id));
-          record('course:deleted', { id }, audience.course(id, owned.teacherId));
+          record('course:deleted', { id }, [
+            ...audience.course(id, owned.teacherId),
+            ...members.map((m) => userRoom(m.studentId)),
+          ]);
         } catch (error) {
           if (pgCode(error) === PG.foreignKeyViolation) throw conflict(STILL_HAS_ASSIGNMENTS);
           throw error;

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveEvent } from '@classwave/shared';
 import { events } from '../db/schema.js';
+import { userRoom } from './rooms.js';
 import { createTestApp, openTestDatabase, type TestApp } from '../test/app.js';
 import { createStudent, type Actor } from '../test/factories.js';
 
@@ -22,7 +23,7 @@ afterAll(async () => {
   await database.dispose();
 });
 
-/** Writes one event for every student, as the outbox does, in a transaction of its own. */
+/** Writes one event for the student, as the outbox does, in a transaction of its own. */
 function writeEvent(title: string, holdOpen?: Promise<void>): Promise<number> {
   return database.db.transaction(async (tx) => {
     const [row] = await tx
@@ -30,7 +31,7 @@ function writeEvent(title: string, holdOpen?: Promise<void>): Promise<number> {
       .values({
         type: 'course:created',
         data: { title },
-        audience: ['role:student'],
+        audience: [userRoom(student.id)],
         createdAt: t.clock.now(),
       })
       .returning({ id: events.id });

@@ -4,8 +4,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app.js';
-import { createAssignment, createCourse, createStudent, createTeacher, submit } from '../test/factories.js';
-import { connect, listen, type Recorder } from '../test/sockets.js';
+import {
+  createAssignment,
+  createCourse,
+  createStudent,
+  createTeacher,
+  joinCourse,
+  submit,
+} from '../test/factories.js';
+import { barrier, connect, listen, type Recorder } from '../test/sockets.js';
 
 const redisUrl = process.env.REDIS_URL!;
 let first: TestApp;
@@ -37,6 +44,7 @@ describe('several server processes with the Redis adapter', () => {
     open.push(teacherOnSecond, studentOnFirst, bystanderOnSecond);
 
     const course = await createCourse(first, teacher);
+    await Promise.all([joinCourse(first, student, course), joinCourse(first, bystander, course)]);
     const assignment = await createAssignment(first, teacher, course);
     await bystanderOnSecond.waitFor(
       (e) => e.type === 'assignment:created' && (e.data as { id: string }).id === assignment.id,
@@ -60,12 +68,40 @@ describe('several server processes with the Redis adapter', () => {
       (e) => e.type === 'submission:graded' && (e.data as { grade: number }).grade === 80,
     );
 
-    // Barrier, then: the bystander heard nothing of the submission.
-    const barrier = await createCourse(second, teacher);
-    await bystanderOnSecond.waitFor(
-      (e) => e.type === 'course:created' && (e.data as { id: string }).id === barrier.id,
-    );
+    // Then: the bystander heard nothing of the submission.
+    await barrier(bystanderOnSecond);
     expect(bystanderOnSecond.events.filter((e) => e.type.startsWith('submission'))).toEqual([]);
+  });
+
+  it("moves a student's sockets on the other instance into and out of the course's room at once", async () => {
+    const teacher = await createTeacher(first);
+    const student = await createStudent(first, 'Moving Student');
+    const [teacherOnSecond, studentOnSecond] = await Promise.all([
+      connect(secondUrl, teacher.token),
+      connect(secondUrl, student.token),
+    ]);
+    open.push(teacherOnSecond, studentOnSecond);
+    const course = await createCourse(first, teacher);
+    const isCreated = (id: string) => (e: { type: string; data: unknown }) =>
+      e.type === 'assignment:created' && (e.data as { id: string }).id === id;
+
+    // Joined on the first instance: the socket on the second hears the course, without reconnecting.
+    await joinCourse(first, student, course);
+    const heard = await createAssignment(first, teacher, course, { title: 'After joining' });
+    await studentOnSecond.waitFor(isCreated(heard.id));
+
+    // Removed on the first instance: the next event, written after the answer, never reaches it.
+    const removed = await first.app.inject({
+      method: 'DELETE',
+      url: `/api/courses/${course.id}/members/${student.id}`,
+      headers: teacher.headers,
+    });
+    expect(removed.statusCode).toBe(200);
+    const unheard = await createAssignment(first, teacher, course, { title: 'After removal' });
+    await teacherOnSecond.waitFor(isCreated(unheard.id));
+    await barrier(studentOnSecond);
+    expect(studentOnSecond.events.filter(isCreated(unheard.id))).toEqual([]);
+    expect(studentOnSecond.events.map((e) => e.type)).toContain('member:removed');
   });
 
   it('disconnects a signed-out session on every instance', async () => {

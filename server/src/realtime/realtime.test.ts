@@ -13,10 +13,11 @@ import {
   createCourse,
   createStudent,
   createTeacher,
+  joinCourse,
   submit,
   type Actor,
 } from '../test/factories.js';
-import { connect, disconnected, refusalOf, type Recorder } from '../test/sockets.js';
+import { barrier, connect, disconnected, refusalOf, type Recorder } from '../test/sockets.js';
 import { listen } from '../test/sockets.js';
 
 let t: TestApp;
@@ -47,15 +48,6 @@ afterAll(async () => {
   await t.close();
 });
 
-/** An event everyone receives, so that "did not receive X" is judged after the barrier arrived. */
-async function barrier(...recorders: Recorder[]) {
-  const course = await createCourse(t, other, { title: `Barrier ${Math.random()}` });
-  await Promise.all(
-    recorders.map((r) =>
-      r.waitFor((e) => e.type === 'course:created' && (e.data as { id: string }).id === course.id),
-    ),
-  );
-}
 const typesOf = (r: Recorder, id: string) =>
   r.events.filter((e) => (e.data as { id: string }).id === id).map((e) => e.type);
 
@@ -63,6 +55,8 @@ describe('live events reach exactly their audience', () => {
   it('sends submissions and grades to the student and the course teacher only', async () => {
     const [o, x, a, b] = await Promise.all([join(owner), join(other), join(ada), join(ben)]);
     const course = await createCourse(t, owner);
+    // Joined after the sockets connected: they hear the course without reconnecting.
+    await Promise.all([joinCourse(t, ada, course), joinCourse(t, ben, course)]);
     const assignment = await createAssignment(t, owner, course, { maxPoints: 10 });
     for (const r of [o, a, b])
       await r.waitFor(
@@ -100,11 +94,11 @@ describe('live events reach exactly their audience', () => {
     expect([...ids].sort((p, q) => p - q)).toEqual(ids);
   });
 
-  it('sends course events to everyone and assignment deletions to students and the owner', async () => {
-    const [o, x, b] = await Promise.all([join(owner), join(other), join(ben)]);
+  it('sends course:created to the owner only, and course and assignment events to members and the owner', async () => {
+    const [o, x, b, a] = await Promise.all([join(owner), join(other), join(ben), join(ada)]);
     const course = await createCourse(t, owner);
-    for (const r of [o, x, b])
-      await r.waitFor((e) => e.type === 'course:created' && (e.data as { id: string }).id === course.id);
+    await o.waitFor((e) => e.type === 'course:created' && (e.data as { id: string }).id === course.id);
+    await joinCourse(t, ben, course);
     const assignment = await createAssignment(t, owner, course);
     await t.app.inject({
       method: 'DELETE',
@@ -116,9 +110,15 @@ describe('live events reach exactly their audience', () => {
     );
     await o.waitFor((e) => e.type === 'assignment:deleted');
     await t.app.inject({ method: 'DELETE', url: `/api/courses/${course.id}`, headers: owner.headers });
-    for (const r of [o, x, b])
+    for (const r of [o, b])
       await r.waitFor((e) => e.type === 'course:deleted' && (e.data as { id: string }).id === course.id);
-    expect(typesOf(x, assignment.id)).toEqual([]);
+    await barrier(o, x, b, a);
+    // Another teacher and a student who is not in the course hear nothing of it.
+    for (const r of [x, a]) {
+      expect(typesOf(r, assignment.id)).toEqual([]);
+      expect(typesOf(r, course.id)).toEqual([]);
+    }
+    expect(typesOf(b, course.id)).toEqual(['course:deleted']);
   });
 });
 
@@ -172,6 +172,7 @@ describe('sign-out', () => {
 describe('catching up after a disconnect', () => {
   it('replays the 20 events missed while away, exactly once and in order, filtered by audience', async () => {
     const course = await createCourse(t, owner);
+    await Promise.all([joinCourse(t, ada, course), joinCourse(t, ben, course)]);
     const head = (await t.app.inject({ method: 'GET', url: '/api/events', headers: ben.headers })).json();
     expect(head).toMatchObject({ resync: false, events: [] });
     const created: string[] = [];
@@ -205,6 +206,7 @@ describe('catching up after a disconnect', () => {
       const teacher = await createTeacher(aged);
       const student = await createStudent(aged);
       const course = await createCourse(aged, teacher);
+      await joinCourse(aged, student, course);
       const head = (
         await aged.app.inject({ method: 'GET', url: '/api/events', headers: student.headers })
       ).json();

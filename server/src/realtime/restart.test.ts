@@ -5,6 +5,7 @@ import { createTestApp, openTestDatabase, type TestApp } from '../test/app.js';
 import {
   createAssignment,
   createCourse,
+  joinCourse,
   createStudent,
   createTeacher,
   type Actor,
@@ -41,8 +42,9 @@ describe('catching up across a server restart', () => {
     const tab = record(socket);
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
     const course = await createCourse(first, teacher);
+    await joinCourse(first, student, course);
     const seen = await tab.waitFor(
-      (e) => e.type === 'course:created' && (e.data as { id: string }).id === course.id,
+      (e) => e.type === 'member:joined' && (e.data as { course: { id: string } }).course.id === course.id,
     );
     let lastId = seen.id;
 

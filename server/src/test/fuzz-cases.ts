@@ -88,10 +88,20 @@ export interface Case {
   attempt: (valid: () => Json | undefined) => Attempt;
 }
 
-/** Fields that take free text: no format or choice, and no semantics (a password must match). */
+/** Fields with meaning beyond text: a password must match, a join code must name a course (404 otherwise). */
+const SEMANTIC_TEXT = new Set(['password', 'POST /api/courses/join code']);
+
+/** Fields that take free text: no format or choice, and no semantics. */
 export const textFields = (route: Route) =>
   Object.entries(route.body?.properties ?? {})
-    .filter(([name, s]) => s.type === 'string' && !s.format && !s.enum && name !== 'password')
+    .filter(
+      ([name, s]) =>
+        s.type === 'string' &&
+        !s.format &&
+        !s.enum &&
+        !SEMANTIC_TEXT.has(name) &&
+        !SEMANTIC_TEXT.has(`${route.key} ${name}`),
+    )
     .map(([name, s]) => ({ name, maxLength: s.maxLength }));
 const stringFields = (route: Route) =>
   Object.entries(route.body?.properties ?? {})

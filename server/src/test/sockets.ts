@@ -219,3 +219,15 @@ export function emitAfterRefusal(
 export function emitRaw(socket: ClientSocket, event: string, ...args: unknown[]): void {
   socket.io.engine.send(`2${JSON.stringify([event, ...args])}`);
 }
+
+/**
+ * Waits until each socket has received everything the server sent it so far, so that "did not
+ * receive X" is judged after X would have arrived: the server sends to one socket in order and
+ * answers a malformed auth:token at once, after every earlier event. (Since classes, DESIGN §11,
+ * nothing goes to every signed-in user, so an event cannot serve as the barrier.)
+ */
+export async function barrier(...recorders: Recorder[]): Promise<void> {
+  await Promise.all(
+    recorders.map((r) => (r.socket as unknown as Socket).timeout(5000).emitWithAck('auth:token', {})),
+  );
+}

@@ -7,6 +7,9 @@ import { Input } from '../../components/Input';
 import { useJoinCourseMutation } from './classesApi';
 import { joinErrorMessage, MALFORMED_CODE } from './joinErrors';
 
+/** The router state a link sends to open "Join a class" on the Courses page on arrival. */
+export const OPEN_JOIN_CLASS = 'openJoinClass';
+
 /**
  * "Join a class": the student types the code their teacher shows (any case, with or without the
  * dash) and lands on the course. Wrong codes, joining turned off and too many tries are explained

@@ -10,7 +10,7 @@ import { LoadFailed } from '../../components/LoadFailed';
 import { useErrorToast } from '../../components/useErrorToast';
 import { useNavigationFlag } from '../../components/useNavigationFlag';
 import { selectProfile } from '../auth/authSlice';
-import { JoinClassDialog } from '../classes/JoinClassDialog';
+import { JoinClassDialog, OPEN_JOIN_CLASS } from '../classes/JoinClassDialog';
 import { CourseCard, CourseCardSkeleton } from './CourseCard';
 import { useCreateSampleCoursesMutation, useGetCoursesQuery } from './coursesApi';
 import { CreateCourseModal } from './CreateCourseModal';
@@ -37,6 +37,7 @@ export function CoursesPage() {
 
   useErrorToast(error, 'Failed to load courses');
   useNavigationFlag(OPEN_CREATE_COURSE, () => setCreateOpen(true), isTeacher);
+  useNavigationFlag(OPEN_JOIN_CLASS, () => setJoinOpen(true), profile?.role === 'student');
 
   async function handleGenerateSamples() {
     try {

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { navTo, signUpAndSignIn, uniqueEmail } from './support.js';
+import { classCodeOf, joinClass, navTo, signUpAndSignIn, uniqueEmail } from './support.js';
 
 /**
  * Stored text that looks like HTML shows as text: every field a user types reaches other users'
@@ -94,6 +94,8 @@ test('text that looks like HTML is shown as typed, and none of it runs', async (
     email: uniqueEmail('ivy'),
   });
   await expect(student.getByText(HOSTILE.studentName).first()).toBeVisible();
+  await expectInert(student);
+  await joinClass(student, await classCodeOf(teacher, HOSTILE.courseTitle));
   await expectInert(student);
   await navTo(student, 'Courses');
   await expect(student.getByText(HOSTILE.courseTitle).first()).toBeVisible();

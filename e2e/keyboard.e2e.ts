@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { navTo, screenshots, signUpAndSignIn, uniqueEmail } from './support.js';
+import { classCodeOf, joinClass, navTo, screenshots, signUpAndSignIn, uniqueEmail } from './support.js';
 
 /** Presses Tab until `target` has focus (at most `limit` times): what a keyboard user does. */
 async function tabTo(page: Page, target: Locator, limit = 25): Promise<void> {
@@ -73,6 +73,8 @@ test.describe('keyboard and dialogs', () => {
     const studentContext = await browser.newContext();
     const page = await studentContext.newPage();
     await signUpAndSignIn(page, { fullName: 'Kim Student', role: 'Student', email: uniqueEmail('kim') });
+    await joinClass(page, await classCodeOf(teacher, 'Typing'));
+    await navTo(page, 'Dashboard');
     const overview = page.getByRole('region', { name: 'Overview' });
     for (const label of ['Total Courses', 'Active Assignments', 'Upcoming Classes', 'Team Members']) {
       await expect(overview.getByText(label)).toBeVisible();

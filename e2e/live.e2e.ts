@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { navTo, screenshots, signUpAndSignIn, uniqueEmail } from './support.js';
+import { classCodeOf, joinClass, navTo, screenshots, signUpAndSignIn, uniqueEmail } from './support.js';
 
 const localDateTime = (days: number) => {
   const d = new Date(Date.now() + days * 86_400_000);
@@ -7,7 +7,7 @@ const localDateTime = (days: number) => {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 };
 
-async function createCourseAndAssignment(teacher: Page, course: string, assignment: string) {
+async function createCourse(teacher: Page, course: string) {
   await teacher.goto('/courses');
   await teacher.getByRole('button', { name: 'Create Course' }).first().click();
   const dialog = teacher.getByRole('dialog', { name: 'Create Course' });
@@ -16,6 +16,9 @@ async function createCourseAndAssignment(teacher: Page, course: string, assignme
   await dialog.getByLabel('Description').fill('A course for the live tests.');
   await dialog.getByRole('button', { name: 'Create Course' }).click();
   await expect(teacher.getByText('Course created successfully!')).toBeVisible();
+}
+
+async function createAssignment(teacher: Page, course: string, assignment: string) {
   await navTo(teacher, 'Assignments');
   await teacher.getByRole('button', { name: 'Create Assignment' }).click();
   const create = teacher.getByRole('dialog', { name: 'Create Assignment' });
@@ -25,6 +28,11 @@ async function createCourseAndAssignment(teacher: Page, course: string, assignme
   await create.getByLabel('Max Points').fill('10');
   await create.getByRole('button', { name: 'Create Assignment' }).click();
   await expect(teacher.getByText('Assignment created!')).toBeVisible();
+}
+
+async function createCourseAndAssignment(teacher: Page, course: string, assignment: string) {
+  await createCourse(teacher, course);
+  await createAssignment(teacher, course, assignment);
 }
 
 test.describe('live, across browsers and tabs', () => {
@@ -45,10 +53,12 @@ test.describe('live, across browsers and tabs', () => {
       role: 'Student',
       email: uniqueEmail('live-s'),
     });
+    await createCourse(teacher, 'Live Course');
+    await joinClass(student, await classCodeOf(teacher, 'Live Course'));
     await navTo(student, 'Assignments');
     await expect(student.getByRole('heading', { name: 'Assignments', level: 1 })).toBeVisible();
 
-    await createCourseAndAssignment(teacher, 'Live Course', 'Watch it arrive');
+    await createAssignment(teacher, 'Live Course', 'Watch it arrive');
     const card = student
       .getByRole('list', { name: 'Assignments' })
       .getByRole('listitem')
@@ -102,6 +112,7 @@ test.describe('live, across browsers and tabs', () => {
     const studentContext = await browser.newContext();
     const first = await studentContext.newPage();
     await signUpAndSignIn(first, { fullName: 'Sync Student', role: 'Student', email: uniqueEmail('sync-s') });
+    await joinClass(first, await classCodeOf(teacher, 'Sync Course'));
     const second = await studentContext.newPage();
     await second.goto('/assignments');
     await first.goto('/assignments');
@@ -121,7 +132,8 @@ test.describe('live, across browsers and tabs', () => {
       .getByRole('button', { name: 'Sign Out' })
       .click();
     await expect(first).toHaveURL(/\/login$/);
-    await expect(second).toHaveURL(/\/login$/);
+    // The other tab was on /assignments: signing in there again returns to it.
+    await expect(second).toHaveURL(/\/login(\?next=%2Fassignments)?$/);
     await teacherContext.close();
     await studentContext.close();
   });

@@ -92,3 +92,28 @@ export async function navTo(page: Page, label: string): Promise<void> {
     .getByRole('link', { name: label, exact: true })
     .click();
 }
+
+/** The class code of one of the teacher's courses, read from its page (DESIGN §11). */
+export async function classCodeOf(teacher: Page, courseTitle: string): Promise<string> {
+  await teacher.goto('/courses');
+  await teacher
+    .getByRole('list', { name: 'Courses' })
+    .getByRole('article')
+    .filter({ hasText: courseTitle })
+    .getByRole('link', { name: 'View Course' })
+    .click();
+  const code = teacher.getByTestId('join-code');
+  await expect(code).toHaveText(/^[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+  return (await code.textContent())!;
+}
+
+/** A student joins a class by typing its code in "Join a class"; ends on the course's page. */
+export async function joinClass(student: Page, code: string): Promise<void> {
+  await student.goto('/courses');
+  await student.getByRole('button', { name: 'Join a class' }).first().click();
+  const dialog = student.getByRole('dialog', { name: 'Join a class' });
+  await dialog.getByLabel('Class code').fill(code);
+  await dialog.getByRole('button', { name: 'Join', exact: true }).click();
+  await expect(student).toHaveURL(/\/courses\/[0-9a-f-]{36}$/);
+  await expect(dialog).toBeHidden();
+}

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { navTo, screenshots, signUpAndSignIn, uniqueEmail } from './support.js';
+import { classCodeOf, joinClass, navTo, screenshots, signUpAndSignIn, uniqueEmail } from './support.js';
 
 /** A local 'YYYY-MM-DDTHH:mm' for a datetime-local input, `days` from now. */
 const localDateTime = (days: number) => {
@@ -163,6 +163,7 @@ test.describe('teaching', () => {
     const studentContext = await browser.newContext();
     const student = await studentContext.newPage();
     await signUpAndSignIn(student, { fullName: 'Sara Student', role: 'Student', email: uniqueEmail('sara') });
+    await joinClass(student, await classCodeOf(teacher, 'Poetry'));
     await navTo(student, 'Courses');
     await student.getByLabel('Search courses').fill('en150');
     await expect(student.getByRole('list', { name: 'Courses' }).getByRole('listitem')).toHaveCount(1);

@@ -49,6 +49,10 @@ const ResetPasswordPage = lazyPage(
   () => import('../features/auth/ResetPasswordPage'),
   (m) => m.ResetPasswordPage,
 );
+const JoinPage = lazyPage(
+  () => import('../features/classes/JoinPage'),
+  (m) => m.JoinPage,
+);
 const SettingsPage = lazyPage(
   () => import('../features/settings/SettingsPage'),
   (m) => m.SettingsPage,
@@ -72,6 +76,7 @@ export const preloadAllPages = () =>
       ForgotPasswordPage,
       ResetPasswordPage,
       SettingsPage,
+      JoinPage,
     ].map((page) => page.preload()),
   );
 
@@ -110,6 +115,7 @@ export function AppRoutes() {
               <Route path="/courses" element={<CoursesPage />} />
               <Route path="/courses/:courseId" element={<CourseDetailPage />} />
               <Route path="/assignments" element={<AssignmentsPage />} />
+              <Route path="/join/:code" element={<JoinPage />} />
               <Route path="/chatbot" element={<ChatPage />} />
               <Route path="/calendar" element={<ComingSoonPage section="calendar" />} />
               <Route path="/live-classes" element={<ComingSoonPage section="liveClasses" />} />

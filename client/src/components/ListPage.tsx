@@ -31,6 +31,8 @@ export interface ListPageProps {
   count?: { shown: number; total: number; noun: readonly [string, string] };
   /** The teacher's actions; `false` or absent for students. */
   actions?: ListPageActions | false;
+  /** Other buttons in the header, e.g. a student's "Join a class". */
+  extraActions?: ReactNode;
   /** The list (or its loading and empty states) and the screen's dialogs. */
   children: ReactNode;
 }
@@ -48,6 +50,7 @@ export function ListPage({
   onQueryChange,
   count,
   actions,
+  extraActions,
   children,
 }: ListPageProps) {
   const searching = query.trim() !== '';
@@ -57,20 +60,25 @@ export function ListPage({
         title={title}
         subtitle={subtitle}
         actions={
-          actions && (
+          (actions || extraActions != null) && (
             <>
-              <Button
-                variant="secondary"
-                icon={<Sparkles />}
-                className={actions.samplesDesktopOnly ? 'hide-on-phone' : undefined}
-                loading={actions.generatingSamples}
-                onClick={actions.onGenerateSamples}
-              >
-                Generate Samples
-              </Button>
-              <Button icon={<Plus />} onClick={actions.onCreate}>
-                {actions.createLabel}
-              </Button>
+              {extraActions}
+              {actions && (
+                <>
+                  <Button
+                    variant="secondary"
+                    icon={<Sparkles />}
+                    className={actions.samplesDesktopOnly ? 'hide-on-phone' : undefined}
+                    loading={actions.generatingSamples}
+                    onClick={actions.onGenerateSamples}
+                  >
+                    Generate Samples
+                  </Button>
+                  <Button icon={<Plus />} onClick={actions.onCreate}>
+                    {actions.createLabel}
+                  </Button>
+                </>
+              )}
             </>
           )
         }

@@ -9,10 +9,13 @@ import {
 } from '../features/assignments/assignmentCache';
 import { removeCourse, upsertCourses } from '../features/courses/courseCache';
 import { coursesApi, TEACHING_TAGS } from '../features/courses/coursesApi';
+import { classesApi } from '../features/classes/classesApi';
+import { applyCourseUpdated, applyMemberEvent } from '../features/classes/memberEvents';
 
 /** Refetch everything on screen: after a gap the server no longer keeps, or on the first connect. */
 export const refetchEverything = (): AppThunk => (dispatch) => {
   dispatch(coursesApi.util.invalidateTags([...TEACHING_TAGS]));
+  dispatch(classesApi.util.invalidateTags(['Members']));
 };
 
 /** Newest first, as GET /api/assignments/:id/submissions answers. */
@@ -53,6 +56,21 @@ export const applyLiveEvent =
         // An open course page learns it is gone ('Course not found').
         dispatch(coursesApi.util.invalidateTags([{ type: 'Course', id }]));
         refetchDashboard();
+        break;
+      }
+      case 'course:updated': {
+        dispatch(applyCourseUpdated((event as LiveEvent<'course:updated'>).data));
+        break;
+      }
+      case 'member:joined':
+      case 'member:left':
+      case 'member:removed':
+      case 'member:restored': {
+        dispatch(
+          applyMemberEvent(
+            event as LiveEvent<'member:joined' | 'member:left' | 'member:removed' | 'member:restored'>,
+          ),
+        );
         break;
       }
       case 'assignment:created': {

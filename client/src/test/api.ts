@@ -2,7 +2,7 @@
 import { vi } from 'vitest';
 
 /** An answer: a status and a JSON body, or `pending` for one that never comes (a load in progress). */
-export type Reply = { status?: number; body?: unknown } | 'pending';
+export type Reply = { status?: number; body?: unknown; headers?: Record<string, string> } | 'pending';
 /** A fixed reply, or one computed from the request (its JSON body already parsed). */
 export type Route = Reply | ((request: { url: URL; body: unknown }) => Reply);
 
@@ -45,7 +45,7 @@ export function answerApi(routes: Record<string, Route>): ApiCall[] {
       if (status === 204) return new Response(null, { status });
       return new Response(JSON.stringify(reply.body ?? null), {
         status,
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...reply.headers },
       });
     }),
   );

@@ -9,6 +9,7 @@ import type {
   Submission,
 } from '@classwave/shared';
 import type { AuthState } from '../features/auth/authSlice';
+import type { RosterMember } from '../features/classes/rosterCache';
 
 let sequence = 0;
 /** A fresh uuid-shaped id. */
@@ -110,5 +111,18 @@ export function createSubmission(overrides: Partial<Submission> = {}): Submissio
     ...overrides,
     studentId: student.id,
     student,
+  };
+}
+
+/** A roster row (DESIGN §11) of an active student unless told otherwise. */
+export function createMember(overrides: Partial<RosterMember> = {}): RosterMember {
+  return {
+    courseId: nextId(),
+    student: { id: nextId(), fullName: 'Ada Lovelace', email: 'ada@example.org' },
+    status: 'active',
+    joinedAt: daysFromNow(-2),
+    endedAt: null,
+    submissionCount: 0,
+    ...overrides,
   };
 }

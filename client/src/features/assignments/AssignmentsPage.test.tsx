@@ -2,7 +2,7 @@ import { formatListDate } from '../../components/dates';
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError } from '../../test/api';
-import { createAssignment, createOwnSubmission, daysFromNow } from '../../test/factories';
+import { createAssignment, createCourse, createOwnSubmission, daysFromNow } from '../../test/factories';
 import { renderAssignments } from '../../test/renderRoute';
 import { findToast } from '../../test/renderWithProviders';
 import { DELETE_ASSIGNMENT_CONFIRMATION } from './AssignmentCard';
@@ -28,9 +28,20 @@ describe('AssignmentsPage', () => {
   });
 
   it("shows 'No assignments yet' when there are none", async () => {
-    renderAssignments('student', { 'GET /api/assignments': { body: [] } });
+    renderAssignments('student', {
+      'GET /api/assignments': { body: [] },
+      'GET /api/courses': { body: [createCourse()] },
+    });
     expect(await screen.findByRole('heading', { name: 'No assignments yet' })).toBeInTheDocument();
-    expect(screen.getByText('Check back later for new assignments.')).toBeInTheDocument();
+    expect(await screen.findByText('Check back later for new assignments.')).toBeInTheDocument();
+  });
+
+  it('tells a student in no class how to join one, and opens "Join a class" on the Courses page', async () => {
+    const { user } = renderAssignments('student', { 'GET /api/assignments': { body: [] } });
+    expect(await screen.findByText(/You are not in any class yet/)).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Join a class' }));
+    expect(await screen.findByRole('dialog', { name: 'Join a class' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Courses' })).toBeInTheDocument();
   });
 
   it('filters by assignment title or course title, and says when nothing matches', async () => {

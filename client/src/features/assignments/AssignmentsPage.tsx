@@ -1,5 +1,5 @@
 import type { Assignment } from '@classwave/shared';
-import { ClipboardList, SearchX } from 'lucide-react';
+import { ClipboardList, KeyRound, SearchX } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import { httpStatus } from '../../api/errors';
@@ -12,6 +12,8 @@ import { useErrorToast } from '../../components/useErrorToast';
 import { useNavigationFlag } from '../../components/useNavigationFlag';
 import { selectProfile } from '../auth/authSlice';
 import { useGetCoursesQuery } from '../courses/coursesApi';
+import { OPEN_JOIN_CLASS } from '../classes/JoinClassDialog';
+import { ButtonLink } from '../../components/ButtonLink';
 import { AssignmentCard } from './AssignmentCard';
 import { useCreateSampleAssignmentsMutation, useGetAssignmentsQuery } from './assignmentsApi';
 import { CreateAssignmentModal } from './CreateAssignmentModal';
@@ -40,8 +42,9 @@ export function AssignmentsPage() {
   const [justSubmitted, setJustSubmitted] = useState<string | null>(null);
 
   const { data: assignments, isLoading, error, refetch } = useGetAssignmentsQuery();
-  // Teachers pick one of their own courses when creating an assignment.
-  const courses = useGetCoursesQuery(undefined, { skip: !isTeacher });
+  // Teachers pick one of their own courses when creating an assignment; a student without any is
+  // told how to join one.
+  const courses = useGetCoursesQuery();
   const ownCourses = useMemo(
     () => (courses.data ?? []).filter((course) => course.teacherId === profile?.id),
     [courses.data, profile?.id],
@@ -49,6 +52,7 @@ export function AssignmentsPage() {
   const [createSamples, { isLoading: creatingSamples }] = useCreateSampleAssignmentsMutation();
   const visible = useMemo(() => filterAssignments(assignments ?? [], query), [assignments, query]);
   const searching = query.trim() !== '';
+  const notInAnyClass = !isTeacher && courses.data?.length === 0;
 
   useErrorToast(error ?? courses.error, 'Failed to load data.');
   useNavigationFlag(OPEN_CREATE_ASSIGNMENT, () => setCreateOpen(true), isTeacher);
@@ -118,10 +122,22 @@ export function AssignmentsPage() {
           Try a different search.
         </EmptyState>
       ) : (
-        <EmptyState icon={<ClipboardList />} title="No assignments yet">
+        <EmptyState
+          icon={<ClipboardList />}
+          title="No assignments yet"
+          action={
+            notInAnyClass && (
+              <ButtonLink to="/courses" state={{ [OPEN_JOIN_CLASS]: true }} icon={<KeyRound />}>
+                Join a class
+              </ButtonLink>
+            )
+          }
+        >
           {isTeacher
             ? 'Create an assignment for one of your courses, or generate samples to try things out.'
-            : 'Check back later for new assignments.'}
+            : notInAnyClass
+              ? 'You are not in any class yet. Join one with the code from your teacher to see its assignments.'
+              : 'Check back later for new assignments.'}
         </EmptyState>
       );
     }

@@ -11,6 +11,7 @@ import { broadcastAuth } from './authChannel';
 import { EmailInput, PasswordInput } from './AuthFields';
 import { AuthForm } from './AuthForm';
 import { ResendVerificationForm, useResendVerification } from './ResendVerification';
+import { destinationAfterSignIn, NEXT_PARAM, safeNextPath, withNext } from './nextPath';
 import { startSession } from './session';
 
 function linkErrorOf(value: string | null): VerifyLinkError | null {
@@ -25,6 +26,7 @@ export function LoginPage() {
   const [searchParams] = useSearchParams();
   const verified = searchParams.get('verified') === '1';
   const linkError = linkErrorOf(searchParams.get('error'));
+  const next = safeNextPath(searchParams.get(NEXT_PARAM));
 
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -47,7 +49,7 @@ export function LoginPage() {
       }
       toast.success('Signed in successfully!');
       broadcastAuth({ type: 'signed-in' });
-      await navigate('/dashboard', { replace: true });
+      await navigate(destinationAfterSignIn(next), { replace: true });
     } catch (error) {
       if (apiErrorCode(error) === ErrorCode.emailNotConfirmed) setUnconfirmedEmail(email.trim());
       toast.error(apiErrorMessage(error, 'Authentication failed'));
@@ -65,7 +67,11 @@ export function LoginPage() {
     <AuthForm
       title="Welcome back"
       subtitle="Sign in to pick up where your class left off."
-      otherScreen={{ question: 'New to Classwave?', to: '/signup', label: 'Create an account' }}
+      otherScreen={{
+        question: 'New to Classwave?',
+        to: withNext('/signup', next),
+        label: 'Create an account',
+      }}
       submitLabel="Sign In"
       submitting={submitting}
       onSubmit={handleSubmit}

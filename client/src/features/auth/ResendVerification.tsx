@@ -1,16 +1,23 @@
 import { useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
 import { useResendVerificationMutation, verificationRedirect } from './authApi';
 import { EmailInput } from './AuthFields';
+import { NEXT_PARAM, safeNextPath } from './nextPath';
 
-/** Sends a new verification link, toasts the server's answer and reports whether it was sent. */
+/**
+ * Sends a new verification link, toasts the server's answer and reports whether it was sent. The
+ * link returns to the page the visitor was on the way to (`?next=`), like the sign-up's link.
+ */
 export function useResendVerification() {
   const [resend, { isLoading }] = useResendVerificationMutation();
+  const [searchParams] = useSearchParams();
+  const next = safeNextPath(searchParams.get(NEXT_PARAM));
   async function send(email: string): Promise<boolean> {
     try {
-      const { message } = await resend({ email, redirectTo: verificationRedirect() }).unwrap();
+      const { message } = await resend({ email, redirectTo: verificationRedirect(next) }).unwrap();
       toast.success(message);
       return true;
     } catch (error) {

@@ -1,7 +1,7 @@
 import { FULL_NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type Role } from '@classwave/shared';
 import { KeyRound, MailCheck, UserRound } from 'lucide-react';
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
@@ -11,6 +11,7 @@ import { EmailInput, PasswordInput } from './AuthFields';
 import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
 import { useResendVerification } from './ResendVerification';
+import { NEXT_PARAM, safeNextPath, withNext } from './nextPath';
 import { RoleChoice } from './RoleChoice';
 
 /** /signup: create an account, then wait for the verification e-mail. */
@@ -24,6 +25,8 @@ export function SignupPage() {
   const policy = settings?.teacherSignup ?? 'open';
   const [signUp, { isLoading }] = useSignUpMutation();
   const [sentTo, setSentTo] = useState<string | null>(null);
+  const [searchParams] = useSearchParams();
+  const next = safeNextPath(searchParams.get(NEXT_PARAM));
 
   async function handleSubmit() {
     const address = email.trim();
@@ -33,7 +36,7 @@ export function SignupPage() {
         password,
         fullName: fullName.trim(),
         role,
-        redirectTo: verificationRedirect(),
+        redirectTo: verificationRedirect(next),
         ...(role === 'teacher' && policy === 'code' ? { teacherCode: teacherCode.trim() } : {}),
       }).unwrap();
       setSentTo(address);
@@ -48,7 +51,7 @@ export function SignupPage() {
     <AuthForm
       title="Create your account"
       subtitle="Join your courses, hand in work and follow your grades as they come in."
-      otherScreen={{ question: 'Already have an account?', to: '/login', label: 'Sign in' }}
+      otherScreen={{ question: 'Already have an account?', to: withNext('/login', next), label: 'Sign in' }}
       submitLabel="Create Account"
       submitting={isLoading}
       onSubmit={handleSubmit}
@@ -102,6 +105,8 @@ export function SignupPage() {
 /** The screen after a successful sign-up (spec §2). */
 function VerificationSent({ email }: { email: string }) {
   const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const next = safeNextPath(searchParams.get(NEXT_PARAM));
   const { send, sending } = useResendVerification();
 
   return (
@@ -111,7 +116,7 @@ function VerificationSent({ email }: { email: string }) {
           We sent a verification link to <strong>{email}</strong>. Open it to confirm your address, then sign
           in.
         </p>
-        <Button size="lg" fullWidth onClick={() => void navigate('/login')}>
+        <Button size="lg" fullWidth onClick={() => void navigate(withNext('/login', next))}>
           Back to Sign In
         </Button>
         <p className="text-muted">

@@ -10,10 +10,15 @@ import type {
   SignUpBody,
 } from '@classwave/shared';
 import { api } from '../../api/api';
+import { withNext } from './nextPath';
 
-/** Where the verification e-mail's link sends the user back to: this app's own login route. */
-export function verificationRedirect(): string {
-  return `${window.location.origin}/login`;
+/**
+ * Where the verification e-mail's link sends the user back to: this app's own login route, carrying
+ * the page they were on the way to (a join link) so that signing in continues there. The server
+ * only checks the origin.
+ */
+export function verificationRedirect(next: string | null = null): string {
+  return `${window.location.origin}${withNext('/login', next)}`;
 }
 
 export const authApi = api.injectEndpoints({

@@ -8,6 +8,11 @@ import { EmptyState } from '../../components/EmptyState';
 import { LoadFailed } from '../../components/LoadFailed';
 import { Skeleton } from '../../components/Skeleton';
 import { useErrorToast } from '../../components/useErrorToast';
+import { useAppSelector } from '../../app/hooks';
+import { selectProfile } from '../auth/authSlice';
+import { JoinCodePanel } from '../classes/JoinCodePanel';
+import { LeaveClassButton } from '../classes/LeaveClassButton';
+import { RosterSection } from '../classes/RosterSection';
 import { useGetCourseQuery } from './coursesApi';
 import './CourseDetailPage.css';
 
@@ -95,6 +100,10 @@ export function CourseDetailPage() {
 }
 
 function CourseDetailView({ detail: { course, assignments } }: { detail: CourseDetail }) {
+  const profile = useAppSelector(selectProfile);
+  // Only the owner is sent the code (DESIGN §11); it also marks the page as theirs.
+  const isOwner = profile?.role === 'teacher' && course.teacherId === profile.id;
+  const joinCode = isOwner ? course.joinCode : null;
   return (
     <>
       <BackLink />
@@ -102,6 +111,7 @@ function CourseDetailView({ detail: { course, assignments } }: { detail: CourseD
         <span className="course-detail__code">{course.code}</span>
         <h1 className="course-detail__title">{course.title}</h1>
         <p className="course-detail__meta">Created {formatDetailDate(course.createdAt)}</p>
+        {profile?.role === 'student' && <LeaveClassButton course={course} />}
       </header>
 
       <div className="course-detail__layout">
@@ -145,9 +155,12 @@ function CourseDetailView({ detail: { course, assignments } }: { detail: CourseD
               </ul>
             )}
           </Card>
+
+          {isOwner && <RosterSection courseId={course.id} />}
         </div>
 
         <aside className="course-detail__side" aria-label="About this course">
+          {joinCode !== null && <JoinCodePanel course={{ ...course, joinCode }} />}
           <Card as="section" aria-labelledby="course-instructor">
             <h2 id="course-instructor" className="course-detail__section-title">
               Instructor

@@ -113,11 +113,13 @@ describe('CoursesPage', () => {
     expect(screen.getByRole('dialog', { name: 'Create Course' })).toBeInTheDocument();
   });
 
-  it('tells a student when there are no courses, without a create button', async () => {
-    renderCourses('student', { 'GET /api/courses': { body: [] } });
-    expect(await screen.findByRole('heading', { name: 'No courses available' })).toBeInTheDocument();
-    expect(screen.getByText('No courses are available right now.')).toBeInTheDocument();
+  it('tells a student with no classes how to join one, without a create button', async () => {
+    const { user } = renderCourses('student', { 'GET /api/courses': { body: [] } });
+    const empty = (await screen.findByRole('heading', { name: 'No courses available' })).parentElement!;
+    expect(within(empty).getByText(/Ask your teacher for the class code or join link/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Create First Course' })).not.toBeInTheDocument();
+    await user.click(within(empty).getByRole('button', { name: 'Join a class' }));
+    expect(screen.getByRole('dialog', { name: 'Join a class' })).toBeInTheDocument();
   });
 
   it('creates a course from the dialog and shows it first in the list', async () => {

@@ -1,5 +1,5 @@
 import { COURSE_SKELETON_COUNT } from '@classwave/shared';
-import { BookOpen, Plus, SearchX } from 'lucide-react';
+import { BookOpen, KeyRound, Plus, SearchX } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import { useAppSelector } from '../../app/hooks';
@@ -10,6 +10,7 @@ import { LoadFailed } from '../../components/LoadFailed';
 import { useErrorToast } from '../../components/useErrorToast';
 import { useNavigationFlag } from '../../components/useNavigationFlag';
 import { selectProfile } from '../auth/authSlice';
+import { JoinClassDialog, OPEN_JOIN_CLASS } from '../classes/JoinClassDialog';
 import { CourseCard, CourseCardSkeleton } from './CourseCard';
 import { useCreateSampleCoursesMutation, useGetCoursesQuery } from './coursesApi';
 import { CreateCourseModal } from './CreateCourseModal';
@@ -19,12 +20,16 @@ import './CoursesPage.css';
 /** The router state a link sends to open the create-course dialog on arrival (spec §2). */
 export const OPEN_CREATE_COURSE = 'openCreateCourse';
 
-/** /courses: every course, searchable; teachers create, generate and delete their own. */
+/**
+ * /courses: a teacher's own courses or a student's classes, searchable; teachers create, generate and
+ * delete theirs, students join one by its code.
+ */
 export function CoursesPage() {
   const profile = useAppSelector(selectProfile);
   const isTeacher = profile?.role === 'teacher';
   const [query, setQuery] = useState('');
   const [createOpen, setCreateOpen] = useState(false);
+  const [joinOpen, setJoinOpen] = useState(false);
   const { data: courses, isLoading, error, refetch } = useGetCoursesQuery();
   const [createSamples, { isLoading: creatingSamples }] = useCreateSampleCoursesMutation();
   const visible = useMemo(() => filterCourses(courses ?? [], query), [courses, query]);
@@ -32,6 +37,7 @@ export function CoursesPage() {
 
   useErrorToast(error, 'Failed to load courses');
   useNavigationFlag(OPEN_CREATE_COURSE, () => setCreateOpen(true), isTeacher);
+  useNavigationFlag(OPEN_JOIN_CLASS, () => setJoinOpen(true), profile?.role === 'student');
 
   async function handleGenerateSamples() {
     try {
@@ -70,14 +76,20 @@ export function CoursesPage() {
           icon={<BookOpen />}
           title="No courses available"
           action={
-            isTeacher && (
+            isTeacher ? (
               <Button icon={<Plus />} onClick={() => setCreateOpen(true)}>
                 Create First Course
+              </Button>
+            ) : (
+              <Button icon={<KeyRound />} onClick={() => setJoinOpen(true)}>
+                Join a class
               </Button>
             )
           }
         >
-          {isTeacher ? 'Create your first course to get started' : 'No courses are available right now.'}
+          {isTeacher
+            ? 'Create your first course to get started'
+            : 'You are not in any class yet. Ask your teacher for the class code or join link, then join here.'}
         </EmptyState>
       );
     }
@@ -101,6 +113,13 @@ export function CoursesPage() {
       query={query}
       onQueryChange={setQuery}
       count={courses && { shown: visible.length, total: courses.length, noun: ['course', 'courses'] }}
+      extraActions={
+        !isTeacher && (
+          <Button icon={<KeyRound />} onClick={() => setJoinOpen(true)}>
+            Join a class
+          </Button>
+        )
+      }
       actions={
         isTeacher && {
           createLabel: 'Create Course',
@@ -112,7 +131,11 @@ export function CoursesPage() {
       }
     >
       {renderList()}
-      {isTeacher && <CreateCourseModal open={createOpen} onClose={() => setCreateOpen(false)} />}
+      {isTeacher ? (
+        <CreateCourseModal open={createOpen} onClose={() => setCreateOpen(false)} />
+      ) : (
+        <JoinClassDialog open={joinOpen} onClose={() => setJoinOpen(false)} />
+      )}
     </ListPage>
   );
 }

@@ -64,7 +64,7 @@ export function CreateCourseModal({ open, onClose }: { open: boolean; onClose: (
       open={open}
       onClose={close}
       title="Create Course"
-      description="Students see every course as soon as it is created."
+      description="Students join it with the class code shown on the course page."
       submitLabel="Create Course"
       submitting={isLoading}
       onSubmit={handleSubmit}

@@ -1,4 +1,5 @@
-import { formatDetailDate, formatListDate, type CourseDetail } from '@classwave/shared';
+import { formatDetailDate, type CourseDetail } from '@classwave/shared';
+import { formatListDate } from '../../components/dates';
 import { ArrowLeft, ChevronRight, ClipboardList, FolderOpen, SearchX, Video } from 'lucide-react';
 import { Link, useParams } from 'react-router-dom';
 import { httpStatus } from '../../api/errors';
@@ -90,6 +91,7 @@ export function CourseDetailPage() {
         <LoadFailed
           icon={<FolderOpen />}
           title="This course could not be loaded"
+          error={error}
           onRetry={() => void refetch()}
         />
       </>

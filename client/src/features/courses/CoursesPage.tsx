@@ -63,7 +63,12 @@ export function CoursesPage() {
     }
     if (!courses) {
       return (
-        <LoadFailed icon={<BookOpen />} title="Courses could not be loaded" onRetry={() => void refetch()} />
+        <LoadFailed
+          icon={<BookOpen />}
+          title="Courses could not be loaded"
+          error={error}
+          onRetry={() => void refetch()}
+        />
       );
     }
     if (visible.length === 0) {

@@ -123,6 +123,8 @@ export const applyLiveEvent =
           for (const courseId of coursesApi.util.selectCachedArgsForQuery(getState(), 'getCourse')) {
             patchCourse(courseId, (list) => setOwnSubmission(list, submission.assignmentId, own));
           }
+          // Work just submitted (in another tab, say) leaves the student's active figure.
+          if (event.type === 'submission:created') refetchDashboard();
         }
         break;
       }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Course } from '@classwave/shared';
 import { liveClasses } from '../db/schema.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import {
@@ -8,6 +9,7 @@ import {
   createTeacher,
   inDays,
   joinCourse,
+  submit,
   type Actor,
 } from '../test/factories.js';
 
@@ -16,6 +18,8 @@ let t: TestApp;
 let teacher: Actor;
 let other: Actor;
 let student: Actor;
+let algebraCourse: Course;
+let artCourse: Course;
 beforeAll(async () => {
   t = await createTestApp();
   [teacher, other, student] = await Promise.all([
@@ -26,6 +30,7 @@ beforeAll(async () => {
   const algebra = await createCourse(t, teacher, { title: 'Algebra' });
   await createCourse(t, teacher, { title: 'Geometry' });
   const art = await createCourse(t, other, { title: 'Art' });
+  [algebraCourse, artCourse] = [algebra, art];
   await createAssignment(t, teacher, algebra, { title: 'Past', dueDate: inDays(-1) });
   await createAssignment(t, teacher, algebra, { title: 'In three days', dueDate: inDays(3) });
   await createAssignment(t, teacher, algebra, { title: 'In one day', dueDate: inDays(1) });
@@ -83,5 +88,22 @@ describe('GET /api/dashboard', () => {
     ]);
     // A class without a course falls back to 'Unknown Course'.
     expect(d.upcomingEvents[0]).toMatchObject({ type: 'class', courseTitle: 'Unknown Course' });
+  });
+
+  it("leaves a student's submitted work out of their active figure and their upcoming events", async () => {
+    const diligent = await createStudent(t, 'Diligent Student');
+    await Promise.all([joinCourse(t, diligent, algebraCourse), joinCourse(t, diligent, artCourse)]);
+    const before = await dashboardOf(diligent);
+    const inOneDay = (
+      await t.app.inject({ method: 'GET', url: '/api/assignments', headers: diligent.headers })
+    )
+      .json()
+      .find((a: { title: string }) => a.title === 'In one day');
+    await submit(t, diligent, inOneDay);
+    const after = await dashboardOf(diligent);
+    expect(after.stats.activeAssignments).toBe(before.stats.activeAssignments - 1);
+    expect(after.upcomingEvents.map((e: { title: string }) => e.title)).not.toContain('In one day');
+    // The teacher's figure counts the assignment whoever has submitted.
+    expect((await dashboardOf(teacher)).stats.activeAssignments).toBe(2);
   });
 });

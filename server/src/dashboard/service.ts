@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, inArray, isNull, or } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, isNull, notExists, or } from 'drizzle-orm';
 import {
   TEAM_MEMBER_COUNT,
   UNKNOWN_COURSE_TITLE,
@@ -10,7 +10,7 @@ import {
 import type { Caller } from '../auth/service.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
-import { assignments, courseMembers, courses, liveClasses } from '../db/schema.js';
+import { assignments, courseMembers, courses, liveClasses, submissions } from '../db/schema.js';
 import { visibleCourse } from '../classes/visibility.js';
 
 /** The dashboard per role (spec §2, §7), counted in SQL rather than by loading rows. */
@@ -26,9 +26,19 @@ export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) 
             .select({ id: courseMembers.courseId })
             .from(courseMembers)
             .where(and(eq(courseMembers.studentId, caller.userId), eq(courseMembers.status, 'active')));
+      // A student's active work is what is still open to them: work already submitted (or graded)
+      // is neither counted nor listed (this refines spec §2, where the figure disagreed with the
+      // Assignments page's badges).
+      const stillOpen = notExists(
+        db
+          .select({ one: submissions.id })
+          .from(submissions)
+          .where(and(eq(submissions.assignmentId, assignments.id), eq(submissions.studentId, caller.userId))),
+      );
       const futureAssignments = and(
         gte(assignments.dueDate, now),
         inArray(assignments.courseId, visibleCourseIds),
+        isTeacher ? undefined : stillOpen,
       );
       // Live classes cannot be scheduled yet (a placeholder): a teacher's are their courses' classes; a
       // student's, their courses' and the school-wide ones (no course), as before classes.

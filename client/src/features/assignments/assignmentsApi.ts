@@ -117,6 +117,8 @@ export const assignmentsApi = assignmentsQueries.injectEndpoints({
         method: 'POST',
         body: { content },
       }),
+      // The student's dashboard counts only work still open to them.
+      invalidatesTags: dashboardTagUnlessFailed,
       async onQueryStarted({ assignmentId }, { dispatch, getState, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
         if (!data) return;

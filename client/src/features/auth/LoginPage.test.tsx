@@ -1,9 +1,10 @@
 import { verifyLinkErrorMessages } from '@classwave/shared';
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '../../app/router';
-import { signedOutAuth } from '../../test/factories';
-import { renderWithProviders } from '../../test/renderWithProviders';
+import { apiError, answerApi } from '../../test/api';
+import { createProfile, createSession, signedOutAuth } from '../../test/factories';
+import { findToast, renderWithProviders } from '../../test/renderWithProviders';
 
 const renderLogin = (route = '/login') =>
   renderWithProviders(<AppRoutes />, { route, preloadedState: { auth: signedOutAuth() } });
@@ -66,5 +67,27 @@ describe('LoginPage', () => {
   it('ignores an unknown error reason in the address', () => {
     renderLogin('/login?error=something_else');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it("clears a failed attempt's toast once signing in succeeds", async () => {
+    const session = createSession();
+    let attempts = 0;
+    answerApi({
+      'POST /api/auth/signin': () =>
+        ++attempts === 1
+          ? apiError(400, 'Invalid login credentials', 'invalid_credentials')
+          : { body: { session } },
+      'GET /api/me': { body: { profile: createProfile({ id: session.user.id }) } },
+      'GET /api/dashboard': 'pending',
+    });
+    const { user } = renderLogin();
+    await user.type(screen.getByLabelText('Email'), 'ada@example.org');
+    await user.type(screen.getByLabelText('Password'), 'wrong password{Enter}');
+    expect(await findToast('Invalid login credentials')).toBeInTheDocument();
+
+    await user.clear(screen.getByLabelText('Password'));
+    await user.type(screen.getByLabelText('Password'), 'analytical{Enter}');
+    expect(await findToast('Signed in successfully!')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Invalid login credentials')).not.toBeInTheDocument());
   });
 });

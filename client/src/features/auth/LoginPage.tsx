@@ -47,6 +47,8 @@ export function LoginPage() {
         if (store.getState().auth.status === 'signedOut') toast.error('Authentication failed');
         return;
       }
+      // Earlier failures' toasts are stale now: only the success stays.
+      toast.dismiss();
       toast.success('Signed in successfully!');
       broadcastAuth({ type: 'signed-in' });
       await navigate(destinationAfterSignIn(next), { replace: true });

@@ -20,7 +20,10 @@ import { randomJoinCode, retryOnCodeCollision } from '../classes/codes.js';
 import { requireOwnerOf, visibleCourse } from '../classes/visibility.js';
 import { pickDistinct, SAMPLE_COURSES, sampleCode } from './samples.js';
 
-const STILL_HAS_ASSIGNMENTS = 'This course still has assignments. Delete them first.';
+/** Why a course can't be deleted yet, with how many assignments stand in the way (issue 17). */
+const stillHasAssignments = (n: number) =>
+  `It has ${n} ${n === 1 ? 'assignment' : 'assignments'}. Delete ${n === 1 ? 'it' : 'them'} first.`;
+const STILL_HAS_ASSIGNMENTS = 'It still has assignments. Delete them first.';
 
 type CourseRow = typeof courses.$inferSelect;
 /** A course as `viewerId` sees it: the join code only for its teacher (DESIGN §11). */
@@ -120,7 +123,7 @@ export function createCourseService({
           .select({ n: count() })
           .from(assignments)
           .where(eq(assignments.courseId, id));
-        if (n > 0) throw conflict(STILL_HAS_ASSIGNMENTS);
+        if (n > 0) throw conflict(stillHasAssignments(n));
         try {
           // Its members' own rooms too: their memberships go with the course, so a tab that was
           // offline replays this from its user room (the course room has no members any more).

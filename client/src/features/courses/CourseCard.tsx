@@ -2,6 +2,7 @@ import type { Course } from '@classwave/shared';
 import { BookOpen, Pencil, Trash2 } from 'lucide-react';
 import { useId } from 'react';
 import { toast } from 'sonner';
+import { apiErrorBody, httpStatus } from '../../api/errors';
 import { Avatar } from '../../components/Avatar';
 import { ButtonLink } from '../../components/ButtonLink';
 import { IconButton } from '../../components/IconButton';
@@ -29,8 +30,12 @@ export function CourseCard({ course, isOwner }: { course: Course; isOwner: boole
     try {
       await deleteCourse(course.id).unwrap();
       toast.success('Course deleted successfully!');
-    } catch {
-      toast.error('Failed to delete course. It might have associated assignments.');
+    } catch (error) {
+      // The spec's toast, with the server's reason beneath it ("It has 3 assignments. Delete them first.").
+      const reason = httpStatus(error) === 409 ? apiErrorBody(error)?.message : undefined;
+      toast.error('Failed to delete course. It might have associated assignments.', {
+        ...(reason ? { description: reason } : {}),
+      });
     }
   }
 

@@ -234,11 +234,12 @@ describe('CoursesPage', () => {
 
     it('keeps the course and explains when it still has assignments', async () => {
       vi.spyOn(window, 'confirm').mockReturnValue(true);
-      const { user, card } = await renderOwnCourse(apiError(409, 'This course still has assignments.'));
+      const { user, card } = await renderOwnCourse(apiError(409, 'It has 3 assignments. Delete them first.'));
       await user.click(within(card).getByRole('button', { name: 'Delete course' }));
       expect(
         await findToast('Failed to delete course. It might have associated assignments.'),
       ).toBeInTheDocument();
+      expect(await findToast('It has 3 assignments. Delete them first.')).toBeInTheDocument();
       expect(screen.getByRole('article', { name: 'Doomed' })).toBeInTheDocument();
     });
   });

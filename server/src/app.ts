@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
@@ -98,7 +98,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // Fastify's own request logging writes two lines per request, each serializing the request or
     // reply objects. One compact access line (installAccessLog) says the same for a fraction of
     // the cost; errors are still logged in full by our error handler.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // Only as many proxy hops as configured are believed for the client address (rate limits key on it).
     trustProxy: config.trustProxy === false ? false : trustHops(config.trustProxy),
     bodyLimit: BODY_LIMIT,

@@ -1,4 +1,4 @@
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { installAccessLog } from './access-log.js';
@@ -12,7 +12,10 @@ async function appLoggingAt(level: string) {
       done();
     },
   });
-  const app = Fastify({ logger: { level, stream }, disableRequestLogging: true });
+  const app = Fastify({
+    logger: { level, stream },
+    logController: new LogController({ disableRequestLogging: true }),
+  });
   installAccessLog(app);
   app.get('/api/auth/verify', async () => ({ ok: true }));
   app.get('/api/courses/:id', async (_request, reply) => reply.status(404).send({ missing: true }));

@@ -61,24 +61,27 @@ describe('POST /api/auth/recover', () => {
   });
 
   it('takes comparable time for unknown and known addresses', async () => {
-    const { email } = await createVerifiedUser(t);
+    // One request per known address (each has its own small limit), nine of each kind.
+    const known = await Promise.all(Array.from({ length: 9 }, () => createVerifiedUser(t)));
     const time = async (address: string) => {
       const start = performance.now();
       await recover(address);
       return performance.now() - start;
     };
     const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    // Interleaved, so a slow moment of the machine falls on both. The per-address limit allows 3.
+    // Interleaved, so a slow moment of the machine falls on both.
     const knownTimes: number[] = [];
     const unknownTimes: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (const { email } of known) {
       knownTimes.push(await time(email));
       unknownTimes.push(await time(uniqueEmail('timing')));
     }
     const [k, u] = [median(knownTimes), median(unknownTimes)];
-    // The mail goes out after the answer, so neither path waits on SMTP; both do a look-up and a write-shaped query.
-    expect(Math.max(k, u) / Math.min(k, u)).toBeLessThan(4);
-    expect(Math.abs(k - u)).toBeLessThan(50);
+    // The mail goes out after the answer, so neither path waits on SMTP; both do a look-up and a
+    // write-shaped query. What would give an address away is a difference of milliseconds that
+    // repeats (a password hash or a mail sent in line costs tens); the two medians are closer than
+    // that. (A ratio of two medians of a few milliseconds is noise on a busy machine, so none is asserted.)
+    expect(Math.abs(k - u)).toBeLessThan(25);
   });
 
   it('refuses a redirect to another origin', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Course } from '@classwave/shared';
 import { createTestApp, type TestApp } from '../test/app.js';
+import { SAMPLE_COURSES } from './samples.js';
 import {
   createAssignment,
   createCourse,
@@ -94,6 +95,25 @@ describe('GET /api/courses', () => {
 });
 
 describe('POST /api/courses/samples', () => {
+  it('never repeats a title or a code the teacher already has, however often it is pressed', async () => {
+    const keen = await createTeacher(t, 'Keen Teacher');
+    await createCourse(t, keen, { title: 'Introduction to Biology', code: 'BI100' });
+    for (let i = 0; i < 5; i++) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/courses/samples', headers: keen.headers });
+      expect(res.statusCode).toBe(201);
+    }
+    const mine: Course[] = (
+      await t.app.inject({ method: 'GET', url: '/api/courses', headers: keen.headers })
+    ).json();
+    expect(mine).toHaveLength(16);
+    expect(new Set(mine.map((c) => c.title)).size).toBe(16);
+    // Every sample's own title first (the teacher had one already); only then sections of them.
+    const plain = mine.filter((c) => !c.title.includes('(Section '));
+    expect(plain.map((c) => c.title).sort()).toEqual(SAMPLE_COURSES.map((c) => c.title).sort());
+    expect(mine.filter((c) => /\(Section [23]\)$/.test(c.title))).toHaveLength(16 - SAMPLE_COURSES.length);
+    expect(new Set(mine.map((c) => c.code)).size).toBe(16);
+  });
+
   it('creates three distinct sample courses with codes of two capitals and 100–499', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/courses/samples', headers: teacher.headers });
     expect(res.statusCode).toBe(201);

@@ -103,3 +103,35 @@ export function pickDistinct<T>(items: readonly T[], count: number, random: () =
 
 export const sampleCode = (prefix: string, random: () => number = Math.random) =>
   `${prefix}${100 + Math.floor(random() * 400)}`;
+
+/** How many random codes to try before accepting one the teacher already uses (400 per prefix). */
+const CODE_TRIES = 50;
+
+/**
+ * `count` sample courses that add to what the teacher has: titles they have not used come first,
+ * and a title they already have gets the next free "(Section n)"; codes differ from theirs where
+ * one can be found (issue 17: Generate Samples must not repeat a title the teacher already has).
+ */
+export function freshSampleCourses(
+  taken: readonly { title: string; code: string }[],
+  count: number,
+  random: () => number = Math.random,
+): { title: string; description: string; code: string }[] {
+  const titles = new Set(taken.map((c) => c.title));
+  const codes = new Set(taken.map((c) => c.code.toUpperCase()));
+  const unused = SAMPLE_COURSES.filter((s) => !titles.has(s.title));
+  const used = SAMPLE_COURSES.filter((s) => titles.has(s.title));
+  const picks = [
+    ...pickDistinct(unused, Math.min(count, unused.length), random),
+    ...pickDistinct(used, Math.max(0, count - unused.length), random),
+  ];
+  return picks.map((pick) => {
+    let title: string = pick.title;
+    for (let n = 2; titles.has(title); n++) title = `${pick.title} (Section ${n})`;
+    titles.add(title);
+    let code = sampleCode(pick.prefix, random);
+    for (let i = 0; i < CODE_TRIES && codes.has(code); i++) code = sampleCode(pick.prefix, random);
+    codes.add(code);
+    return { title, description: pick.description, code };
+  });
+}

@@ -18,7 +18,7 @@ import { conflict } from '../http/errors.js';
 import { found, requireTeacher } from '../policies.js';
 import { randomJoinCode, retryOnCodeCollision } from '../classes/codes.js';
 import { requireOwnerOf, visibleCourse } from '../classes/visibility.js';
-import { pickDistinct, SAMPLE_COURSES, sampleCode } from './samples.js';
+import { freshSampleCourses } from './samples.js';
 
 /** Why a course can't be deleted yet, with how many assignments stand in the way (issue 17). */
 const stillHasAssignments = (n: number) =>
@@ -98,11 +98,12 @@ export function createCourseService({
     },
 
     async createSamples(caller: Caller): Promise<Course[]> {
-      const picks = pickDistinct(SAMPLE_COURSES, SAMPLES_PER_CLICK);
-      return insertCourses(
-        caller,
-        picks.map((p) => ({ title: p.title, description: p.description, code: sampleCode(p.prefix) })),
-      );
+      requireTeacher(caller, 'create courses');
+      const own = await db
+        .select({ title: courses.title, code: courses.code })
+        .from(courses)
+        .where(eq(courses.teacherId, caller.userId));
+      return insertCourses(caller, freshSampleCourses(own, SAMPLES_PER_CLICK));
     },
 
     async detail(caller: Caller, id: string): Promise<CourseDetail> {

@@ -173,6 +173,9 @@ function validValue(route: Route, name: string, schema: JsonSchema, ctx: Context
   return `Valid ${name}`.slice(0, schema.maxLength ?? 100);
 }
 
+/** Query values with a meaning (a time zone must exist), already encoded. */
+const VALID_QUERY: Record<string, string> = { timeZone: encodeURIComponent('Europe/Paris') };
+
 const contexts = new Map<string, Context>();
 const counts: Record<string, number> = {};
 
@@ -184,7 +187,10 @@ async function send(route: Route, { name, attempt }: Case): Promise<string[]> {
   const a = attempt(valid);
   const id = typeof a.id === 'function' ? a.id(ctx.id) : (a.id ?? ctx.id);
   const query =
-    a.query ?? route.query.map((q) => `${q.name}=${q.schema.type === 'integer' ? 0 : 'fuzz'}`).join('&');
+    a.query ??
+    route.query
+      .map((q) => `${q.name}=${VALID_QUERY[q.name] ?? (q.schema.type === 'integer' ? 0 : 'fuzz')}`)
+      .join('&');
   const path = route.path
     .replace('{id}', id)
     .replace('{studentId}', ctx.studentId)

@@ -157,6 +157,38 @@ describe('POST /api/assignments/samples', () => {
     }
     expect(course.id).toBeDefined();
   });
+
+  it("makes them due at 23:59 in the teacher's time zone", async () => {
+    const abroad = await createTeacher(t, 'Far Away Teacher');
+    await createCourse(t, abroad);
+    for (const zone of ['Asia/Tokyo', 'America/Los_Angeles']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/assignments/samples?timeZone=${encodeURIComponent(zone)}`,
+        headers: abroad.headers,
+      });
+      expect(res.statusCode).toBe(201);
+      for (const a of res.json() as Assignment[]) {
+        const wall = new Intl.DateTimeFormat('en-GB', {
+          timeZone: zone,
+          hour: '2-digit',
+          minute: '2-digit',
+          hourCycle: 'h23',
+        }).format(new Date(a.dueDate));
+        expect(wall).toBe('23:59');
+      }
+    }
+  });
+
+  it('refuses a time zone that does not exist, naming it', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/assignments/samples?timeZone=Mars%2FOlympus_Mons',
+      headers: teacher.headers,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toContain('timeZone');
+  });
 });
 
 describe('DELETE /api/assignments/:id', () => {

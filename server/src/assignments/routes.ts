@@ -5,6 +5,19 @@ import { callerOf } from '../auth/authenticate.js';
 import { bearerSecurity, signedInErrors } from '../http/responses.js';
 import type { AssignmentService } from './service.js';
 
+const SamplesQuery = Type.Object(
+  {
+    timeZone: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: "The teacher's IANA time zone (e.g. Europe/Paris): samples are due at 23:59 there.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const assignmentRoutes: FastifyPluginAsyncTypebox<{ assignments: AssignmentService }> = async (
   app,
   { assignments },
@@ -43,10 +56,12 @@ export const assignmentRoutes: FastifyPluginAsyncTypebox<{ assignments: Assignme
       schema: {
         ...common,
         summary: "Create three sample assignments on the teacher's courses",
+        querystring: SamplesQuery,
         response: { 201: AssignmentList, ...signedInErrors },
       },
     },
-    async (request, reply) => reply.status(201).send(await assignments.createSamples(callerOf(request))),
+    async (request, reply) =>
+      reply.status(201).send(await assignments.createSamples(callerOf(request), request.query.timeZone)),
   );
 
   app.delete(

@@ -1,5 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { SAMPLE_ASSIGNMENT_POINTS, type Assignment, type CreateAssignmentBody } from '@classwave/shared';
+import {
+  atZonedTime,
+  isTimeZone,
+  SAMPLE_ASSIGNMENT_POINTS,
+  type Assignment,
+  type CreateAssignmentBody,
+} from '@classwave/shared';
 import type { Caller } from '../auth/service.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
@@ -13,6 +19,7 @@ import { pickDistinct, SAMPLE_ASSIGNMENTS } from '../courses/samples.js';
 import { toAssignment, type AssignmentLists } from './queries.js';
 
 const DAY_MS = 24 * 3600 * 1000;
+const SERVER_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 export function createAssignmentService({
   db,
@@ -56,8 +63,10 @@ export function createAssignmentService({
     },
 
     /** Three sample assignments spread over the teacher's courses: 50, 100 and 150 points, due in the coming weeks. */
-    async createSamples(caller: Caller): Promise<Assignment[]> {
+    async createSamples(caller: Caller, timeZone: string = SERVER_TIME_ZONE): Promise<Assignment[]> {
       requireTeacher(caller, 'create assignments');
+      if (!isTimeZone(timeZone))
+        throw badRequest('querystring.timeZone must be an IANA time zone such as Europe/Paris');
       const own = await db.select().from(courses).where(eq(courses.teacherId, caller.userId));
       if (own.length === 0) throw conflict('Please create a course first.');
       const now = clock.now();
@@ -68,8 +77,8 @@ export function createAssignmentService({
           .insert(assignments)
           .values(
             picks.map((pick, i) => {
-              const due = new Date(now.getTime() + (i + 1) * 7 * DAY_MS);
-              due.setHours(23, 59, 0, 0);
+              // 23:59 of that day where the teacher is, not where the server is.
+              const due = atZonedTime(new Date(now.getTime() + (i + 1) * 7 * DAY_MS), timeZone, 23, 59);
               return {
                 title: pick.title,
                 description: pick.description,

@@ -70,7 +70,12 @@ export const assignmentsApi = assignmentsQueries.injectEndpoints({
     }),
     /** Three samples on the teacher's courses; 409 'Please create a course first.' without one. */
     createSampleAssignments: build.mutation<Assignment[], void>({
-      query: () => ({ url: '/assignments/samples', method: 'POST' }),
+      // Samples are due at 23:59 in the teacher's own time zone, not the server's.
+      query: () => ({
+        url: '/assignments/samples',
+        method: 'POST',
+        params: { timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone },
+      }),
       invalidatesTags: dashboardTagUnlessFailed,
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));

@@ -8,7 +8,8 @@ import { classCodeOf, joinClass, navTo, signUpAndSignIn, uniqueEmail } from './s
  */
 const HOSTILE = {
   courseTitle: `<img src=x onerror="window.__pwned='course title'">`,
-  courseCode: '<b>bold</b>',
+  // Upper case: codes are stored upper-cased (issue 17), and markup must still show as text.
+  courseCode: '<B>BOLD</B>',
   courseDescription: `<b>bold</b> & <script>window.__pwned='course description'</script>`,
   assignmentTitle: `<b>bold</b> <img src=x onerror="window.__pwned='assignment title'">`,
   assignmentDescription: `<svg onload="window.__pwned='assignment description'"></svg><i>not italic</i>`,

@@ -170,12 +170,15 @@ function validValue(route: Route, name: string, schema: JsonSchema, ctx: Context
   if (/password/i.test(name)) return PASSWORD;
   if (name === 'token') return ctx.resetToken ?? '';
   if (name === 'code' && route.key === 'POST /api/courses/join') return ctx.joinCode;
+  // A teacher's course codes are unique, and the fuzz teacher creates many courses.
+  if (name === 'code' && route.key === 'POST /api/courses') return `FZ${++courseCodes}`;
   return `Valid ${name}`.slice(0, schema.maxLength ?? 100);
 }
 
 /** Query values with a meaning (a time zone must exist), already encoded. */
 const VALID_QUERY: Record<string, string> = { timeZone: encodeURIComponent('Europe/Paris') };
 
+let courseCodes = 0;
 const contexts = new Map<string, Context>();
 const counts: Record<string, number> = {};
 

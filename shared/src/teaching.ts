@@ -56,6 +56,9 @@ export type CreateCourseBody = Static<typeof CreateCourseBody>;
 
 export const CourseList = Type.Array(Course);
 
+/** A course code as stored and shown: trimmed and upper-cased ('cs101 ' is CS101), one per teacher. */
+export const normalizeCourseCode = (code: string) => code.trim().toUpperCase();
+
 // Assignments
 
 /** The signed-in student's own submission, as shown on their assignment card. */

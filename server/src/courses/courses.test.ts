@@ -94,6 +94,45 @@ describe('GET /api/courses', () => {
   });
 });
 
+describe('course codes', () => {
+  it('are trimmed and upper-cased, and one teacher cannot use a code twice (in any case)', async () => {
+    const teacher = await createTeacher(t, 'Careful Teacher');
+    const first = await createCourse(t, teacher, { code: '  bio101 ' });
+    expect(first.code).toBe('BIO101');
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/courses',
+      headers: teacher.headers,
+      payload: { title: 'Biology again', code: 'Bio101', description: 'A second try.' },
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({
+      code: 'conflict',
+      message: 'You already have a course with the code BIO101.',
+    });
+    const mine = (
+      await t.app.inject({ method: 'GET', url: '/api/courses', headers: teacher.headers })
+    ).json();
+    expect(mine.map((c: Course) => c.title)).not.toContain('Biology again');
+    // Another teacher's BIO101 is their own business.
+    const colleague = await createTeacher(t, 'Colleague');
+    expect((await createCourse(t, colleague, { code: 'BIO101' })).code).toBe('BIO101');
+  });
+
+  it('two tabs creating the same code at once make one course', async () => {
+    const teacher = await createTeacher(t, 'Quick Teacher');
+    const send = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/courses',
+        headers: teacher.headers,
+        payload: { title: 'Twice', code: 'TW100', description: 'Double click.' },
+      });
+    const statuses = (await Promise.all([send(), send(), send()])).map((r) => r.statusCode).sort();
+    expect(statuses).toEqual([201, 409, 409]);
+  });
+});
+
 describe('POST /api/courses/samples', () => {
   it('never repeats a title or a code the teacher already has, however often it is pressed', async () => {
     const keen = await createTeacher(t, 'Keen Teacher');

@@ -1,7 +1,8 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
   COURSES_QUERY_LIMIT,
   formatJoinCode,
+  normalizeCourseCode,
   SAMPLES_PER_CLICK,
   type Course,
   type CourseDetail,
@@ -56,19 +57,29 @@ export function createCourseService({
 
   async function insertCourses(caller: Caller, values: CreateCourseBody[]): Promise<Course[]> {
     requireTeacher(caller, 'create courses');
+    const codes = values.map((v) => normalizeCourseCode(v.code));
     // Each try draws fresh codes; a collision (about one in 10^11 per course) aborts the transaction.
     return retryOnCodeCollision(() =>
       outbox.transaction(async (tx, record) => {
+        // The teacher's row, locked: two tabs creating the same code at once take turns.
         const [teacher] = await tx
           .select({ fullName: profiles.fullName })
           .from(profiles)
-          .where(eq(profiles.id, caller.userId));
+          .where(eq(profiles.id, caller.userId))
+          .for('update');
+        const [clash] = await tx
+          .select({ code: courses.code })
+          .from(courses)
+          .where(and(eq(courses.teacherId, caller.userId), inArray(sql`upper(${courses.code})`, codes)))
+          .limit(1);
+        if (clash)
+          throw conflict(`You already have a course with the code ${normalizeCourseCode(clash.code)}.`);
         const rows = await tx
           .insert(courses)
           .values(
             values.map((v) => ({
               title: v.title.trim(),
-              code: v.code.trim(),
+              code: normalizeCourseCode(v.code),
               description: v.description.trim(),
               teacherId: caller.userId,
               joinCode: randomJoinCode(),

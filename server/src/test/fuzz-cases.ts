@@ -90,10 +90,11 @@ export interface Case {
 
 /**
  * Fields with meaning beyond text: a password or a link's token must match, a join code must name a
- * course (404 otherwise).
+ * course (404 otherwise), a course code is upper-cased and unique among the teacher's courses.
  */
+const SEMANTIC = new Set(['POST /api/courses/join code', 'POST /api/courses code']);
 const isSemantic = (route: Route, name: string) =>
-  /password|token/i.test(name) || `${route.key} ${name}` === 'POST /api/courses/join code';
+  /password|token/i.test(name) || SEMANTIC.has(`${route.key} ${name}`);
 
 /** Fields that take free text: no format or choice, and no semantics. */
 export const textFields = (route: Route) =>

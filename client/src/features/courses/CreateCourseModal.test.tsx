@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { answerApi } from '../../test/api';
-import { renderWithProviders } from '../../test/renderWithProviders';
+import { answerApi, apiError } from '../../test/api';
+import { findToast, renderWithProviders } from '../../test/renderWithProviders';
 import { BLANK_COURSE_FIELD, CreateCourseModal } from './CreateCourseModal';
 
 afterEach(() => {
@@ -36,5 +36,23 @@ describe('CreateCourseModal', () => {
     await user.type(title, 'Biology');
     expect(title).not.toBeInvalid();
     expect(description).toBeInvalid();
+  });
+
+  it('says at the code field when the teacher already uses that code, and keeps the dialog open', async () => {
+    answerApi({
+      'POST /api/courses': apiError(409, 'You already have a course with the code BIO101.'),
+    });
+    const { user } = renderWithProviders(<CreateCourseModal open onClose={() => {}} />);
+    const dialog = screen.getByRole('dialog', { name: 'Create Course' });
+    await user.type(within(dialog).getByLabelText('Course Title'), 'Biology');
+    await user.type(within(dialog).getByLabelText('Course Code'), 'bio101');
+    await user.type(within(dialog).getByLabelText('Description'), 'Cells.');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Course' }));
+
+    expect(await findToast('Failed to create course')).toBeInTheDocument();
+    const code = within(dialog).getByLabelText('Course Code');
+    expect(code).toHaveAccessibleDescription('You already have a course with the code BIO101.');
+    expect(code).toBeInvalid();
+    expect(code).toHaveFocus();
   });
 });

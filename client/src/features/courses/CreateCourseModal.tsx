@@ -1,6 +1,7 @@
 import { LIMITS } from '@classwave/shared';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
+import { apiErrorBody, httpStatus } from '../../api/errors';
 import { blankFieldErrors, focusFirstError } from '../../components/blankFields';
 import { FormModal } from '../../components/FormModal';
 import { Input } from '../../components/Input';
@@ -48,8 +49,13 @@ export function CreateCourseModal({ open, onClose }: { open: boolean; onClose: (
       }).unwrap();
       toast.success('Course created successfully!');
       close();
-    } catch {
+    } catch (error) {
       toast.error('Failed to create course');
+      // A code the teacher already uses: said at the field, where it can be changed.
+      if (httpStatus(error) === 409) {
+        setErrors({ code: apiErrorBody(error)?.message ?? 'You already have a course with this code.' });
+        focusFirstError([idOf('code')]);
+      }
     }
   }
 

@@ -14,6 +14,8 @@ test.describe('accounts fit for a school', () => {
     const page = await (await browser.newContext()).newPage();
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
+    // The page's code loads on first visit: until then sign-in (with its own Email field) stays.
+    await expect(page.getByRole('heading', { name: 'Forgot your password?' })).toBeVisible();
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await expect(page.getByRole('heading', { name: 'Check your e-mail' })).toBeVisible();

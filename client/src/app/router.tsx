@@ -61,6 +61,9 @@ const SettingsPage = lazyPage(
 /** Loads the signed-in shell and the dashboard (where sign-in lands) while the profile loads. */
 export const preloadSignedInShell = () => Promise.all([AppLayout.preload(), DashboardPage.preload()]);
 
+/** Loads the screens a signed-out visitor goes to from sign-in. */
+const preloadSignedOutPages = () => Promise.all([SignupPage.preload(), ForgotPasswordPage.preload()]);
+
 /** Loads every page's chunk (tests render routes synchronously after this). */
 export const preloadAllPages = () =>
   Promise.all(
@@ -94,7 +97,14 @@ export function AppRoutes() {
   const hasSession = useAppSelector(selectAccessToken) !== null;
   useEffect(() => {
     // A session arrives before its profile: fetch the shell's chunks alongside, not after it.
-    if (hasSession) void preloadSignedInShell();
+    if (hasSession) {
+      void preloadSignedInShell();
+      return;
+    }
+    // Signed out, the next screen is sign-up or a forgotten password: fetched once the page is idle,
+    // so a click shows it at once instead of keeping sign-in (and its Email field) on screen.
+    const idle = window.setTimeout(() => void preloadSignedOutPages(), 1500);
+    return () => window.clearTimeout(idle);
   }, [hasSession]);
 
   return (

@@ -12,6 +12,10 @@ globalThis.Request = class BrowserLikeRequest extends NodeRequest {
   }
 };
 
+// jsdom lays nothing out and does not implement scrolling: the app's scroll-to-top on navigation
+// is a no-op here (the layout e2e pass checks it in Chromium).
+window.scrollTo = () => {};
+
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(() => {
   cleanup();

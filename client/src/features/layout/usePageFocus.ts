@@ -36,6 +36,9 @@ export function useFocusHeadingOnNavigate(container: RefObject<HTMLElement | nul
   useEffect(() => {
     if (settledPath.current === pathname) return;
     settledPath.current = pathname;
+    // A new page starts at its top, as a page load would: the window keeps the last page's
+    // scroll otherwise (a phone opened the Assistant 8 px down after the dashboard).
+    window.scrollTo(0, 0);
     const root = container.current;
     if (!root) return;
     const heading = root.querySelector<HTMLElement>('h1');

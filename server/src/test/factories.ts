@@ -25,11 +25,12 @@ export async function createCourse(
   body: Partial<{ title: string; code: string; description: string }> = {},
 ): Promise<Course> {
   const n = ++courseCounter;
+  // TF: a prefix no sample course uses, so a teacher who also generated samples never has the code (codes are unique per teacher).
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/courses',
     headers: teacher.headers,
-    payload: { title: `Course ${n}`, code: `CS${100 + n}`, description: `About course ${n}.`, ...body },
+    payload: { title: `Course ${n}`, code: `TF${n}`, description: `About course ${n}.`, ...body },
   });
   if (res.statusCode !== 201) throw new Error(`createCourse: ${res.statusCode} ${res.body}`);
   return res.json();

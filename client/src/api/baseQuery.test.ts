@@ -59,8 +59,9 @@ describe('withReauth', () => {
     expect(store.getState().auth.session?.accessToken).toBe(rotated.accessToken);
   });
 
-  it('signs out and returns the 401 when the refresh fails', async () => {
-    const { store, api } = setup();
+  it('marks the session expired, keeping the profile, and returns the 401 when the refresh is refused', async () => {
+    const signedIn = signedInAuth();
+    const { store, api } = setup(signedIn);
     const refresh = vi.fn(async (): Promise<RefreshResult> => ({ ok: false, reason: 'unauthenticated' }));
     const { baseQuery, tokens } = scriptedBaseQuery(store, [unauthorized('token_expired')]);
 
@@ -68,7 +69,20 @@ describe('withReauth', () => {
 
     expect(result.error?.status).toBe(401);
     expect(tokens).toHaveLength(1);
-    expect(store.getState().auth).toEqual({ status: 'signedOut', session: null, profile: null });
+    // Expired, not signed out: the page stays under a sign-in dialog (issue 12).
+    expect(store.getState().auth).toEqual({ status: 'expired', session: null, profile: signedIn.profile });
+  });
+
+  it('keeps the session when the refresh got no answer, so the next call tries again', async () => {
+    const signedIn = signedInAuth();
+    const { store, api } = setup(signedIn);
+    const refresh = vi.fn(async (): Promise<RefreshResult> => ({ ok: false, reason: 'unavailable' }));
+    const { baseQuery } = scriptedBaseQuery(store, [unauthorized('token_expired')]);
+
+    const result = await withReauth(baseQuery, refresh)('/me', api, {});
+
+    expect(result.error?.status).toBe(401);
+    expect(store.getState().auth).toEqual(signedIn);
   });
 
   it('does not refresh for other errors', async () => {

@@ -6,9 +6,10 @@ import {
   type FetchBaseQueryMeta,
 } from '@reduxjs/toolkit/query';
 import { ErrorCode } from '@classwave/shared';
-import { signedOut, tokenRefreshed, type AuthState } from '../features/auth/authSlice';
+import { sessionExpired, signedOut, tokenRefreshed, type AuthState } from '../features/auth/authSlice';
 import { apiErrorCode } from './errors';
 import { refreshSession, type RefreshResult } from './refreshSession';
+import { noteServerDate } from './serverClock';
 
 export type AppBaseQuery = BaseQueryFn<
   string | FetchArgs,
@@ -28,7 +29,7 @@ function accessTokenOf(state: unknown): string | null {
 }
 
 /** fetchBaseQuery on `/api` that sends the in-memory access token as a Bearer header. */
-export const bearerBaseQuery: AppBaseQuery = fetchBaseQuery({
+const fetchWithBearer: AppBaseQuery = fetchBaseQuery({
   baseUrl: '/api',
   prepareHeaders: (headers, { getState }) => {
     const token = accessTokenOf(getState());
@@ -37,10 +38,20 @@ export const bearerBaseQuery: AppBaseQuery = fetchBaseQuery({
   },
 });
 
+/** The same, noting each answer's Date header: the tab's estimate of the server's clock follows it. */
+export const bearerBaseQuery: AppBaseQuery = async (args, api, extraOptions) => {
+  const sentAt = Date.now();
+  const result = await fetchWithBearer(args, api, extraOptions);
+  noteServerDate(result.meta?.response?.headers.get('date'), sentAt, Date.now());
+  return result;
+};
+
 /**
  * Wraps a base query with re-authentication: a 401 `token_expired` refreshes the session once
- * (shared with every other caller in the tab) and retries; a failed refresh, or a 401
- * `session_ended`, signs the user out, and the route guards then send them to /login.
+ * (shared with every other caller in the tab) and retries. A refused refresh means the session
+ * expired: the page stays under a sign-in dialog. A refresh that got no answer keeps the session
+ * (the next call tries again). A 401 `session_ended` (signed out on the server) signs the user out,
+ * and the route guards then send them to /login.
  */
 export function withReauth(baseQuery: AppBaseQuery, refresh: () => Promise<RefreshResult>): AppBaseQuery {
   return async (args, api, extraOptions) => {
@@ -58,7 +69,7 @@ export function withReauth(baseQuery: AppBaseQuery, refresh: () => Promise<Refre
     if (accessTokenOf(api.getState()) === sentToken) {
       const refreshed = await refresh();
       if (!refreshed.ok) {
-        api.dispatch(signedOut());
+        if (refreshed.reason === 'unauthenticated') api.dispatch(sessionExpired());
         return result;
       }
       api.dispatch(tokenRefreshed(refreshed.session));

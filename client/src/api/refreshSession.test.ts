@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createSession } from '../test/factories';
+import { createProfile, createSession } from '../test/factories';
 import { answerApi, apiError } from '../test/api';
 import { createRefresher, requestRefresh, type RefreshResult } from './refreshSession';
 
@@ -71,6 +71,13 @@ describe('requestRefresh', () => {
     const session = createSession();
     answerApi({ 'POST /api/auth/refresh': { body: { session } } });
     await expect(requestRefresh()).resolves.toEqual({ ok: true, session });
+  });
+
+  it('returns the profile that comes with the session', async () => {
+    const session = createSession();
+    const profile = createProfile();
+    answerApi({ 'POST /api/auth/refresh': { body: { session, profile } } });
+    await expect(requestRefresh()).resolves.toEqual({ ok: true, session, profile });
   });
 
   it('takes a server error as unavailable (maybe try again)', async () => {

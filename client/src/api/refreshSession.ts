@@ -1,4 +1,4 @@
-import type { Session, SessionResponse } from '@classwave/shared';
+import type { Profile, RefreshResponse, Session } from '@classwave/shared';
 
 /**
  * The outcome of asking the server for a fresh access token with the refresh cookie.
@@ -6,7 +6,8 @@ import type { Session, SessionResponse } from '@classwave/shared';
  * 'unavailable': the server could not be reached or did not answer properly (maybe try again).
  */
 export type RefreshResult =
-  { ok: true; session: Session } | { ok: false; reason: 'unauthenticated' | 'unavailable' };
+  | { ok: true; session: Session; profile?: Profile }
+  | { ok: false; reason: 'unauthenticated' | 'unavailable' };
 
 /** Name of the Web Lock that serializes refreshes across the tabs of this browser. */
 export const REFRESH_LOCK_NAME = 'classwave-refresh';
@@ -29,8 +30,9 @@ export async function requestRefresh(): Promise<RefreshResult> {
   if (response.status === 204 || response.status === 401) return { ok: false, reason: 'unauthenticated' };
   if (!response.ok) return { ok: false, reason: 'unavailable' };
   try {
-    const body = (await response.json()) as SessionResponse;
-    return { ok: true, session: body.session };
+    const body = (await response.json()) as RefreshResponse;
+    // The profile comes along, so restoring a session needs no GET /api/me after it.
+    return { ok: true, session: body.session, ...(body.profile ? { profile: body.profile } : {}) };
   } catch {
     return { ok: false, reason: 'unavailable' };
   }

@@ -1,6 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import {
   CreateSubmissionBody,
+  CurrentGrade,
+  Draft,
+  DraftConflictBody,
+  ErrorBody,
+  DraftSaved,
+  ErrorCode,
+  SaveDraftBody,
+  SubmitHeaders,
   GradeBody,
   IdParams,
   OwnSubmission,
@@ -8,13 +17,27 @@ import {
   SubmissionList,
 } from '@classwave/shared';
 import { callerOf } from '../auth/authenticate.js';
+import { errorBody } from '../http/errors.js';
 import { bearerSecurity, signedInErrors } from '../http/responses.js';
+import type { DraftService } from './drafts.js';
 import type { SubmissionService } from './service.js';
 
-export const submissionRoutes: FastifyPluginAsyncTypebox<{ submissions: SubmissionService }> = async (
-  app,
-  { submissions },
-) => {
+/** 409 on a grade write: the usual error body, plus `current` when it is grade_conflict (GradeConflictBody). */
+const GradeConflictOrError = Type.Object(
+  {
+    statusCode: Type.Integer(),
+    code: Type.String(),
+    error: Type.String(),
+    message: Type.String(),
+    current: Type.Optional(CurrentGrade),
+  },
+  { additionalProperties: false },
+);
+
+export const submissionRoutes: FastifyPluginAsyncTypebox<{
+  submissions: SubmissionService;
+  drafts: DraftService;
+}> = async (app, { submissions, drafts }) => {
   const common = { tags: ['submissions'], security: bearerSecurity };
 
   app.get(
@@ -35,14 +58,75 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{ submissions: Submissi
     {
       schema: {
         ...common,
-        summary: 'Submit a text answer (students, once per assignment)',
+        summary:
+          'Submit a text answer (students, once per assignment; 409 assignment_closed after the due time when it closes then)',
+        description:
+          'With an Idempotency-Key, a repeat of the same submit answers the same submission with 200 instead of 409.',
         params: IdParams,
+        headers: SubmitHeaders,
         body: CreateSubmissionBody,
-        response: { 201: OwnSubmission, ...signedInErrors },
+        response: { 200: OwnSubmission, 201: OwnSubmission, ...signedInErrors },
       },
     },
-    async (request, reply) =>
-      reply.status(201).send(await submissions.submit(callerOf(request), request.params.id, request.body)),
+    async (request, reply) => {
+      const { submission, created } = await submissions.submit(
+        callerOf(request),
+        request.params.id,
+        request.body,
+        request.headers['idempotency-key'],
+      );
+      return reply.status(created ? 201 : 200).send(submission);
+    },
+  );
+
+  app.delete(
+    '/assignments/:id/submission',
+    {
+      schema: {
+        ...common,
+        summary: 'Unsubmit: take a submission back as a draft (students, before the due time, ungraded)',
+        params: IdParams,
+        response: { 200: Draft, ...signedInErrors },
+      },
+    },
+    async (request) => drafts.unsubmit(callerOf(request), request.params.id),
+  );
+
+  app.get(
+    '/assignments/:id/draft',
+    {
+      schema: {
+        ...common,
+        summary: "The student's saved draft of an answer (404 when there is none)",
+        params: IdParams,
+        response: { 200: Draft, ...signedInErrors },
+      },
+    },
+    async (request) => drafts.get(callerOf(request), request.params.id),
+  );
+
+  app.put(
+    '/assignments/:id/draft',
+    {
+      schema: {
+        ...common,
+        summary: "Save the student's draft if it is still at baseVersion (409 draft_conflict otherwise)",
+        params: IdParams,
+        body: SaveDraftBody,
+        response: { 200: DraftSaved, ...signedInErrors, 409: Type.Union([DraftConflictBody, ErrorBody]) },
+      },
+    },
+    async (request, reply) => {
+      const result = await drafts.save(callerOf(request), request.params.id, request.body);
+      if (result.saved) return result.draft;
+      const { content, version, updatedAt } = result.current;
+      return reply.status(409).send({
+        ...errorBody(409, ErrorCode.draftConflict, 'The draft was saved in another tab.'),
+        content,
+        version,
+        updatedAt,
+      });
+    },
   );
 
   app.patch(
@@ -50,10 +134,11 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{ submissions: Submissi
     {
       schema: {
         ...common,
-        summary: "Grade a submission (the course's teacher)",
+        summary:
+          "Grade a submission (the course's teacher), over the version it started from: a stale baseVersion is 409 grade_conflict with `current`",
         params: IdParams,
         body: GradeBody,
-        response: { 200: Submission, ...signedInErrors },
+        response: { 200: Submission, ...signedInErrors, 409: GradeConflictOrError },
       },
     },
     async (request) => submissions.grade(callerOf(request), request.params.id, request.body),

@@ -133,7 +133,7 @@ describe('PATCH /api/submissions/:id', () => {
       method: 'PATCH',
       url: `/api/submissions/${own.id}`,
       headers: teacher.headers,
-      payload: { grade: 18, feedback: ' Well argued. ' },
+      payload: { grade: 18, feedback: ' Well argued. ', baseVersion: 0 },
     });
     expect(graded.statusCode).toBe(200);
     expect(graded.json()).toMatchObject({
@@ -146,18 +146,20 @@ describe('PATCH /api/submissions/:id', () => {
       method: 'PATCH',
       url: `/api/submissions/${own.id}`,
       headers: teacher.headers,
-      payload: { grade: 20, feedback: null },
+      payload: { grade: 20, feedback: null, baseVersion: 1 },
     });
     expect(regraded.json()).toMatchObject({ grade: 20, feedback: null });
   });
 
   it.each([
-    [{ grade: 21 }, 'at most 20'],
-    [{ grade: -1 }, 'grade'],
-    [{ grade: 7.5 }, 'grade'],
-    [{ grade: '10' }, 'grade'],
-    [{}, 'grade'],
-    [{ grade: 5, feedback: 'x'.repeat(5001) }, 'feedback'],
+    [{ grade: 21, baseVersion: 1 }, 'at most 20'],
+    [{ grade: -1, baseVersion: 1 }, 'grade'],
+    [{ grade: 7.5, baseVersion: 1 }, 'grade'],
+    [{ grade: '10', baseVersion: 1 }, 'grade'],
+    [{ baseVersion: 1 }, 'grade'],
+    [{ grade: 5 }, 'baseVersion'],
+    [{ grade: 5, baseVersion: -1 }, 'baseVersion'],
+    [{ grade: 5, feedback: 'x'.repeat(5001), baseVersion: 1 }, 'feedback'],
   ])('refuses %o (%s) and keeps the old grade', async (payload, mention) => {
     const assignment = await newAssignment(20);
     const own = await submit(t, ben, assignment);
@@ -165,7 +167,7 @@ describe('PATCH /api/submissions/:id', () => {
       method: 'PATCH',
       url: `/api/submissions/${own.id}`,
       headers: teacher.headers,
-      payload: { grade: 10 },
+      payload: { grade: 10, baseVersion: 0 },
     });
     const res = await t.app.inject({
       method: 'PATCH',

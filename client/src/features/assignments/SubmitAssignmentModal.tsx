@@ -1,42 +1,179 @@
-import { LIMITS, type Assignment } from '@classwave/shared';
-import { useState } from 'react';
-import { toast } from 'sonner';
-import { apiErrorMessage } from '../../api/errors';
+import { LIMITS, SUBMISSION_WARN_REMAINING, zoneAbbreviation, type Assignment } from '@classwave/shared';
+import { Copy } from 'lucide-react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { Button } from '../../components/Button';
 import { FormModal } from '../../components/FormModal';
+import { Notice } from '../../components/Notice';
 import { formatListDate } from '../../components/dates';
 import { Textarea } from '../../components/Textarea';
-import { useSubmitAssignmentMutation } from './assignmentsApi';
+import { useAssignmentPresence } from '../../realtime/presence';
+import { selectProfile } from '../auth/authSlice';
+import { queueSubmit } from '../drafts/deviceStore';
+import { CloseGuard, copyToClipboard, DisplacedText, QueuedNotice } from '../drafts/DraftNotices';
+import { draftStatusText, safeToClose } from '../drafts/draftStatus';
+import { onSubmitOutcome, sendQueued, type SendOutcome } from '../drafts/submitQueue';
+import { useDraft } from '../drafts/useDraft';
+import { useQueuedSubmit } from '../drafts/useQueuedSubmit';
+import { localTimeZone } from '../grading/ReleaseFields';
+import '../grading/grading.css';
+import { useGetAssignmentsQuery } from './assignmentsApi';
+import './SubmitAssignmentModal.css';
 
-/** Submit Assignment (spec §2): one text answer; blank content is ignored without a word. */
+/**
+ * "Was …, now … (Europe/Paris)", in the viewer's zone, which is named. Across a clock change the
+ * two dates also carry their zone's summer or winter name, so "11:59 PM" twice is not misread.
+ */
+function DueMoved({ from, to }: { from: string; to: string }) {
+  const zone = localTimeZone();
+  const [before, after] = [zoneAbbreviation(from, zone), zoneAbbreviation(to, zone)];
+  const named = (iso: string, abbreviation: string) =>
+    before === after ? formatListDate(iso) : `${formatListDate(iso)} ${abbreviation}`;
+  return (
+    <>
+      Was {named(from, before)}, now <strong>{named(to, after)}</strong> ({zone}).
+    </>
+  );
+}
+
+export const DISCARD_CONFIRMATION =
+  'Your latest changes have not reached the server yet. Close anyway? A copy stays on this device.';
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * Submit Assignment (spec §2, DESIGN §12): one text answer that is never lost. The draft is
+ * restored and saved as the student types (status line), a submit that cannot be sent at once
+ * waits on the device (also across a reload) and goes out with the same Idempotency-Key, and the
+ * dialog says at once when the assignment is gone or was submitted in another tab.
+ */
 export function SubmitAssignmentModal({
   assignment,
+  openedWith,
   onClose,
   onSubmitted,
 }: {
+  /** The assignment as it stands now (live edits included). */
   assignment: Assignment | null;
+  /** The assignment as it was when the dialog opened: a moved due date is said, with both dates. */
+  openedWith?: Assignment | null;
   onClose: () => void;
   /** Called with the assignment's id once its submission is saved (before the dialog closes). */
   onSubmitted?: (assignmentId: string) => void;
 }) {
-  const [content, setContent] = useState('');
-  const [submitAssignment, { isLoading }] = useSubmitAssignmentMutation();
+  const dispatch = useAppDispatch();
+  const userId = useAppSelector(selectProfile)?.id ?? null;
+  const assignmentId = assignment?.id ?? null;
+  const draft = useDraft(assignmentId, userId);
+  const { content, setContent, status, notice, setNotice } = draft;
+  const { queued, setQueued } = useQueuedSubmit(userId, assignmentId);
+  const [sending, setSending] = useState(false);
+  const [guarding, setGuarding] = useState(false);
+  const submittedHere = useRef(false);
+  const counterId = useId();
+  const typing = useAssignmentPresence(assignmentId);
+  const movedFrom =
+    assignment && openedWith && openedWith.dueDate !== assignment.dueDate ? openedWith.dueDate : null;
+
+  // The assignment as the live cache has it now: gone (deleted, or the student removed) or submitted elsewhere.
+  const { live, listed } = useGetAssignmentsQuery(undefined, {
+    skip: assignmentId === null,
+    selectFromResult: ({ data }) => ({
+      live: data?.find((a) => a.id === assignmentId),
+      listed: data !== undefined,
+    }),
+  });
+  const gone = notice === 'gone' || (listed && assignmentId !== null && live === undefined);
+  // Our own queued submit landing (sent by this tab's queue or another tab's) is not "elsewhere".
+  const submittedElsewhere =
+    !submittedHere.current && queued === null && (notice === 'submitted' || live?.submission != null);
+
+  useEffect(() => {
+    if (gone) void draft.stop('gone');
+    else if (submittedElsewhere) void draft.stop('submitted');
+  }, [gone, submittedElsewhere, draft]);
+
+  function done() {
+    draft.finish();
+    setQueued(null);
+    setSending(false);
+    setGuarding(false);
+    submittedHere.current = false;
+    onClose();
+  }
+
+  // Every attempt to send this dialog's submit, by the dialog or by the queue (a retry, a reconnect).
+  const outcomeRef = useRef<(outcome: SendOutcome) => void>(() => {});
+  useEffect(() => {
+    outcomeRef.current = (outcome) => {
+      if (outcome.kind === 'submitted') {
+        onSubmitted?.(assignmentId!);
+        done();
+        return;
+      }
+      setSending(false);
+      if (outcome.kind === 'refused') {
+        submittedHere.current = false;
+        setQueued(null);
+        void draft.release();
+        if (outcome.status === 403 || outcome.status === 404) setNotice('gone');
+      }
+    };
+  });
+  useEffect(
+    () =>
+      onSubmitOutcome((who, id, outcome) => {
+        if (who === userId && id === assignmentId) outcomeRef.current(outcome);
+      }),
+    [userId, assignmentId],
+  );
+
+  // A queued submit another tab sent: the dialog's work is done.
+  useEffect(() => {
+    if (queued && live?.submission) {
+      onSubmitted?.(assignmentId!);
+      done();
+    }
+    // `done` closes over the latest draft and callbacks; this runs when the submission appears.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [queued, live]);
 
   function close() {
-    setContent('');
+    if (queued || sending) return onClose();
+    if (!safeToClose(status, content)) {
+      // Nowhere else to save it: ask in the dialog, where the text can be copied first.
+      if (gone || submittedElsewhere) return setGuarding(true);
+      void draft.flush();
+      if (!window.confirm(DISCARD_CONFIRMATION)) return;
+    }
+    setGuarding(false);
     onClose();
   }
 
   async function handleSubmit() {
-    if (!assignment || content.trim() === '') return;
-    try {
-      await submitAssignment({ assignmentId: assignment.id, content }).unwrap();
-      toast.success('Assignment submitted!');
-      onSubmitted?.(assignment.id);
-      close();
-    } catch (error) {
-      toast.error(apiErrorMessage(error, 'Failed to submit assignment.'));
-    }
+    if (!assignment || !userId || sending || queued) return;
+    if (content.trim() === '' || content.length > LIMITS.submissionContent) return;
+    if (gone || submittedElsewhere) return;
+    setSending(true);
+    // No draft save may race the submit (its 409 would bring a stale copy back to the device).
+    const text = await draft.hold();
+    if (text === null) return setSending(false);
+    // The key is made at the press: this submit, however often it is sent, is one submission.
+    const item = {
+      assignmentId: assignment.id,
+      content: text,
+      key: crypto.randomUUID(),
+      queuedAt: Date.now(),
+    };
+    await queueSubmit(userId, item);
+    submittedHere.current = true;
+    setQueued({ item, reason: null });
+    // The outcome arrives through onSubmitOutcome, like a retry's.
+    await sendQueued(dispatch, userId, item);
   }
+
+  const remaining = LIMITS.submissionContent - content.length;
+  const waiting = queued !== null;
 
   return (
     <FormModal
@@ -52,27 +189,87 @@ export function SubmitAssignmentModal({
           </>
         )
       }
-      submitLabel="Submit Assignment"
-      submitting={isLoading}
+      submitLabel={waiting ? 'Waiting to submit…' : 'Submit Assignment'}
+      submitting={sending || waiting}
       onSubmit={handleSubmit}
     >
+      {assignment && movedFrom && (
+        <Notice tone="warning" title="Due date moved" className="due-moved">
+          <DueMoved from={movedFrom} to={assignment.dueDate} />
+        </Notice>
+      )}
       {assignment && assignment.description.trim() !== '' && (
         <section className="submit-brief" aria-label="Instructions">
           <h3 className="submit-brief__title">Instructions</h3>
           <p className="submit-brief__text">{assignment.description}</p>
         </section>
       )}
+      {guarding && <CloseGuard text={content} onClose={onClose} onStay={() => setGuarding(false)} />}
+      {gone && (
+        <Notice tone="warning" title="This assignment is no longer available to you">
+          <p>
+            It was deleted, or you were removed from the course. Your text is still here: copy it to keep it.
+          </p>
+          <Button variant="secondary" size="sm" icon={<Copy />} onClick={() => void copyToClipboard(content)}>
+            Copy your answer
+          </Button>
+        </Notice>
+      )}
+      {!gone && submittedElsewhere && (
+        <Notice tone="info" title="Submitted in another tab">
+          This assignment was submitted from another tab or device, so this answer cannot be sent.
+        </Notice>
+      )}
+      {waiting && <QueuedNotice reason={queued.reason} />}
+      {notice === 'conflict' && !gone && !submittedElsewhere && (
+        <Notice tone="info" title="Edited in another tab">
+          This answer was changed in another tab; the newer text is shown.
+        </Notice>
+      )}
+      {draft.displaced && !waiting && (
+        <DisplacedText
+          text={draft.displaced}
+          onRestore={() => void draft.restoreDisplaced()}
+          onDiscard={() => void draft.dismissDisplaced()}
+        />
+      )}
       <Textarea
         label="Your Submission"
         name="content"
         rows={8}
         required
-        maxLength={LIMITS.submissionContent}
+        readOnly={(submittedElsewhere && !gone) || sending || waiting}
         placeholder="Type your submission here..."
-        hint="You can submit once; your teacher sees it right away."
+        hint="Saved as you type. Your teacher sees it once you submit; until the due time you can take it back while it is ungraded."
+        aria-describedby={counterId}
         value={content}
-        onChange={(event) => setContent(event.target.value)}
+        onChange={(event) => {
+          setContent(event.target.value);
+          typing();
+        }}
       />
+      <div className="submit-status">
+        <p className="submit-status__line" role="status" aria-live="polite" data-testid="draft-status">
+          {draftStatusText(status)}
+        </p>
+        <p
+          id={counterId}
+          className={
+            remaining < 0
+              ? 'submit-status__count submit-status__count--over'
+              : remaining <= SUBMISSION_WARN_REMAINING
+                ? 'submit-status__count submit-status__count--near'
+                : 'submit-status__count'
+          }
+        >
+          {count(content.length)} / {count(LIMITS.submissionContent)} characters
+          {remaining < 0
+            ? ` — ${count(-remaining)} over the limit: shorten your answer to submit it.`
+            : remaining <= SUBMISSION_WARN_REMAINING
+              ? ` — ${count(remaining)} left before the limit.`
+              : ''}
+        </p>
+      </div>
     </FormModal>
   );
 }

@@ -1,0 +1,49 @@
+import type { Assignment, OwnSubmission } from '@classwave/shared';
+import { Undo2 } from 'lucide-react';
+import { toast } from 'sonner';
+import { apiErrorMessage } from '../../api/errors';
+import { Button } from '../../components/Button';
+import { useUnsubmitMutation } from './draftsApi';
+
+export const UNSUBMIT_CONFIRMATION =
+  'Take your submission back? It becomes a draft again, and your teacher no longer sees it until you submit again.';
+
+/** Whether the student may still take a submission back (DESIGN §12): ungraded, before the due time. */
+export const canUnsubmit = (assignment: Assignment, submission: OwnSubmission, now: Date) =>
+  submission.grade === null && submission.gradedAt === null && now.getTime() < Date.parse(assignment.dueDate);
+
+/** Unsubmit: the submission becomes the student's draft again. */
+export function UnsubmitButton({
+  assignment,
+  submission,
+  describedBy,
+}: {
+  assignment: Assignment;
+  submission: OwnSubmission;
+  describedBy: string;
+}) {
+  const [unsubmit, { isLoading }] = useUnsubmitMutation();
+
+  async function handleClick() {
+    if (!window.confirm(UNSUBMIT_CONFIRMATION)) return;
+    try {
+      await unsubmit({ assignmentId: assignment.id, submissionId: submission.id }).unwrap();
+      toast.success('Submission taken back: it is a draft again.');
+    } catch (error) {
+      toast.error(apiErrorMessage(error, 'Could not take the submission back.'));
+    }
+  }
+
+  return (
+    <Button
+      variant="secondary"
+      size="sm"
+      icon={<Undo2 />}
+      loading={isLoading}
+      aria-describedby={describedBy}
+      onClick={() => void handleClick()}
+    >
+      Unsubmit
+    </Button>
+  );
+}

@@ -1,0 +1,17 @@
+import type { DraftSavedEvent } from '@classwave/shared';
+
+type Listener = (event: DraftSavedEvent) => void;
+const listeners = new Set<Listener>();
+
+/**
+ * `draft:saved` from the student's other tabs (DESIGN §12). A draft is not cached data anyone
+ * lists, so the live-event bridge hands it to whichever answer dialog is open instead.
+ */
+export function onDraftSaved(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+}
+
+export function draftSavedElsewhere(event: DraftSavedEvent): void {
+  for (const listener of listeners) listener(event);
+}

@@ -1,0 +1,38 @@
+/** What the answer box knows about its text, kept out of React state so timers and saves see it now. */
+export interface Refs {
+  content: string;
+  /** The server version the text on screen builds on (0: none). */
+  base: number;
+  /** The text the server last acknowledged, or null when it has none. */
+  acked: string | null;
+  /** When the server acknowledged `acked` (its time). */
+  ackedAt: string | null;
+  /** This tab's text that another tab's save replaced: kept on the device, offered back. */
+  displaced: string | null;
+  /** The save under way, if any. */
+  inFlight: Promise<void> | null;
+  again: boolean;
+  /** No more server saves (submitted elsewhere, assignment gone); the device still keeps the text. */
+  stopped: boolean;
+  stopReason?: 'gone' | 'submitted';
+  /** A submit of this text is being sent or queued: it carries the text, so no draft save may race it. */
+  held: boolean;
+  pause?: ReturnType<typeof setTimeout>;
+  /** The device copy follows typing closely: a reload or a crash loses at most this short gap. */
+  deviceCopy?: ReturnType<typeof setTimeout>;
+  maxWait?: ReturnType<typeof setTimeout>;
+}
+
+export const fresh = (): Refs => ({
+  content: '',
+  base: 0,
+  acked: null,
+  ackedAt: null,
+  displaced: null,
+  inFlight: null,
+  again: false,
+  stopped: false,
+  held: false,
+});
+/** The text on screen differs from what the server holds. */
+export const isDirty = (r: Refs) => r.content !== (r.acked ?? '');

@@ -1,0 +1,250 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { ErrorCode } from '@classwave/shared';
+import type { Draft, DraftSaved, SaveDraftBody } from '@classwave/shared';
+import type { Caller } from '../auth/service.js';
+import type { Clock } from '../clock.js';
+import type { Db, Tx } from '../db/client.js';
+import type { Outbox } from '../realtime/outbox.js';
+import { audience } from '../realtime/rooms.js';
+import { assignments, courseMembers, courses, submissionDrafts, submissions } from '../db/schema.js';
+import { AppError, conflict } from '../http/errors.js';
+import { found, requireStudent } from '../policies.js';
+
+const NOT_A_MEMBER = 'You are no longer a member of this course, so you cannot write to it.';
+export const ALREADY_SUBMITTED = 'You have already submitted this assignment.';
+/**
+ * Unsubmit refused while a grade is held (release 'manual', not returned): the student must not
+ * learn from this answer that they were graded before the teacher returns it, so it names no reason.
+ */
+export const CANNOT_TAKE_BACK =
+  'This submission can no longer be taken back. Ask your teacher if you need to change it.';
+
+/** The assignment a student writes to, with what the checks and live events need. */
+export interface StudentTarget {
+  courseId: string;
+  teacherId: string;
+  dueDate: Date;
+}
+
+/**
+ * The rules of submitting (DESIGN §11) for everything a student writes to an assignment: a student
+ * who never joined (or an assignment that is not there) gets 404, a former member 403 not_a_member.
+ */
+export async function requireWriter(
+  db: Db | Tx,
+  caller: Caller,
+  assignmentId: string,
+  action: string,
+): Promise<StudentTarget> {
+  requireStudent(caller, action);
+  const [target] = await db
+    .select({
+      courseId: courses.id,
+      teacherId: courses.teacherId,
+      dueDate: assignments.dueDate,
+      membership: courseMembers.status,
+    })
+    .from(assignments)
+    .innerJoin(courses, eq(courses.id, assignments.courseId))
+    .leftJoin(
+      courseMembers,
+      and(eq(courseMembers.courseId, courses.id), eq(courseMembers.studentId, caller.userId)),
+    )
+    .where(eq(assignments.id, assignmentId));
+  if (!target?.membership) throw found(undefined, 'Assignment');
+  if (target.membership !== 'active') throw new AppError(403, ErrorCode.notAMember, NOT_A_MEMBER);
+  return { courseId: target.courseId, teacherId: target.teacherId, dueDate: target.dueDate };
+}
+
+const ofDraft = (assignmentId: string, studentId: string) =>
+  and(eq(submissionDrafts.assignmentId, assignmentId), eq(submissionDrafts.studentId, studentId));
+
+/**
+ * Serialises everything that writes one student's work on one assignment (a draft save, the
+ * submit that deletes the draft) until the transaction ends. Without it, under READ COMMITTED a
+ * save that checked "not submitted" before a racing submit committed would insert its draft after
+ * the submit's delete: an orphan draft beside the submission. A transaction-scoped advisory lock
+ * works the same on PGlite and PostgreSQL and locks no row anyone else reads.
+ */
+export async function lockStudentWork(tx: Tx, assignmentId: string, studentId: string): Promise<void> {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`work:${assignmentId}:${studentId}`}, 0))`,
+  );
+}
+
+/** Drops the student's draft: called in the transaction that stores their submission. */
+export async function deleteDraft(tx: Tx, assignmentId: string, studentId: string): Promise<void> {
+  await tx.delete(submissionDrafts).where(ofDraft(assignmentId, studentId));
+}
+
+/** Puts text back as the student's draft (unsubmit), one version past any draft there. */
+export async function restoreDraft(
+  tx: Tx,
+  assignmentId: string,
+  studentId: string,
+  content: string,
+  at: Date,
+): Promise<DraftSaved> {
+  const [row] = await tx
+    .insert(submissionDrafts)
+    .values({ assignmentId, studentId, content, version: 1, updatedAt: at })
+    .onConflictDoUpdate({
+      target: [submissionDrafts.assignmentId, submissionDrafts.studentId],
+      set: { content, version: sql`${submissionDrafts.version} + 1`, updatedAt: at },
+    })
+    .returning({ version: submissionDrafts.version, updatedAt: submissionDrafts.updatedAt });
+  return { version: row!.version, updatedAt: row!.updatedAt.toISOString() };
+}
+
+/** A save's answer: stored, or refused because another tab saved a newer version first. */
+export type SaveResult = { saved: true; draft: DraftSaved } | { saved: false; current: Draft };
+
+export function createDraftService({
+  db,
+  clock,
+  outbox,
+  onWithdrawn,
+}: {
+  db: Db;
+  clock: Clock;
+  outbox: Outbox;
+  /** After an unsubmit committed (the live assignment panel counts it again). */
+  onWithdrawn?: (assignmentId: string) => void;
+}) {
+  async function hasSubmitted(tx: Db | Tx, assignmentId: string, studentId: string) {
+    const [row] = await tx
+      .select({ id: submissions.id })
+      .from(submissions)
+      .where(and(eq(submissions.assignmentId, assignmentId), eq(submissions.studentId, studentId)));
+    return row !== undefined;
+  }
+
+  async function current(tx: Tx, assignmentId: string, studentId: string): Promise<Draft | undefined> {
+    const [row] = await tx
+      .select({
+        content: submissionDrafts.content,
+        version: submissionDrafts.version,
+        updatedAt: submissionDrafts.updatedAt,
+      })
+      .from(submissionDrafts)
+      .where(ofDraft(assignmentId, studentId));
+    return row && { content: row.content, version: row.version, updatedAt: row.updatedAt.toISOString() };
+  }
+
+  return {
+    /** The student's draft; 404 when there is none (never saved, or already submitted). */
+    async get(caller: Caller, assignmentId: string): Promise<Draft> {
+      await requireWriter(db, caller, assignmentId, 'keep drafts');
+      const [row] = await db
+        .select({
+          content: submissionDrafts.content,
+          version: submissionDrafts.version,
+          updatedAt: submissionDrafts.updatedAt,
+        })
+        .from(submissionDrafts)
+        .where(
+          and(
+            ofDraft(assignmentId, caller.userId),
+            sql`not exists (select 1 from ${submissions} where ${submissions.assignmentId} = ${assignmentId}
+              and ${submissions.studentId} = ${caller.userId})`,
+          ),
+        );
+      const draft = found(row, 'Draft');
+      return { content: draft.content, version: draft.version, updatedAt: draft.updatedAt.toISOString() };
+    },
+
+    /**
+     * Saves the text if the draft is still at `baseVersion` (0: no draft yet). Another tab's newer
+     * save wins: the caller gets its text and version back to show instead. Once submitted, a
+     * save is a 409 (the student must unsubmit first).
+     */
+    async save(caller: Caller, assignmentId: string, body: SaveDraftBody): Promise<SaveResult> {
+      await requireWriter(db, caller, assignmentId, 'keep drafts');
+      const studentId = caller.userId;
+      return outbox.transaction(async (tx, record): Promise<SaveResult> => {
+        await lockStudentWork(tx, assignmentId, studentId);
+        if (await hasSubmitted(tx, assignmentId, studentId)) throw conflict(ALREADY_SUBMITTED);
+        const now = clock.now();
+        const returning = { version: submissionDrafts.version, updatedAt: submissionDrafts.updatedAt };
+        let [row] =
+          body.baseVersion > 0
+            ? await tx
+                .update(submissionDrafts)
+                .set({ content: body.content, version: body.baseVersion + 1, updatedAt: now })
+                .where(and(ofDraft(assignmentId, studentId), eq(submissionDrafts.version, body.baseVersion)))
+                .returning(returning)
+            : [];
+        if (!row) {
+          const existing = await current(tx, assignmentId, studentId);
+          if (existing) return { saved: false, current: existing };
+          // No draft at all (a first save, or one dropped since): this text is the newest there is.
+          [row] = await tx
+            .insert(submissionDrafts)
+            .values({
+              assignmentId,
+              studentId,
+              content: body.content,
+              version: body.baseVersion + 1,
+              updatedAt: now,
+            })
+            .onConflictDoNothing()
+            .returning(returning);
+          if (!row) {
+            const raced = await current(tx, assignmentId, studentId);
+            if (raced) return { saved: false, current: raced };
+            throw conflict('The draft changed while saving. Please try again.');
+          }
+        }
+        const draft = { version: row.version, updatedAt: row.updatedAt.toISOString() };
+        record('draft:saved', { assignmentId, ...draft }, audience.student(studentId));
+        return { saved: true, draft };
+      });
+    },
+
+    /**
+     * Unsubmit (DESIGN §12): until the due time and while ungraded, the student takes their
+     * submission back and its text becomes their draft again. The teacher's views hear
+     * `submission:withdrawn`.
+     */
+    async unsubmit(caller: Caller, assignmentId: string): Promise<Draft> {
+      const { courseId, teacherId, dueDate } = await requireWriter(db, caller, assignmentId, 'unsubmit');
+      const studentId = caller.userId;
+      const draft = await outbox.transaction(async (tx, record) => {
+        const [row] = await tx
+          .select()
+          .from(submissions)
+          .where(and(eq(submissions.assignmentId, assignmentId), eq(submissions.studentId, studentId)))
+          .for('update');
+        const submission = found(row, 'Submission');
+        const graded = submission.grade !== null || submission.gradedAt !== null;
+        // A returned grade is the student's to know; a held one is not (DESIGN §13).
+        if (graded && submission.returnedAt !== null)
+          throw new AppError(
+            409,
+            ErrorCode.alreadyGraded,
+            'This submission is graded, so it cannot be taken back.',
+          );
+        const now = clock.now();
+        if (now.getTime() >= dueDate.getTime())
+          throw new AppError(
+            409,
+            ErrorCode.pastDue,
+            'The due time has passed, so this submission cannot be taken back.',
+          );
+        if (graded) throw conflict(CANNOT_TAKE_BACK);
+        await tx.delete(submissions).where(eq(submissions.id, submission.id));
+        const draft = await restoreDraft(tx, assignmentId, studentId, submission.content, now);
+        record(
+          'submission:withdrawn',
+          { id: submission.id, assignmentId, courseId, studentId },
+          audience.studentAndTeacher(studentId, teacherId),
+        );
+        return { content: submission.content, ...draft };
+      });
+      onWithdrawn?.(assignmentId);
+      return draft;
+    },
+  };
+}
+
+export type DraftService = ReturnType<typeof createDraftService>;

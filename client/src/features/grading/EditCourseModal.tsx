@@ -1,0 +1,77 @@
+import type { Course, UpdateCourseBody } from '@classwave/shared';
+import { useId, useState } from 'react';
+import { toast } from 'sonner';
+import { apiErrorBody, apiErrorMessage, httpStatus } from '../../api/errors';
+import { blankFieldErrors, focusFirstError } from '../../components/blankFields';
+import { FormModal } from '../../components/FormModal';
+import { CourseFields, type CourseField } from '../courses/CourseFields';
+import { BLANK_COURSE_FIELD } from '../courses/CreateCourseModal';
+import { useUpdateCourseMutation } from './gradingApi';
+
+const FIELDS: readonly CourseField[] = ['title', 'code', 'description'];
+
+/** Edit Course (DESIGN §13): the Create Course fields and checks, filled in; only changes are sent. */
+export function EditCourseModal({ course, onClose }: { course: Course | null; onClose: () => void }) {
+  return course ? <EditCourseForm key={course.id} course={course} onClose={onClose} /> : null;
+}
+
+function EditCourseForm({ course, onClose }: { course: Course; onClose: () => void }) {
+  const [values, setValues] = useState({
+    title: course.title,
+    code: course.code,
+    description: course.description,
+  });
+  const [errors, setErrors] = useState<Partial<Record<CourseField, string>>>({});
+  const [updateCourse, { isLoading }] = useUpdateCourseMutation();
+  const idPrefix = useId();
+  const idOf = (field: CourseField) => `${idPrefix}-${field}`;
+
+  async function handleSubmit() {
+    const blank = blankFieldErrors(values, BLANK_COURSE_FIELD);
+    setErrors(blank);
+    if (Object.keys(blank).length > 0) {
+      focusFirstError(FIELDS.map((f) => (blank[f] ? idOf(f) : undefined)));
+      return;
+    }
+    const body: UpdateCourseBody = {};
+    for (const field of FIELDS) {
+      if (values[field].trim() !== course[field]) body[field] = values[field].trim();
+    }
+    if (Object.keys(body).length === 0) {
+      onClose();
+      return;
+    }
+    try {
+      await updateCourse({ courseId: course.id, body }).unwrap();
+      toast.success('Course updated');
+      onClose();
+    } catch (error) {
+      // A code the teacher already uses: said at the field, where it can be changed.
+      if (httpStatus(error) === 409) {
+        setErrors({ code: apiErrorBody(error)?.message ?? 'You already have a course with this code.' });
+        focusFirstError([idOf('code')]);
+        return;
+      }
+      toast.error(apiErrorMessage(error, 'Failed to update course.'));
+    }
+  }
+
+  function change(field: CourseField, value: string) {
+    setValues((current) => ({ ...current, [field]: value }));
+    if (value.trim() !== '') setErrors((current) => ({ ...current, [field]: undefined }));
+  }
+
+  return (
+    <FormModal
+      open
+      onClose={onClose}
+      title="Edit Course"
+      description="Students of the course see the changes at once."
+      submitLabel="Save Changes"
+      submitting={isLoading}
+      onSubmit={handleSubmit}
+    >
+      <CourseFields values={values} errors={errors} idOf={idOf} onChange={change} />
+    </FormModal>
+  );
+}

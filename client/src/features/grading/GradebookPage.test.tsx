@@ -1,0 +1,265 @@
+import type { Gradebook, GradebookCell, LiveEvent } from '@classwave/shared';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { applyLiveEvent } from '../../realtime/applyLiveEvent';
+import type { Route } from '../../test/api';
+import { createSubmission, nextId } from '../../test/factories';
+import { renderRoute } from '../../test/renderRoute';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function buildGradebook(): Gradebook {
+  const courseId = nextId();
+  const ada = { id: nextId(), fullName: 'Ada Lovelace', email: 'ada@example.org' };
+  const alan = { id: nextId(), fullName: 'Alan Turing', email: 'alan@example.org' };
+  const essay = {
+    id: nextId(),
+    title: 'Essay',
+    dueDate: '2026-03-01T12:00:00.000Z',
+    maxPoints: 20,
+    gradeRelease: 'auto' as const,
+  };
+  const quiz = {
+    id: nextId(),
+    title: 'Quiz',
+    dueDate: '2026-03-08T12:00:00.000Z',
+    maxPoints: 10,
+    gradeRelease: 'manual' as const,
+  };
+  const cell = (
+    overrides: Partial<GradebookCell> & Pick<GradebookCell, 'assignmentId' | 'studentId'>,
+  ): GradebookCell => ({
+    submissionId: null,
+    grade: null,
+    version: null,
+    status: 'missing',
+    late: null,
+    returnedAt: null,
+    ...overrides,
+  });
+  return {
+    course: { id: courseId, title: 'Biology', code: 'BIO1' },
+    students: [ada, alan],
+    assignments: [essay, quiz],
+    cells: [
+      cell({
+        assignmentId: essay.id,
+        studentId: ada.id,
+        submissionId: nextId(),
+        grade: 18,
+        version: 1,
+        status: 'returned',
+        returnedAt: '2026-03-02T12:00:00.000Z',
+      }),
+      cell({
+        assignmentId: essay.id,
+        studentId: alan.id,
+        submissionId: nextId(),
+        grade: 10,
+        version: 1,
+        status: 'returned',
+        returnedAt: '2026-03-02T12:00:00.000Z',
+      }),
+      cell({
+        assignmentId: quiz.id,
+        studentId: ada.id,
+        submissionId: nextId(),
+        version: 0,
+        status: 'late',
+        late: 134,
+      }),
+      cell({ assignmentId: quiz.id, studentId: alan.id }),
+    ],
+  };
+}
+
+function renderGradebook(gradebook: Gradebook, routes: Record<string, Route> = {}) {
+  return renderRoute(`/courses/${gradebook.course.id}/gradebook`, 'teacher', {
+    [`GET /api/courses/${gradebook.course.id}/gradebook`]: { body: gradebook },
+    ...routes,
+  });
+}
+
+describe('GradebookPage', () => {
+  it('shows students × assignments in a table with headers, status marks, totals and averages', async () => {
+    const gradebook = buildGradebook();
+    renderGradebook(gradebook);
+    const table = await screen.findByRole('grid', { name: 'Gradebook for Biology' });
+    expect(within(table).getByRole('columnheader', { name: 'Essay/20' })).toBeInTheDocument();
+    expect(within(table).getByRole('rowheader', { name: /Ada Lovelace/ })).toBeInTheDocument();
+    expect(
+      within(table).getByRole('gridcell', { name: 'Ada Lovelace, Quiz: not graded, 2 h 14 min late' }),
+    ).toBeInTheDocument();
+    expect(
+      within(table).getByRole('gridcell', { name: 'Alan Turing, Quiz: no submission, Missing' }),
+    ).toBeInTheDocument();
+    const ada = within(table).getByRole('row', { name: /Ada Lovelace/ });
+    expect(ada).toHaveTextContent('18/20 (90%)');
+    const average = within(table).getByRole('row', { name: /Average/ });
+    expect(average).toHaveTextContent('14/20');
+  });
+
+  it('moves with the arrow keys, edits with Enter and saves in the background with the cell version', async () => {
+    const gradebook = buildGradebook();
+    const quizAda = gradebook.cells[2]!;
+    const saved = createSubmission({
+      id: quizAda.submissionId!,
+      assignmentId: quizAda.assignmentId,
+      studentId: quizAda.studentId,
+      grade: 8,
+      version: 1,
+      late: 134,
+    });
+    const { user, calls } = renderGradebook(gradebook, {
+      [`PATCH /api/submissions/${quizAda.submissionId}`]: { body: saved },
+    });
+    const table = await screen.findByRole('grid');
+    const first = within(table).getByRole('gridcell', { name: /Ada Lovelace, Essay/ });
+    first.focus();
+    await user.keyboard('{ArrowRight}');
+    const target = within(table).getByRole('gridcell', { name: /Ada Lovelace, Quiz/ });
+    await waitFor(() => expect(target).toHaveFocus());
+    await user.keyboard('{Enter}');
+    const input = within(table).getByRole('textbox', { name: 'Grade for Ada Lovelace, Quiz, out of 10' });
+    await user.clear(input);
+    await user.type(input, '8{Enter}');
+
+    // The machine may be busy: give the background save a few seconds (it shows "Saved" for two).
+    expect(await within(table).findByText('Saved', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([
+      // The grade alone: the server keeps feedback a write leaves out (written in the dialog).
+      { grade: 8, baseVersion: 0 },
+    ]);
+    expect(
+      await within(table).findByRole('gridcell', { name: /Ada Lovelace, Quiz: 8 of 10/ }),
+    ).toBeInTheDocument();
+    // Enter saved and moved down, as in a spreadsheet.
+    await waitFor(() =>
+      expect(within(table).getByRole('gridcell', { name: /Alan Turing, Quiz/ })).toHaveFocus(),
+    );
+  });
+
+  it('Escape leaves the cell as it was and sends nothing', async () => {
+    const gradebook = buildGradebook();
+    const { user, calls } = renderGradebook(gradebook);
+    const table = await screen.findByRole('grid');
+    within(table)
+      .getByRole('gridcell', { name: /Ada Lovelace, Essay/ })
+      .focus();
+    await user.keyboard('5');
+    await user.keyboard('{Escape}');
+    expect(within(table).queryByRole('textbox')).not.toBeInTheDocument();
+    await waitFor(() =>
+      expect(within(table).getByRole('gridcell', { name: /Ada Lovelace, Essay: 18 of 20/ })).toHaveFocus(),
+    );
+    expect(calls.filter((c) => c.method === 'PATCH')).toEqual([]);
+  });
+
+  it('marks a cell refused with 409 grade_conflict and offers keep mine / use theirs', async () => {
+    const gradebook = buildGradebook();
+    const essayAda = gradebook.cells[0]!;
+    const { user, calls } = renderGradebook(gradebook, {
+      [`GET /api/assignments/${essayAda.assignmentId}/submissions`]: { body: [] },
+      [`PATCH /api/submissions/${essayAda.submissionId}`]: ({ body }) =>
+        (body as { baseVersion: number }).baseVersion === 1
+          ? {
+              status: 409,
+              body: {
+                statusCode: 409,
+                code: 'grade_conflict',
+                error: 'Conflict',
+                message: 'Graded meanwhile.',
+                current: {
+                  grade: 15,
+                  feedback: null,
+                  version: 2,
+                  gradedBy: { id: nextId(), fullName: 'Grace Hopper' },
+                  gradedAt: null,
+                },
+              },
+            }
+          : {
+              body: createSubmission({
+                id: essayAda.submissionId!,
+                assignmentId: essayAda.assignmentId,
+                studentId: essayAda.studentId,
+                grade: 19,
+                version: 3,
+                returnedAt: '2026-03-02T12:00:00.000Z',
+              }),
+            },
+    });
+    const table = await screen.findByRole('grid');
+    within(table)
+      .getByRole('gridcell', { name: /Ada Lovelace, Essay/ })
+      .focus();
+    await user.keyboard('19{Enter}');
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(1));
+    const alert = await within(table).findByRole('alert');
+    expect(alert).toHaveTextContent('Grace Hopper gave 15/20');
+    await user.click(within(alert).getByRole('button', { name: 'Keep mine (19)' }));
+    await waitFor(() =>
+      expect(
+        within(table).getByRole('gridcell', { name: /Ada Lovelace, Essay: 19 of 20/ }),
+      ).toBeInTheDocument(),
+    );
+    expect(
+      calls.filter((c) => c.method === 'PATCH').map((c) => (c.body as { baseVersion: number }).baseVersion),
+    ).toEqual([1, 2]);
+  });
+
+  it('updates a cell live when a student submits', async () => {
+    const gradebook = buildGradebook();
+    const quizAlan = gradebook.cells[3]!;
+    const { store } = renderGradebook(gradebook);
+    const table = await screen.findByRole('grid');
+    const event: LiveEvent<'submission:created'> = {
+      id: 1,
+      type: 'submission:created',
+      at: new Date().toISOString(),
+      data: createSubmission({ assignmentId: quizAlan.assignmentId, studentId: quizAlan.studentId, late: 5 }),
+    };
+    act(() => {
+      store.dispatch(applyLiveEvent(event));
+    });
+    expect(
+      await within(table).findByRole('gridcell', { name: 'Alan Turing, Quiz: not graded, 5 min late' }),
+    ).toBeInTheDocument();
+  });
+
+  it('excuses a student who has not submitted with the E key', async () => {
+    const gradebook = buildGradebook();
+    const quizAlan = gradebook.cells[3]!;
+    const { user, calls } = renderGradebook(gradebook, {
+      [`POST /api/assignments/${quizAlan.assignmentId}/excuse`]: { body: {} },
+    });
+    const table = await screen.findByRole('grid');
+    within(table)
+      .getByRole('gridcell', { name: /Alan Turing, Quiz/ })
+      .focus();
+    await user.keyboard('e');
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+        studentId: quizAlan.studentId,
+        excused: true,
+      }),
+    );
+  });
+
+  it('downloads the CSV with the bearer token', async () => {
+    const gradebook = buildGradebook();
+    const createObjectURL = vi.fn(() => 'blob:gradebook');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
+    const { user } = renderGradebook(gradebook, {
+      [`GET /api/courses/${gradebook.course.id}/gradebook.csv`]: { body: 'Student Name' },
+    });
+    await screen.findByRole('grid');
+    const fetchMock = vi.mocked(fetch);
+    await user.click(screen.getByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(createObjectURL).toHaveBeenCalled());
+    const call = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/gradebook.csv'))!;
+    expect(new Headers((call[1] as RequestInit).headers).get('authorization')).toMatch(/^Bearer token-/);
+  });
+});

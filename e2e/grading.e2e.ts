@@ -1,0 +1,375 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { classCodeOf, joinClass, navTo, screenshots, signUpAndSignIn, uniqueEmail } from './support.js';
+
+/** A datetime-local value `days` from now, in the browser's (and this machine's) zone. */
+const localDateTime = (days: number) => {
+  const d = new Date(Date.now() + days * 86_400_000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+};
+
+let codeCounter = 0;
+
+/** A teacher with a course and a student in it, each in their own browser context (and time zone, if given). */
+async function classroom(browser: Browser, name: string, zones: { teacher?: string; student?: string } = {}) {
+  const teacher = await (await browser.newContext({ timezoneId: zones.teacher })).newPage();
+  const student = await (await browser.newContext({ timezoneId: zones.student })).newPage();
+  await signUpAndSignIn(teacher, {
+    fullName: `${name} Teacher`,
+    role: 'Teacher',
+    email: uniqueEmail(`${name}-t`),
+  });
+  await signUpAndSignIn(student, {
+    fullName: `${name} Student`,
+    role: 'Student',
+    email: uniqueEmail(`${name}-s`),
+  });
+  const course = `${name} Course`;
+  const code = `GR${Date.now().toString(36).slice(-4).toUpperCase()}${++codeCounter}`;
+  await teacher.goto('/courses');
+  await teacher.getByRole('button', { name: 'Create Course' }).first().click();
+  const dialog = teacher.getByRole('dialog', { name: 'Create Course' });
+  await dialog.getByLabel('Course Title').fill(course);
+  await dialog.getByLabel('Course Code').fill(code);
+  await dialog.getByLabel('Description').fill('A course for the grading journeys.');
+  await dialog.getByRole('button', { name: 'Create Course' }).click();
+  await expect(teacher.getByText('Course created successfully!')).toBeVisible();
+  await joinClass(student, await classCodeOf(teacher, course));
+  return { teacher, student, course, code };
+}
+
+async function createAssignment(
+  teacher: Page,
+  {
+    course,
+    code,
+    title,
+    manual = false,
+    due = localDateTime(2),
+  }: { course: string; code: string; title: string; manual?: boolean; due?: string },
+) {
+  await navTo(teacher, 'Assignments');
+  await teacher.getByRole('button', { name: 'Create Assignment' }).click();
+  const create = teacher.getByRole('dialog', { name: 'Create Assignment' });
+  await create.getByLabel('Title').fill(title);
+  await create.getByLabel('Course').selectOption({ label: `${course} (${code})` });
+  await create.getByLabel('Due Date').fill(due);
+  await create.getByLabel('Max Points').fill('10');
+  if (manual) await create.getByRole('radio', { name: 'When I return them' }).check();
+  await create.getByRole('button', { name: 'Create Assignment' }).click();
+  await expect(teacher.getByText('Assignment created!')).toBeVisible();
+}
+
+const cardOf = (page: Page, title: string) =>
+  page.getByRole('list', { name: 'Assignments' }).getByRole('listitem').filter({ hasText: title });
+
+async function submit(student: Page, title: string, answer: string) {
+  await navTo(student, 'Assignments');
+  await cardOf(student, title).getByRole('button', { name: 'Submit' }).click();
+  const dialog = student.getByRole('dialog', { name: 'Submit Assignment' });
+  await dialog.getByLabel('Your Submission').fill(answer);
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await expect(student.getByText('Assignment submitted!')).toBeVisible();
+}
+
+async function openSubmissions(teacher: Page, title: string) {
+  await navTo(teacher, 'Assignments');
+  await cardOf(teacher, title)
+    .getByRole('button', { name: /View Submissions/ })
+    .click();
+  return teacher.getByRole('dialog', { name: `Submissions for ${title}` });
+}
+
+test.describe('grading teachers can trust', () => {
+  // Each journey signs up two people and builds a class first.
+  test.describe.configure({ timeout: 120_000 });
+
+  test('two teacher tabs grading one submission see the conflict and choose', async ({ browser }) => {
+    const { teacher, student, course, code } = await classroom(browser, 'Clash');
+    await createAssignment(teacher, { course, code, title: 'Two graders' });
+    await submit(student, 'Two graders', 'One answer, two graders.');
+
+    // A second tab of the same teacher (same browser context, so the same session).
+    const other = await teacher.context().newPage();
+    await other.goto('/dashboard');
+    const first = await openSubmissions(teacher, 'Two graders');
+    const second = await openSubmissions(other, 'Two graders');
+    // The second tab starts typing before the first saves.
+    await second.getByLabel('Points').fill('6');
+    await first.getByLabel('Points').fill('8');
+    await first.getByRole('button', { name: 'Save grade' }).click();
+    await expect(teacher.getByText('Grade saved')).toBeVisible();
+
+    // What is typed in the second tab is never replaced: it is told instead.
+    await expect(second.getByText(/just graded this 8\/10/)).toBeVisible();
+    await expect(second.getByLabel('Points')).toHaveValue('6');
+    await second.getByRole('button', { name: 'Save grade' }).click();
+    const conflict = second.getByRole('alert').filter({ hasText: 'while you were grading' });
+    await expect(conflict).toContainText('Clash Teacher gave 8/10');
+    await screenshots(other, 'grading-conflict');
+    await conflict.getByRole('button', { name: 'Keep mine (6)' }).click();
+    await expect(other.getByText('Grade saved')).toBeVisible();
+    await expect(
+      second.getByRole('list', { name: 'Submissions' }).getByRole('listitem').first(),
+    ).toContainText('Grade: 6/10');
+    // The first tab, idle, follows the kept grade.
+    await expect(first.getByLabel('Points')).toHaveValue('6');
+  });
+
+  test('a held grade reaches the student only after Return, never during the undo window', async ({
+    browser,
+  }) => {
+    const { teacher, student, course, code } = await classroom(browser, 'Held');
+    await createAssignment(teacher, { course, code, title: 'Held essay', manual: true });
+    await submit(student, 'Held essay', 'Please be kind.');
+    const studentCard = cardOf(student, 'Held essay');
+    await expect(studentCard).toContainText('Submitted');
+
+    const dialog = await openSubmissions(teacher, 'Held essay');
+    await dialog.getByLabel('Points').fill('9');
+    await dialog.getByLabel('Feedback').fill('Lovely work.');
+    await dialog.getByRole('button', { name: 'Save grade' }).click();
+    await expect(teacher.getByText('Grade saved')).toBeVisible();
+    await expect(
+      dialog.getByRole('list', { name: 'Submissions' }).getByRole('listitem').first(),
+    ).toContainText('Held');
+
+    // Graded but held: the student sees nothing of it, even after a reload.
+    await student.reload();
+    await expect(studentCard).toContainText('Submitted');
+    await expect(studentCard).not.toContainText('9/10');
+    await expect(studentCard).not.toContainText('Lovely work.');
+
+    await dialog.getByRole('button', { name: 'Return all graded (1)' }).click();
+    await expect(teacher.getByText(/^Returning 1 grade in \d+ s$/)).toBeVisible();
+    await screenshots(teacher, 'grading-return-undo');
+    // Within the undo window (kept by the server) nothing has been sent, not even to a fresh page.
+    await student.waitForTimeout(4000);
+    await student.reload();
+    await expect(studentCard).toContainText('Submitted');
+    await expect(studentCard).not.toContainText('9/10');
+
+    // The tab confirms once the server's Return comes back to it as returned.
+    await expect(teacher.getByText('1 grade returned to students')).toBeVisible({ timeout: 15_000 });
+    await expect(studentCard).toContainText('Graded · 9/10');
+    await expect(studentCard).toContainText('Lovely work.');
+    await expect(
+      dialog.getByRole('list', { name: 'Submissions' }).getByRole('listitem').first(),
+    ).toContainText('Returned');
+
+    await navTo(student, 'Grades');
+    await expect(student.getByRole('region', { name: new RegExp(course) })).toContainText('Total 9/10');
+    await screenshots(student, 'grades-student');
+  });
+
+  test('Undo within the window sends nothing; a Return left to run goes out with the tab closed', async ({
+    browser,
+  }) => {
+    const { teacher, student, course, code } = await classroom(browser, 'Undo');
+    await createAssignment(teacher, { course, code, title: 'Second thoughts', manual: true });
+    await submit(student, 'Second thoughts', 'An answer.');
+    const studentCard = cardOf(student, 'Second thoughts');
+    let dialog = await openSubmissions(teacher, 'Second thoughts');
+    await dialog.getByLabel('Points').fill('4');
+    await dialog.getByRole('button', { name: 'Save grade' }).click();
+    await expect(teacher.getByText('Grade saved')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Return all graded (1)' }).click();
+    await teacher.getByRole('button', { name: 'Undo' }).click();
+    await expect(teacher.getByText('Return undone: nothing was sent')).toBeVisible();
+    await teacher.waitForTimeout(11_000);
+    await student.reload();
+    await expect(studentCard).toContainText('Submitted');
+    await expect(studentCard).not.toContainText('4/10');
+    await expect(
+      dialog.getByRole('list', { name: 'Submissions' }).getByRole('listitem').first(),
+    ).toContainText('Held');
+
+    // Return again, and close the tab at once: the server keeps the window, so the Return still goes out.
+    await dialog.getByRole('button', { name: 'Return all graded (1)' }).click();
+    await expect(teacher.getByText(/^Returning 1 grade in \d+ s$/)).toBeVisible();
+    const context = teacher.context();
+    await teacher.close();
+    await expect(studentCard).toContainText('Graded · 4/10', { timeout: 20_000 });
+    const again = await context.newPage();
+    await again.goto('/dashboard');
+    dialog = await openSubmissions(again, 'Second thoughts');
+    await expect(
+      dialog.getByRole('list', { name: 'Submissions' }).getByRole('listitem').first(),
+    ).toContainText('Returned');
+  });
+
+  test('the gradebook updates live as a student submits, and saves a grade from the keyboard', async ({
+    browser,
+  }) => {
+    const { teacher, student, course, code } = await classroom(browser, 'Book');
+    await createAssignment(teacher, { course, code, title: 'Live cell' });
+    await teacher.goto('/courses');
+    await teacher
+      .getByRole('list', { name: 'Courses' })
+      .getByRole('article')
+      .filter({ hasText: course })
+      .getByRole('link', { name: 'View Course' })
+      .click();
+    await teacher.getByRole('link', { name: 'Gradebook' }).click();
+    const grid = teacher.getByRole('grid', { name: `Gradebook for ${course}` });
+    const cell = grid.getByRole('gridcell', { name: /^Book Student, Live cell:/ });
+    await expect(cell).toHaveAccessibleName('Book Student, Live cell: no submission');
+
+    await submit(student, 'Live cell', 'Submitted while the teacher watches.');
+    await expect(cell).toHaveAccessibleName('Book Student, Live cell: not graded');
+
+    await cell.focus();
+    await teacher.keyboard.press('Enter');
+    await grid.getByRole('textbox', { name: /Grade for Book Student/ }).fill('7');
+    await teacher.keyboard.press('Enter');
+    await expect(grid.getByText('Saved')).toBeVisible();
+    await expect(cell).toHaveAccessibleName(/^Book Student, Live cell: 7 of 10/);
+    await expect(grid.getByRole('row', { name: /Average/ })).toContainText('7/10');
+    await screenshots(teacher, 'gradebook');
+
+    const download = teacher.waitForEvent('download');
+    await teacher.getByRole('button', { name: 'Download CSV' }).click();
+    expect((await download).suggestedFilename()).toBe(`${code} gradebook.csv`);
+  });
+
+  test('editing an assignment\'s due date shows the student\'s open view "Due date moved"', async ({
+    browser,
+  }) => {
+    const { teacher, student, course, code } = await classroom(browser, 'Moved');
+    await createAssignment(teacher, { course, code, title: 'Moving target' });
+    await navTo(student, 'Assignments');
+    await cardOf(student, 'Moving target').getByRole('button', { name: 'Submit' }).click();
+    const open = student.getByRole('dialog', { name: 'Submit Assignment' });
+    await open.getByLabel('Your Submission').fill('Half an answer');
+
+    await navTo(teacher, 'Assignments');
+    await cardOf(teacher, 'Moving target').getByRole('button', { name: 'Edit assignment' }).click();
+    const edit = teacher.getByRole('dialog', { name: 'Edit Assignment' });
+    await edit.getByLabel('Due Date').fill(localDateTime(5));
+    await screenshots(teacher, 'edit-assignment');
+    await edit.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(teacher.getByText('Assignment updated')).toBeVisible();
+
+    const notice = open.getByRole('alert').filter({ hasText: 'Due date moved' });
+    await expect(notice).toBeVisible();
+    await expect(notice).toContainText('Was ');
+    // What the student typed is still there.
+    await expect(open.getByLabel('Your Submission')).toHaveValue('Half an answer');
+    await screenshots(student, 'due-date-moved');
+  });
+
+  test("the teacher's panel follows a student opening and typing an answer, live", async ({ browser }) => {
+    const { teacher, student, course, code } = await classroom(browser, 'Panel');
+    await createAssignment(teacher, { course, code, title: 'Watched work' });
+    const dialog = await openSubmissions(teacher, 'Watched work');
+    const panel = dialog.getByRole('region', { name: 'Who is working on it' });
+    const count = (state: string) => panel.locator(`[data-state="${state}"]`);
+    await expect(count('not_opened')).toContainText('1');
+
+    await navTo(student, 'Assignments');
+    await cardOf(student, 'Watched work').getByRole('button', { name: 'Submit' }).click();
+    const open = student.getByRole('dialog', { name: 'Submit Assignment' });
+    await expect(count('viewing')).toContainText('1Viewing now');
+    await count('viewing').getByText('Viewing now').click();
+    await expect(count('viewing')).toContainText('Panel Student');
+
+    await open.getByLabel('Your Submission').pressSequentially('Typing…');
+    await expect(count('writing')).toContainText('1Writing');
+    await screenshots(teacher, 'assignment-panel');
+
+    // Closing asks first while the draft is unsaved (DESIGN §12): wait for the server to have it.
+    await expect(open.getByTestId('draft-status')).toContainText('Saved');
+    await open.getByRole('button', { name: 'Cancel' }).click();
+    // Her tab is closed, but her saved draft says she has started.
+    await expect(count('writing')).toContainText('1Writing');
+    await expect(count('not_opened')).toContainText('0');
+  });
+  test('two teacher tabs grading one gradebook cell see the conflict in the gradebook and choose', async ({
+    browser,
+  }) => {
+    const { teacher, student, course, code } = await classroom(browser, 'Cells');
+    await createAssignment(teacher, { course, code, title: 'Shared cell' });
+    await submit(student, 'Shared cell', 'Graded twice at once.');
+    await teacher.goto('/courses');
+    await teacher
+      .getByRole('list', { name: 'Courses' })
+      .getByRole('article')
+      .filter({ hasText: course })
+      .getByRole('link', { name: 'View Course' })
+      .click();
+    await teacher.getByRole('link', { name: 'Gradebook' }).click();
+    const other = await teacher.context().newPage();
+    await other.goto(teacher.url());
+    const gridOf = (page: Page) => page.getByRole('grid', { name: `Gradebook for ${course}` });
+    const cellIn = (page: Page) =>
+      gridOf(page).getByRole('gridcell', { name: /^Cells Student, Shared cell:/ });
+    const [gridA, gridB] = [gridOf(teacher), gridOf(other)];
+    await expect(cellIn(other)).toHaveAccessibleName('Cells Student, Shared cell: not graded');
+
+    // Tab B starts typing 5 before tab A saves 8.
+    await cellIn(other).focus();
+    await other.keyboard.press('Enter');
+    const inputB = gridB.getByRole('textbox', { name: /Grade for Cells Student/ });
+    await inputB.fill('5');
+    await cellIn(teacher).focus();
+    await teacher.keyboard.press('Enter');
+    await gridA.getByRole('textbox', { name: /Grade for Cells Student/ }).fill('8');
+    await teacher.keyboard.press('Enter');
+    await expect(gridA.getByText('Saved')).toBeVisible();
+
+    // B's typing is left alone by the live update; saving it meets the conflict, in the cell.
+    await expect(inputB).toHaveValue('5');
+    await inputB.press('Enter');
+    const conflict = gridB.getByRole('alert').filter({ hasText: 'while you were grading' });
+    await expect(conflict).toContainText('Cells Teacher gave 8/10');
+    await screenshots(other, 'gradebook-conflict');
+    await conflict.getByRole('button', { name: 'Keep mine (5)' }).click();
+    await expect(cellIn(other)).toHaveAccessibleName(/^Cells Student, Shared cell: 5 of 10/);
+    // Tab A follows the grade kept.
+    await expect(cellIn(teacher)).toHaveAccessibleName(/^Cells Student, Shared cell: 5 of 10/);
+  });
+
+  test('a due time set in New York reads in Tokyo on the Tokyo clock, the zone named where it is typed', async ({
+    browser,
+  }) => {
+    const zones = { teacher: 'America/New_York', student: 'Asia/Tokyo' };
+    const { teacher, student, course, code } = await classroom(browser, 'Zones', zones);
+    // 23:59 in New York, four days ahead (as the New York calendar counts days).
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: zones.teacher }).format(
+      new Date(Date.now() + 4 * 86_400_000),
+    );
+    await navTo(teacher, 'Assignments');
+    await teacher.getByRole('button', { name: 'Create Assignment' }).click();
+    await expect(teacher.getByRole('dialog', { name: 'Create Assignment' })).toContainText(
+      'Your time (America/New_York)',
+    );
+    await teacher.keyboard.press('Escape');
+    await createAssignment(teacher, { course, code, title: 'Across the world', due: `${day}T23:59` });
+
+    // What each one's clock reads for that instant.
+    const instant = await teacher.evaluate((value) => new Date(value).toISOString(), `${day}T23:59`);
+    // "Dec 5, 11:59 PM" on that zone's clock (the year is added in another year, as the app does).
+    const shown = (zone: string) => {
+      const [monthDay, time] = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        month: 'short',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: '2-digit',
+      })
+        .format(new Date(instant))
+        // Some ICU versions put a narrow no-break space before AM/PM; the app's dates use a space.
+        .replace(/\s/g, ' ')
+        .split(', ');
+      return new RegExp(`Due ${monthDay}(, \\d{4})?, ${time}`);
+    };
+    await expect(cardOf(teacher, 'Across the world')).toContainText(shown(zones.teacher));
+    await expect(cardOf(teacher, 'Across the world')).toContainText('11:59 PM');
+    await navTo(student, 'Assignments');
+    const studentCard = cardOf(student, 'Across the world');
+    await expect(studentCard).toContainText(shown(zones.student));
+    // 13 or 14 hours ahead: the next day's early afternoon in Tokyo, not 23:59.
+    await expect(studentCard).not.toContainText('11:59 PM');
+    await screenshots(student, 'due-in-another-zone');
+  });
+});

@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import { describe, expect, it } from 'vitest';
+import { MIGRATIONS_FOLDER } from './client.js';
+
+const statements = (file: string) =>
+  readFileSync(path.join(MIGRATIONS_FOLDER, file), 'utf8')
+    .split('--> statement-breakpoint')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+describe('migration 0004 (grading) on existing data', () => {
+  // A fresh PGlite (not the migrated template copy the other tests use) starts slowly on a busy machine.
+  it(
+    'counts grades given before it as returned (version 1, by the teacher), ungraded work as version 0',
+    { timeout: 120_000 },
+    async () => {
+      const db = new PGlite();
+      const query = async (text: string) => (await db.query<Record<string, unknown>>(text)).rows;
+      try {
+        for (const file of [
+          '0000_init.sql',
+          '0001_event_commit_order.sql',
+          '0002_classes.sql',
+          '0003_accounts.sql',
+        ])
+          for (const s of statements(file)) await query(s);
+        const [teacher, ada, ben] = [randomUUID(), randomUUID(), randomUUID()];
+        for (const [id, role] of [
+          [teacher, 'teacher'],
+          [ada, 'student'],
+          [ben, 'student'],
+        ]) {
+          await query(`insert into users (id, email, password_hash) values ('${id}', '${id}@x.test', 'h')`);
+          await query(`insert into profiles (id, full_name, role) values ('${id}', 'P', '${role}')`);
+        }
+        const [course, assignment] = [randomUUID(), randomUUID()];
+        await query(
+          `insert into courses (id, title, description, code, teacher_id, join_code) values ('${course}', 'T', 'D', 'C1', '${teacher}', 'ABCDEFGH')`,
+        );
+        await query(
+          `insert into assignments (id, title, due_date, course_id) values ('${assignment}', 'A', now(), '${course}')`,
+        );
+        await query(
+          `insert into submissions (assignment_id, student_id, content, grade, feedback, graded_at)
+           values ('${assignment}', '${ada}', 'x', 7, 'Good', '2026-01-02T03:04:05Z')`,
+        );
+        await query(
+          `insert into submissions (assignment_id, student_id, content) values ('${assignment}', '${ben}', 'y')`,
+        );
+
+        for (const s of statements('0004_grading.sql')) await query(s);
+
+        const rows = await query(
+          'select student_id, version, returned_at, graded_by from submissions order by version desc',
+        );
+        expect(rows).toEqual([
+          { student_id: ada, version: 1, returned_at: new Date('2026-01-02T03:04:05Z'), graded_by: teacher },
+          { student_id: ben, version: 0, returned_at: null, graded_by: null },
+        ]);
+        expect(await query('select grade_release, closes_at_due from assignments')).toEqual([
+          { grade_release: 'auto', closes_at_due: false },
+        ]);
+      } finally {
+        await db.close();
+      }
+    },
+  );
+});

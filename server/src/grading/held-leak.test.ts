@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RETURN_UNDO_SECONDS, type MissedEvents } from '@classwave/shared';
+import { createTestApp, type TestApp } from '../test/app.js';
+import {
+  createAssignment,
+  createCourse,
+  createStudent,
+  createTeacher,
+  inDays,
+  joinCourse,
+  submit,
+  type Actor,
+} from '../test/factories.js';
+import { barrier, connect, listen, type Recorder } from '../test/sockets.js';
+
+/**
+ * A held grade reaches the student by no route, event, replay, export, notification or feed until
+ * it is returned (DESIGN §13), and by each of those that shows grades once it is. The grade is 17
+ * of 23 with a feedback word found nowhere else, matched loosely ("grade":17, "17 points", 17/23),
+ * so a new field or wording that carries it is caught too.
+ */
+const FEEDBACK = 'Kumquat-5e1f: a word found nowhere else';
+const leaks = (text: string) =>
+  text.includes('Kumquat-5e1f') ||
+  /grade\W{0,4}17\b/i.test(text) ||
+  /\b17\s*(?:\/\s*23\b|of\s+23\b|points?\b|pts\b)/i.test(text);
+
+let t: TestApp;
+let url: string;
+let teacher: Actor;
+let ada: Actor;
+const open: Recorder[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  url = await listen(t.app);
+  [teacher, ada] = await Promise.all([createTeacher(t, 'Hal Holder'), createStudent(t, 'Ada Watcher')]);
+});
+afterAll(async () => {
+  open.forEach((r) => r.close());
+  await t.close();
+});
+
+async function tab(auth?: { after: number }): Promise<Recorder> {
+  const r = await connect(url, ada.token, auth ? { auth: { token: ada.token, ...auth } } : {});
+  open.push(r);
+  return r;
+}
+const get = async (actor: Actor | null, path: string) => {
+  const res = await t.app.inject({ method: 'GET', url: path, ...(actor ? { headers: actor.headers } : {}) });
+  expect(res.statusCode, `${path}: ${res.body.slice(0, 200)}`).toBe(200);
+  return res.body;
+};
+
+describe('a held grade (17 of 23)', () => {
+  it('reaches the student by nothing until returned, then by every route, event and replay that shows grades', async () => {
+    const course = await createCourse(t, teacher);
+    await joinCourse(t, ada, course);
+    const assignment = await createAssignment(t, teacher, course, {
+      title: 'Leak check',
+      maxPoints: 23,
+      dueDate: inDays(3),
+    });
+    const manual = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/assignments/${assignment.id}`,
+      headers: teacher.headers,
+      payload: { gradeRelease: 'manual' },
+    });
+    expect(manual.statusCode).toBe(200);
+    const feed = await t.app.inject({ method: 'POST', url: '/api/calendar/feed', headers: ada.headers });
+    const ics = new URL(feed.json<{ url: string }>().url).pathname;
+    const cursor = JSON.parse(await get(ada, '/api/events')).lastId as number;
+    const adaLive = await tab();
+    const teacherLive = await connect(url, teacher.token);
+    open.push(teacherLive);
+
+    const own = await submit(t, ada, assignment);
+    const graded = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/submissions/${own.id}`,
+      headers: teacher.headers,
+      payload: { grade: 17, feedback: FEEDBACK, baseVersion: 0 },
+    });
+    expect(graded.statusCode).toBe(200);
+    await teacherLive.waitFor((e) => e.type === 'submission:graded' && leaks(JSON.stringify(e.data)));
+
+    // Every read a student has, the calendar feed (no sign-in: its token is the secret) included.
+    const reads: Array<[Actor | null, string]> = [
+      [ada, '/api/assignments'],
+      [ada, `/api/courses/${course.id}`],
+      [ada, '/api/dashboard'],
+      [ada, '/api/grades'],
+      [ada, '/api/me/export'],
+      [ada, `/api/events?after=${cursor}`],
+      [ada, '/api/notifications'],
+      [ada, '/api/todo'],
+      [ada, `/api/calendar?from=${encodeURIComponent(inDays(-1))}&to=${encodeURIComponent(inDays(30))}`],
+      [null, ics],
+    ];
+    const readsThatLeak = async () => {
+      const found: string[] = [];
+      for (const [actor, path] of reads) if (leaks(await get(actor, path))) found.push(path);
+      return found;
+    };
+    /** What a tab reconnecting from `cursor` is sent (events:missed). */
+    const catchUp = async () => {
+      const reconnected = await tab({ after: cursor });
+      const missed: MissedEvents = reconnected.missed[0]!;
+      reconnected.close();
+      expect(missed.resync).toBe(false);
+      expect(missed.events.length).toBeGreaterThan(0);
+      return JSON.stringify(missed);
+    };
+    const checkNothingLeaks = async () => {
+      await barrier(adaLive, teacherLive);
+      expect(await readsThatLeak()).toEqual([]);
+      expect(adaLive.heard.filter((h) => leaks(JSON.stringify(h.args))).map((h) => h.name)).toEqual([]);
+      expect(leaks(await catchUp())).toBe(false);
+    };
+    await checkNothingLeaks();
+
+    // Return with undo: nothing either while the window is open (the clock stands still to its last ms).
+    t.clock.freezeAt(t.clock.now());
+    const scheduled = await t.app.inject({
+      method: 'POST',
+      url: `/api/assignments/${assignment.id}/return`,
+      headers: teacher.headers,
+      payload: { undoable: true },
+    });
+    expect(scheduled.statusCode).toBe(202);
+    t.clock.advance(RETURN_UNDO_SECONDS * 1000 - 1);
+    await t.app.jobs.runDue();
+    await checkNothingLeaks();
+
+    t.clock.advance(1);
+    await t.app.jobs.runDue();
+    await adaLive.waitFor((e) => e.type === 'submission:graded' && leaks(JSON.stringify(e.data)));
+    // The detector finds it wherever grades are shown; the dashboard, to-do, calendar and feed show none.
+    expect(await readsThatLeak()).toEqual([
+      '/api/assignments',
+      `/api/courses/${course.id}`,
+      '/api/grades',
+      '/api/me/export',
+      `/api/events?after=${cursor}`,
+      '/api/notifications',
+    ]);
+    expect(await get(ada, '/api/notifications')).toContain('· 17 points');
+    expect(leaks(await catchUp())).toBe(true);
+  });
+});

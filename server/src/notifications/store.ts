@@ -1,0 +1,191 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import {
+  DEFAULT_QUIET_HOURS,
+  inQuietHours,
+  type Notification,
+  type NotificationKind,
+  type NotificationSettings,
+} from '@classwave/shared';
+import type { Db, Tx } from '../db/client.js';
+import { courseMembers, notificationSettings, notifications } from '../db/schema.js';
+import type { RecordEvent } from '../realtime/outbox.js';
+import { userRoom } from '../realtime/rooms.js';
+
+type NotificationRow = typeof notifications.$inferSelect;
+type SettingsRow = typeof notificationSettings.$inferSelect;
+
+export const toNotification = (row: NotificationRow): Notification => ({
+  id: row.id,
+  kind: row.kind as NotificationKind,
+  title: row.title,
+  body: row.body,
+  link: row.link,
+  courseId: row.courseId,
+  assignmentId: row.assignmentId,
+  count: row.count,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+  readAt: row.readAt?.toISOString() ?? null,
+  alert: row.alert,
+});
+
+/** What a user who never opened Settings has: quiet hours off (opt-in, DESIGN §14), no e-mail. */
+export const DEFAULT_SETTINGS: NotificationSettings = {
+  quietHours: { enabled: false, ...DEFAULT_QUIET_HOURS, timeZone: 'UTC' },
+  email: false,
+};
+
+export const toSettings = (row: SettingsRow | undefined): NotificationSettings =>
+  row
+    ? {
+        quietHours: {
+          enabled: row.quietEnabled,
+          start: row.quietStart,
+          end: row.quietEnd,
+          timeZone: row.timeZone,
+        },
+        email: row.email,
+      }
+    : DEFAULT_SETTINGS;
+
+/** Each user's settings (defaults for those without a row), in one query. */
+export async function settingsOf(tx: Db | Tx, userIds: string[]): Promise<Map<string, NotificationSettings>> {
+  const rows =
+    userIds.length === 0
+      ? []
+      : await tx.select().from(notificationSettings).where(inArray(notificationSettings.userId, userIds));
+  const byUser = new Map(rows.map((r) => [r.userId, r]));
+  return new Map(userIds.map((id) => [id, toSettings(byUser.get(id))]));
+}
+
+export interface NewNotification {
+  userId: string;
+  kind: NotificationKind;
+  title: string;
+  body?: string;
+  link: string;
+  courseId?: string | null;
+  assignmentId?: string | null;
+  count?: number;
+}
+
+/**
+ * Stores notifications and records `notification:created` to each user's tabs. Inside a user's
+ * quiet hours the entry is stored at once (the inbox never waits) with alert=false. Timed kinds
+ * are unique per user and assignment: a second one refreshes the first, never doubles it. Returns the stored rows.
+ */
+export async function storeNotifications(
+  tx: Tx,
+  record: RecordEvent,
+  now: Date,
+  items: NewNotification[],
+  settings?: Map<string, NotificationSettings>,
+): Promise<NotificationRow[]> {
+  if (items.length === 0) return [];
+  const byUser = settings ?? (await settingsOf(tx, [...new Set(items.map((i) => i.userId))]));
+  const rows = await tx
+    .insert(notifications)
+    .values(
+      items.map((item) => ({
+        userId: item.userId,
+        kind: item.kind,
+        title: item.title,
+        body: item.body ?? '',
+        link: item.link,
+        courseId: item.courseId ?? null,
+        assignmentId: item.assignmentId ?? null,
+        count: item.count ?? 1,
+        createdAt: now,
+        updatedAt: now,
+        alert: !inQuietHours(now, (byUser.get(item.userId) ?? DEFAULT_SETTINGS).quietHours),
+      })),
+    )
+    .onConflictDoUpdate({
+      // Timed kinds only (the partial unique index): a reminder run again because the due date
+      // moved refreshes the one entry — new text, unread, on top — and is sent again with its id.
+      target: [notifications.userId, notifications.kind, notifications.assignmentId],
+      targetWhere: sql`${notifications.kind} in ('due_soon', 'assignment_closed')`,
+      set: {
+        title: sql`excluded.title`,
+        body: sql`excluded.body`,
+        count: sql`excluded.count`,
+        updatedAt: sql`excluded.updated_at`,
+        alert: sql`excluded.alert`,
+        readAt: null,
+      },
+    })
+    .returning();
+  for (const row of rows) record('notification:created', toNotification(row), [userRoom(row.userId)]);
+  return rows;
+}
+
+/**
+ * "Nov 24, 11:59 PM" in the reader's zone. In UTC — the fallback for a user whose browser never
+ * reported a zone, or one who chose it — the text says "UTC": a bare time there would read as local.
+ */
+export function formatDue(due: Date, timeZone: string): string {
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+  });
+  const text = format.format(due);
+  // Intl names every alias of UTC (Etc/UTC, GMT, Zulu…) "UTC".
+  return format.resolvedOptions().timeZone === 'UTC' ? `${text} UTC` : text;
+}
+
+export const assignmentLink = (assignmentId: string) => `/assignments?open=${assignmentId}`;
+
+/**
+ * One notification for each active member of a course, stored by the database in one statement
+ * (`INSERT … SELECT` over the roster), with no event per member: the members' tabs already hear
+ * the domain event itself (e.g. `assignment:created` in the course room) and load their inbox from
+ * it. A class of 1,000 is then two statements and one event, not 1,000 rows sent from here and
+ * 1,000 events. The text may depend on the reader's zone (`bodyIn`) and the alert on their quiet
+ * hours: both are worked out once per distinct setting in the class, usually one or two.
+ */
+export async function storeForMembers(
+  tx: Tx,
+  now: Date,
+  courseId: string,
+  item: Omit<NewNotification, 'userId' | 'body' | 'count'>,
+  bodyIn: (timeZone: string) => string,
+): Promise<void> {
+  const d = DEFAULT_SETTINGS.quietHours;
+  // The member's settings with the defaults filled in, as SQL: the same for both statements.
+  const enabled = sql`coalesce(${notificationSettings.quietEnabled}, ${d.enabled})`;
+  const start = sql`coalesce(${notificationSettings.quietStart}, ${d.start})`;
+  const end = sql`coalesce(${notificationSettings.quietEnd}, ${d.end})`;
+  const zone = sql`coalesce(${notificationSettings.timeZone}, ${d.timeZone})`;
+  const roster = and(eq(courseMembers.courseId, courseId), eq(courseMembers.status, 'active'));
+  const kinds = await tx
+    .selectDistinct({
+      enabled: sql<boolean>`${enabled}`,
+      start: sql<string>`${start}`,
+      end: sql<string>`${end}`,
+      timeZone: sql<string>`${zone}`,
+    })
+    .from(courseMembers)
+    .leftJoin(notificationSettings, eq(notificationSettings.userId, courseMembers.studentId))
+    .where(roster);
+  if (kinds.length === 0) return;
+  const values = sql.join(
+    kinds.map(
+      (k) =>
+        sql`(${k.enabled}::boolean, ${k.start}::text, ${k.end}::text, ${k.timeZone}::text, ${bodyIn(k.timeZone)}::text, ${!inQuietHours(now, k)}::boolean)`,
+    ),
+    sql`, `,
+  );
+  // A member who joined between the two statements with a setting not listed gets the defaults.
+  await tx.execute(sql`
+    insert into ${notifications} (user_id, kind, title, body, link, course_id, assignment_id, count, created_at, updated_at, alert)
+    select ${courseMembers.studentId}, ${item.kind}, ${item.title}, coalesce(v.body, ${bodyIn(d.timeZone)}),
+           ${item.link}, ${item.courseId ?? null}::uuid, ${item.assignmentId ?? null}::uuid, 1, ${now}, ${now}, coalesce(v.alert, true)
+    from ${courseMembers}
+    left join ${notificationSettings} on ${notificationSettings.userId} = ${courseMembers.studentId}
+    left join (values ${values}) as v(enabled, quiet_start, quiet_end, time_zone, body, alert)
+      on v.enabled = ${enabled} and v.quiet_start = ${start} and v.quiet_end = ${end} and v.time_zone = ${zone}
+    where ${roster}`);
+}

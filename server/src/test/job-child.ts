@@ -1,0 +1,59 @@
+/**
+ * A job-runner process for scheduler-crash.test.ts: the server's own runner (notifications/jobs.ts),
+ * deriver and mailer on the test's database — PostgreSQL at DATABASE_URL, else PGlite in DATA_DIR —
+ * run until no job is due, then exit. With HOLD=<kind> it does that kind's real work and then, still
+ * inside the claiming transaction, prints `holding <key>` and waits there for the test to SIGKILL it.
+ *
+ * Run with tsx (--conditions=classwave-source), from the test only.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { createMailer } from '../auth/mailer.js';
+import { systemClock } from '../clock.js';
+import { openDatabase } from '../db/client.js';
+import { DomainEventBus } from '../events.js';
+import { createDeriver } from '../notifications/derive.js';
+import { createJobRunner, defaultJobHandlers, type JobHandler } from '../notifications/jobs.js';
+import { createOutbox } from '../realtime/outbox.js';
+
+const env = process.env;
+const database = await openDatabase(
+  env.DATABASE_URL ? { url: env.DATABASE_URL, poolSize: 2 } : { dataDir: env.DATA_DIR },
+);
+// A logger that says nothing (importing Fastify for its own would cost this process a second).
+const quiet: FastifyBaseLogger = new Proxy({} as FastifyBaseLogger, {
+  get: (_target, name) => (name === 'child' ? () => quiet : name === 'level' ? 'silent' : () => {}),
+});
+const log = quiet;
+const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: 'Classwave <no-reply@classwave.test>', log });
+
+const hold = env.HOLD;
+const handlers: Record<string, JobHandler> = { ...defaultJobHandlers };
+if (hold) {
+  const real = defaultJobHandlers[hold]!;
+  handlers[hold] = async (job, context) => {
+    const outcome = await real(job, context);
+    process.stdout.write(`holding ${job.key}\n`);
+    // Never resolves: the transaction stays open, its row locked, until the process is killed.
+    await new Promise(() => {});
+    return outcome;
+  };
+}
+
+const runner = createJobRunner({
+  db: database.db,
+  outbox: createOutbox({
+    db: database.db,
+    bus: new DomainEventBus(),
+    clock: systemClock,
+    derive: createDeriver(systemClock),
+  }),
+  clock: systemClock,
+  mailer,
+  appOrigin: env.APP_ORIGIN ?? 'http://localhost:5173',
+  log,
+  handlers,
+});
+const ran = await runner.runDue();
+process.stdout.write(`idle after ${ran}\n`);
+mailer.close();
+await database.close();

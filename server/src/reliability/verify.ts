@@ -82,10 +82,18 @@ export function checkShown(client: LiveClient, who: string, expected: Expected[]
   }
   const keys = new Map<string, number>();
   for (const ev of events) {
-    const data = ev.data as { id?: string; gradedAt?: string | null };
+    const data = ev.data as { id?: string; gradedAt?: string | null; updatedAt?: string; count?: number };
     // Membership events carry no id of their own (and this pass makes none while tabs watch).
     if (data.id === undefined) continue;
-    const key = `${ev.type}:${data.id}:${ev.type === 'submission:graded' ? data.gradedAt : ''}`;
+    // A regrade is a new version of its submission; a batched notification that grew (same id,
+    // DESIGN §14) is a new version of its entry.
+    const version =
+      ev.type === 'submission:graded'
+        ? data.gradedAt
+        : ev.type === 'notification:created'
+          ? `${data.updatedAt}:${data.count}`
+          : '';
+    const key = `${ev.type}:${data.id}:${version}`;
     keys.set(key, (keys.get(key) ?? 0) + 1);
   }
   for (const [key, n] of keys) if (n > 1) problems.push(`${who} got ${key} under ${n} event ids`);

@@ -4,7 +4,7 @@
  * knows afterwards which writes were acknowledged (a 2xx reached the client), which may or may not
  * have landed (no answer, or a 503), and which answers no client should ever get.
  */
-import type { Assignment, OwnSubmission, Submission } from '@classwave/shared';
+import type { Assignment, CurrentGrade, OwnSubmission, Submission } from '@classwave/shared';
 import { call, describeOutcome, ok, type Outcome, type Person } from './http.js';
 
 export interface Course {
@@ -210,7 +210,9 @@ export class Ledger {
     const what = `${teacher.email} grading ${g.submissionId}`;
     const outcome = await call(base, 'PATCH', `/api/submissions/${g.submissionId}`, {
       token: teacher.token,
-      body: { grade: g.grade, feedback: g.feedback },
+      // Each submission is graded once, from version 0; a retry of a write that did land meets
+      // its own grade as grade_conflict's `current`, which acknowledges it.
+      body: { grade: g.grade, feedback: g.feedback, baseVersion: 0 },
     });
     if (this.note(what, outcome) === 'retry') {
       g.uncertain++;
@@ -218,8 +220,23 @@ export class Ledger {
     }
     if (!outcome.answered) return;
     const body = outcome.body as Submission;
+    const current = (outcome.body as { code?: string; current?: CurrentGrade }).current;
     if (outcome.status === 200 && body.grade === g.grade && body.feedback === g.feedback && body.gradedAt) {
       g.acked = body;
+      g.retry = false;
+    } else if (
+      outcome.status === 409 &&
+      current &&
+      current.grade === g.grade &&
+      current.feedback === g.feedback &&
+      current.gradedAt
+    ) {
+      // The verifier reads the acknowledged grade, feedback and time, all of which `current` carries.
+      g.acked = {
+        grade: current.grade,
+        feedback: current.feedback,
+        gradedAt: current.gradedAt,
+      } as Submission;
       g.retry = false;
     } else {
       this.unexpected.push(`${what}: ${describeOutcome(outcome)}`);

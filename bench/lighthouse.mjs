@@ -60,6 +60,8 @@ async function startServer() {
       REDIS_URL: '',
       SMTP_URL: '',
       WORKERS: '',
+      // Anyone may sign up as a teacher here (production otherwise asks for an invite code).
+      TEACHER_SIGNUP: 'open',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -73,7 +75,11 @@ async function startServer() {
       () => false,
     );
     if (up) break;
-    if (Date.now() > deadline) throw new Error('the server did not become healthy within 60 s');
+    if (Date.now() > deadline) {
+      // Not left running: nothing else would stop it once this script has thrown.
+      child.kill('SIGKILL');
+      throw new Error('the server did not become healthy within 60 s');
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
   return {

@@ -47,17 +47,23 @@ async function start(distDir) {
       DATABASE_URL: '',
       REDIS_URL: '',
       WORKERS: '',
+      // Production asks for a teacher invite code by default; nobody signs up here.
+      TEACHER_SIGNUP: 'open',
     },
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
+  let exited = false;
+  child.once('exit', () => (exited = true));
   const url = `http://127.0.0.1:${port}`;
   while (
+    !exited &&
     !(await fetch(`${url}/api/health`).then(
       (r) => r.ok,
       () => false,
     ))
   )
     await new Promise((r) => setTimeout(r, 200));
+  if (exited) throw new Error(`${distDir}/main.js exited before it answered (its errors are above)`);
   return {
     url,
     async stop() {

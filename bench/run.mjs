@@ -20,6 +20,7 @@ const SCENARIOS = {
   S7: ['s7-redis', 'runS7'],
   S6: ['s6-restart', 'runS6'],
   S8: ['s8-product', 'runS8'],
+  S9: ['s9-workers', 'runS9'],
 };
 
 function parseArgs(argv) {

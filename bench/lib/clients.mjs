@@ -29,7 +29,10 @@ export class LightClient {
    * @param {string} o.id        the bench's name for this client
    * @param {string} o.url       http://host:port of the server
    * @param {'eio'|'ws'} o.kind  socket.io protocol, or raw ws (the floor baseline)
-   * @param {object} o.auth      sent in the socket.io CONNECT packet ({ token } for the app)
+   * @param {object|(() => object)} o.auth  sent in the socket.io CONNECT packet ({ token, after? } for
+   *                            the app); a function is asked on each open, like socket.io-client's
+   * @param {(client, missed, t) => void} [o.onCatchUp] the app's `events:missed` ({ resync, lastId,
+   *                            events }), parsed in full: it comes once per connect, before any live event
    * @param {string[]} [o.rooms] raw ws only: rooms to join (query string)
    * @param {(client, type, id, key, t, text) => void} o.onEvent
    * @param {(client, reason) => void} [o.onClose]
@@ -85,7 +88,7 @@ export class LightClient {
         const text = data.toString();
         switch (text.charCodeAt(0)) {
           case 48: // '0' engine.io open: connect the default namespace with auth
-            ws.send(`40${JSON.stringify(this.auth)}`);
+            ws.send(`40${JSON.stringify(typeof this.auth === 'function' ? this.auth() : this.auth)}`);
             return;
           case 50: // '2' ping
             ws.send('3');
@@ -94,6 +97,10 @@ export class LightClient {
             // '4' engine.io message carrying a socket.io packet
             const kind = text.charCodeAt(1);
             if (kind === 50) {
+              if (text.startsWith('42["events:missed"')) {
+                this.onCatchUp?.(this, JSON.parse(text.slice(2))[1], t);
+                return;
+              }
               const { type, id, key } = peek(text);
               this.onEvent(this, type, id, key, t, text);
             } else if (kind === 48) {
@@ -151,6 +158,10 @@ export class RealClient {
       });
       socket.onAny((type, payload) => {
         const t = now();
+        if (type === 'events:missed') {
+          this.onCatchUp?.(this, payload, t);
+          return;
+        }
         const problem = checkLiveEvent(type, payload);
         if (problem) this.malformed.push(`${type}: ${problem}`);
         const text = JSON.stringify(payload ?? null);
@@ -171,13 +182,23 @@ export class RealClient {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Why an event is not a well-formed LiveEvent { id, type, at, data }, or null when it is. */
+/** Events whose data names its subject by another field than `id` (null: by none, e.g. a read receipt). */
+const IDENTITY = {
+  'assignment:panel': 'assignmentId',
+  'gradebook:cell': 'assignmentId',
+  'notifications:read': null,
+};
+
 export function checkLiveEvent(type, payload) {
   if (!payload || typeof payload !== 'object') return 'payload is not an object';
   if (!Number.isInteger(payload.id) || payload.id <= 0) return 'id is not a positive integer';
   if (payload.type !== type) return `type ${payload.type} differs from the event name`;
   if (typeof payload.at !== 'string' || Number.isNaN(Date.parse(payload.at))) return 'at is not a date';
   if (!payload.data || typeof payload.data !== 'object') return 'data is missing';
-  if (typeof payload.data.id !== 'string' || !UUID.test(payload.data.id)) return 'data.id is not a uuid';
+  // Most events carry the id of the thing they are about; counts carry their assignment's.
+  const field = type in IDENTITY ? IDENTITY[type] : 'id';
+  if (field && (typeof payload.data[field] !== 'string' || !UUID.test(payload.data[field])))
+    return `data.${field} is not a uuid`;
   const keys = Object.keys(payload).sort().join(',');
   if (keys !== 'at,data,id,type') return `unexpected fields: ${keys}`;
   return null;

@@ -25,11 +25,18 @@ function newTally() {
     duplicated: 0,
     unexpected: 0,
     unkeyed: 0,
+    derived: 0,
     malformed: 0,
     wrongData: 0,
     samples: [],
   };
 }
+
+/**
+ * Events a write brings along rather than the write itself (its notification, the live panel's and
+ * gradebook's counts): no request awaits them, so they are counted apart, not as unmatched.
+ */
+const DERIVED = new Set(['notification:created', 'notifications:read', 'assignment:panel', 'gradebook:cell']);
 
 function onEvent(client, type, id, key, t, _text, payload) {
   if (!tally) return;
@@ -40,6 +47,10 @@ function onEvent(client, type, id, key, t, _text, payload) {
       return;
     }
     client.lastIds.add(id);
+  }
+  if (DERIVED.has(type)) {
+    tally.derived++;
+    return;
   }
   const entry = key >= 0 ? pending.get(key) : undefined;
   if (!entry) {
@@ -135,6 +146,7 @@ const commands = {
     const started = now();
     let failed = 0;
     const errors = [];
+    const failedIds = [];
     const openOne = async (spec) => {
       const Client = spec.real ? RealClient : LightClient;
       const client = new Client({ ...spec, url, kind, onEvent, onClose, lastIds: new Set() });
@@ -143,6 +155,7 @@ const commands = {
         clients.set(spec.id, client);
       } catch (error) {
         failed++;
+        failedIds.push(spec.id);
         if (errors.length < 5) errors.push(`${spec.id}: ${error.message}`);
       }
     };
@@ -163,7 +176,7 @@ const commands = {
         }),
       );
     }
-    return { connected: specs.length - failed, failed, errors, ms: now() - started };
+    return { connected: specs.length - failed, failed, failedIds, errors, ms: now() - started };
   },
 
   /** Closes the clients whose id starts with `prefix` (all when empty). */
@@ -300,6 +313,7 @@ const commands = {
       duplicated: tally.duplicated,
       unexpected: tally.unexpected,
       unkeyed: tally.unkeyed,
+      derived: tally.derived,
       wrongData: tally.wrongData,
       malformed,
       samples: [...tally.samples, ...malformedSamples.slice(0, 3)],

@@ -75,11 +75,16 @@ export function mulberry32(seed) {
  * (one new assignment every `rate * 5` requests, i.e. every 5 s at `rate`). Deterministic: the same
  * data, rate, `random` and call order give the same requests.
  */
-export function productMix(data, { url, rate, prefix, random: customRandom }) {
+export function productMix(
+  data,
+  { url, rate: initialRate, prefix, random: customRandom, gradeInTurn = false },
+) {
+  let rate = initialRate;
   const { teachers, students, courses, assignments, byAssignment, activeTeachers } = data;
   const allStudents = students.map((s) => `${prefix}:${s.id}`);
   const activeStudents = students.slice(0, data.activeStudents);
   const submitted = new Set(); // `${student}:${assignment}`
+  const turns = []; // gradeInTurn: each teacher's last graded submission
   let counter = 0;
   let rng = 12345;
   const random = customRandom ?? (() => (rng = (rng * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
@@ -147,8 +152,18 @@ export function productMix(data, { url, rate, prefix, random: customRandom }) {
         headers: auth(teachers[t]),
         label: 'GET submissions',
       };
-    const sub = pick(byAssignment.get(assignments[t].id));
+    // gradeInTurn (S9): each teacher grades their submissions in turn, round after round, so two
+    // writes to one submission are a whole round apart and cannot overtake each other (an overloaded
+    // server, or two workers, may finish requests sent close together in either order: the later
+    // write is then a correct 409 grade_conflict, and every write after it too).
+    const list = byAssignment.get(assignments[t].id);
+    const sub = gradeInTurn ? list[(turns[t] = ((turns[t] ?? -1) + 1) % list.length)] : pick(list);
     const key = nextKey();
+    // Grade writes name the version they start from (DESIGN §13): the mix writes each submission's
+    // grades in order from version 0, one more per write it sends (a failed write leaves later ones
+    // stale: they are then 409 grade_conflict).
+    const baseVersion = sub.gradeVersion ?? 0;
+    sub.gradeVersion = baseVersion + 1;
     return {
       url: `${url}/api/submissions/${sub.id}`,
       method: 'PATCH',
@@ -156,7 +171,7 @@ export function productMix(data, { url, rate, prefix, random: customRandom }) {
       label: 'PATCH grade',
       key,
       type: 'submission:graded',
-      body: { grade: Math.floor(random() * 100), feedback: `Well done ${keyMark(key)}` },
+      body: { grade: Math.floor(random() * 100), feedback: `Well done ${keyMark(key)}`, baseVersion },
       expect: [`${prefix}:${sub.studentId}`, `${prefix}:${teachers[t].id}`],
       check: { id: sub.id },
     };
@@ -167,6 +182,11 @@ export function productMix(data, { url, rate, prefix, random: customRandom }) {
     next: () => oneRequest(counter++),
     /** `n` request specs. */
     take: (n) => Array.from({ length: n }, () => oneRequest(counter++)),
+    /**
+     * Changes the rate the requests will be sent at (S9 steps it up on one database): the new
+     * assignment stays one every 5 s, and the students' submissions continue without repeats.
+     */
+    setRate: (r) => (rate = r),
     /** The labels of the requests it sends, in the report's order. */
     labels: [
       'GET assignments',

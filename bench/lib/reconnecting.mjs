@@ -1,30 +1,11 @@
 // Clients that behave like the app's browser tab (client/src/realtime/LiveSync.tsx and socket.ts):
-// reconnect with socket.io-client's back-off (500 ms doubling to 5 s, ±50 % jitter) and, on every
-// connect, catch up with GET /api/events?after=<last id>, keeping each event once.
-import http from 'node:http';
+// reconnect with socket.io-client's back-off (500 ms doubling to 5 s, ±50 % jitter), every handshake
+// carrying the last event id the tab holds, and catch up from the server's `events:missed` (sent
+// before anything live on that connection), keeping each event once.
 import { LightClient, now } from './clients.mjs';
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 const BASE_DELAY = 500;
 const MAX_DELAY = 5000;
-
-function getJson(url, token) {
-  return new Promise((resolve) => {
-    const req = http.get(url, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        try {
-          resolve({ status: res.statusCode, body: JSON.parse(Buffer.concat(chunks).toString()) });
-        } catch {
-          resolve({ status: res.statusCode, body: null });
-        }
-      });
-    });
-    req.setTimeout(30_000, () => req.destroy(new Error('timeout')));
-    req.on('error', () => resolve({ status: 0, body: null }));
-  });
-}
 
 const keyOf = (title) => {
   const k = typeof title === 'string' ? title.indexOf('~b~') : -1;
@@ -36,10 +17,13 @@ export function createTabs() {
   const stats = {
     initialFailures: 0,
     refusals: 0,
-    catchUpErrors: 0,
+    resyncs: 0,
+    liveBeforeCatchUp: 0,
     duplicatesLive: 0,
     replayedAndLive: 0,
     failureSamples: [],
+    /** What the server said when it refused a handshake (the first few). */
+    refusalSamples: [],
   };
   let url = '';
 
@@ -58,14 +42,16 @@ export function createTabs() {
     }
 
     async connect() {
+      this.caughtUpHere = false;
       this.client = new LightClient({
         id: this.spec.id,
         url,
         kind: 'eio',
-        auth: this.spec.auth,
+        // Asked at each handshake, like the app's `auth` function: the token and the cursor now.
+        auth: () => (this.lastId === null ? this.spec.auth : { ...this.spec.auth, after: this.lastId }),
         onEvent: (_c, _type, id, key) => {
-          // The same event twice on the socket is a server bug; live after a replay is expected
-          // (the catch-up and the socket race) and the app's client keeps it once.
+          // The same event twice on the socket, or a live event ahead of the catch-up, is a server bug.
+          if (!this.caughtUpHere) stats.liveBeforeCatchUp++;
           if (this.liveIds.has(id)) stats.duplicatesLive++;
           else if (this.seenIds.has(id)) stats.replayedAndLive++;
           this.liveIds.add(id);
@@ -73,14 +59,10 @@ export function createTabs() {
           if (key >= 0) this.keys.add(key);
           if (this.lastId === null || id > this.lastId) this.lastId = id;
         },
+        onCatchUp: (_c, missed) => this.caughtUp(missed),
         onClose: () => {
           this.connected = false;
           this.schedule();
-        },
-        // Like the app's client, the catch-up starts from the last id known when the socket
-        // connects, before any event that arrives right behind the CONNECT packet is applied.
-        onConnect: () => {
-          this.afterAtConnect = this.lastId;
         },
       });
       try {
@@ -91,7 +73,10 @@ export function createTabs() {
           stats.initialFailures++;
           if (stats.failureSamples.length < 5) stats.failureSamples.push(`${this.spec.id}: ${error.message}`);
         }
-        if (error.message.startsWith('refused')) stats.refusals++;
+        if (error.message.startsWith('refused')) {
+          stats.refusals++;
+          if (stats.refusalSamples.length < 5) stats.refusalSamples.push(`${this.spec.id}: ${error.message}`);
+        }
         this.schedule();
         return;
       }
@@ -99,33 +84,24 @@ export function createTabs() {
       this.everConnected = true;
       this.connected = true;
       this.connectedAt = now();
-      await this.catchUp();
     }
 
-    async catchUp() {
-      const from = this.afterAtConnect;
-      const after = from === null || from === undefined ? '' : `?after=${from}`;
-      // A kept-alive connection to the server that was just restarted fails at once: like a browser,
-      // try again on a fresh one (network errors only; an HTTP error status counts as a failure).
-      let res = await getJson(`${url}/api/events${after}`, this.spec.auth.token);
-      for (let retry = 0; res.status === 0 && retry < 3 && this.connected; retry++) {
-        await new Promise((r) => setTimeout(r, 100 * (retry + 1)));
-        res = await getJson(`${url}/api/events${after}`, this.spec.auth.token);
-      }
-      if (res.status !== 200 || !res.body) {
-        stats.catchUpErrors++;
-        return;
-      }
-      for (const event of res.body.events) {
+    caughtUp(missed) {
+      const after = this.lastId;
+      this.caughtUpHere = true;
+      if (missed.resync) stats.resyncs++;
+      for (const event of missed.events) {
         this.seenIds.add(event.id);
         const key = keyOf(event.data?.title);
         if (key >= 0) this.keys.add(key);
       }
-      if (this.lastId === null || res.body.lastId > this.lastId) this.lastId = res.body.lastId;
+      const last = missed.events.at(-1)?.id ?? missed.lastId;
+      const head = Math.max(last, missed.lastId);
+      if (this.lastId === null || head > this.lastId) this.lastId = head;
       this.caughtUpAt = now();
       this.catchUps = [
         ...(this.catchUps ?? []).slice(-3),
-        { after, got: res.body.events.length, resync: res.body.resync, head: res.body.lastId },
+        { after, got: missed.events.length, resync: missed.resync, head: missed.lastId },
       ];
     }
 

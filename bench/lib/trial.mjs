@@ -28,6 +28,8 @@ export async function trial({ serverPids, db, loadgen }, fn) {
     server: Object.entries(m.procs)
       .filter(([k]) => k.startsWith('server'))
       .reduce((a, [, v]) => a + v, 0),
+    // Each server process's own share, in the order of serverPids (a cluster's primary first).
+    servers: serverPids.map((_, i) => m.procs[`server${i}`]),
     db: dbStats?.cpu ?? 0,
     load: m.procs.load,
     appCoreBusy: m.busy[APP_CORE],

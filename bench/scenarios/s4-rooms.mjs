@@ -38,6 +38,10 @@ function submissionEvent(key, studentId, name) {
       feedback: null,
       gradedAt: null,
       student: { id: studentId, fullName: name },
+      version: 0,
+      late: null,
+      returnedAt: null,
+      gradedBy: null,
     },
   };
 }

@@ -1,0 +1,260 @@
+import { minutesLate, workStatus, type Assignment, type OwnSubmission } from '@classwave/shared';
+import type { Clock } from '../clock.js';
+import { isoText, type Database, type Statement } from '../db/client.js';
+import type { DomainEventBus } from '../events.js';
+import type { AudiencedEvent } from '../realtime/outbox.js';
+
+/** What every member of a course reads alike about one of its assignments (no one's own work). */
+interface SharedAssignment {
+  id: string;
+  title: string;
+  description: string;
+  dueDate: string;
+  /** `dueDate` parsed once, for the status and the order. */
+  due: Date;
+  maxPoints: number;
+  courseId: string;
+  courseTitle: string;
+  createdAt: string;
+  gradeRelease: 'auto' | 'manual';
+  closesAtDue: boolean;
+}
+
+interface SharedRow {
+  id: string;
+  title: string;
+  description: string;
+  due_date: string;
+  max_points: number;
+  course_id: string;
+  course_title: string;
+  created_at: string;
+  grade_release: 'auto' | 'manual';
+  closes_at_due: boolean;
+}
+
+/**
+ * A student's own part, in one row of JSON: active courses (`c`), submissions to their assignments
+ * (`s`: assignment, id, submitted, grade, feedback, graded, returned — grade and feedback only once
+ * returned, as the API shows them) and excusals (`e`).
+ */
+interface OwnPart {
+  c: string[];
+  s: [string, string, string, number | null, string | null, string | null, string | null][];
+  e: string[];
+}
+
+const sharedStatement: Statement = {
+  name: 'assignments_shared_of_courses_v1',
+  text: `select a.id, a.title, a.description, ${isoText('a.due_date')} as due_date, a.max_points,
+      a.course_id, c.title as course_title, ${isoText('a.created_at')} as created_at,
+      a.grade_release, a.closes_at_due
+    from assignments a join courses c on c.id = a.course_id
+    where a.course_id = any($1::uuid[])
+    order by a.due_date, a.id`,
+};
+
+const returned = 's.returned_at is not null and s.grade is not null';
+const ownStatement: Statement = {
+  name: 'assignments_own_part_v1',
+  text: `select json_build_object(
+      'c', coalesce((select json_agg(m.course_id) from course_members m
+        where m.student_id = $1 and m.status = 'active'), '[]'),
+      's', coalesce((select json_agg(json_build_array(s.assignment_id, s.id, ${isoText('s.submitted_at')},
+          case when ${returned} then s.grade end, case when ${returned} then s.feedback end,
+          case when ${returned} then ${isoText('s.graded_at')} end,
+          case when ${returned} then ${isoText('s.returned_at')} end))
+        from submissions s
+        join assignments a on a.id = s.assignment_id
+        join course_members m on m.course_id = a.course_id and m.student_id = $1 and m.status = 'active'
+        where s.student_id = $1), '[]'),
+      'e', coalesce((select json_agg(e.assignment_id) from excusals e where e.student_id = $1), '[]')
+    )::text as own`,
+};
+
+/**
+ * If an invalidation from another process is ever lost (a Redis outage), a course's list is still
+ * read again after this long.
+ */
+const MAX_AGE_MS = 30_000;
+
+interface Entry {
+  rows: SharedAssignment[];
+  at: number;
+}
+
+/**
+ * Students' assignment lists from a read model (issue 15): the part every member of a course reads
+ * alike is kept in memory per course until a committed event that may change it (any event to the
+ * course's room, or about the course or one of its assignments) drops it, on this process at once
+ * and on the others through the socket adapter (`readModel:stale` on the bus; the realtime module
+ * carries it). Each request then costs one small query for the student's own part (memberships,
+ * submissions, excusals: never cached, so a student always reads their own writes) spliced into
+ * the cached rows.
+ *
+ * A refill racing an invalidation: each course has a generation, bumped by every invalidation; a
+ * read stores what it fetched only if the generation is the one it started from, and a read that
+ * starts after an invalidation never joins a fetch begun before it.
+ */
+export function createAssignmentReadModel({
+  database,
+  clock,
+  bus,
+}: {
+  database: Pick<Database, 'rows'>;
+  clock: Clock;
+  bus: DomainEventBus;
+}) {
+  const entries = new Map<string, Entry>();
+  const generations = new Map<string, number>();
+  /** Fetches in flight, by course and generation. */
+  const inFlight = new Map<string, Promise<Map<string, SharedAssignment[]>>>();
+  const generation = (courseId: string) => generations.get(courseId) ?? 0;
+
+  const invalidate = (courseIds: Iterable<string>) => {
+    for (const id of courseIds) {
+      generations.set(id, generation(id) + 1);
+      entries.delete(id);
+    }
+  };
+
+  bus.on('live', (event) => {
+    const stale = staleCourses(event);
+    if (stale.length === 0) return;
+    invalidate(stale);
+    bus.emit('readModel:stale', { courseIds: stale, remote: false });
+  });
+  bus.on('readModel:stale', ({ courseIds, remote }) => {
+    if (remote) invalidate(courseIds);
+  });
+
+  async function fetchShared(courseIds: string[]): Promise<Map<string, SharedAssignment[]>> {
+    const started = new Map(courseIds.map((id) => [id, generation(id)]));
+    const rows = await database.rows<SharedRow>(sharedStatement, [`{${courseIds.join(',')}}`]);
+    const byCourse = new Map<string, SharedAssignment[]>(courseIds.map((id) => [id, []]));
+    for (const row of rows) byCourse.get(row.course_id)?.push(toShared(row));
+    const at = Date.now();
+    for (const [id, list] of byCourse)
+      if (generation(id) === started.get(id)) entries.set(id, { rows: list, at });
+    return byCourse;
+  }
+
+  /** The shared rows of these courses: from memory, the missing ones in one query. */
+  async function sharedOf(courseIds: string[]): Promise<SharedAssignment[][]> {
+    const now = Date.now();
+    const found = new Map<string, SharedAssignment[]>();
+    const missing: string[] = [];
+    const waits: Promise<void>[] = [];
+    for (const id of courseIds) {
+      const entry = entries.get(id);
+      if (entry && now - entry.at < MAX_AGE_MS) {
+        found.set(id, entry.rows);
+        continue;
+      }
+      const pending = inFlight.get(`${id}:${generation(id)}`);
+      if (pending) waits.push(pending.then((m) => void found.set(id, m.get(id) ?? [])));
+      else missing.push(id);
+    }
+    if (missing.length > 0) {
+      const fetch = fetchShared(missing);
+      const keys = missing.map((id) => `${id}:${generation(id)}`);
+      for (const key of keys) inFlight.set(key, fetch);
+      const forget = () => keys.forEach((key) => inFlight.get(key) === fetch && inFlight.delete(key));
+      fetch.then(forget, forget);
+      waits.push(fetch.then((m) => missing.forEach((id) => found.set(id, m.get(id) ?? []))));
+    }
+    await Promise.all(waits);
+    return courseIds.map((id) => found.get(id) ?? []);
+  }
+
+  /** A student's assignments, in `courseId` only or in every active course, by due date. */
+  async function forStudent(studentId: string, courseId?: string): Promise<Assignment[]> {
+    const [row] = await database.rows<{ own: string }>(ownStatement, [studentId]);
+    const own = JSON.parse(row!.own) as OwnPart;
+    const courseIds = courseId === undefined ? own.c : own.c.filter((id) => id === courseId);
+    if (courseIds.length === 0) return [];
+    const shared = (await sharedOf(courseIds)).flat();
+    const submissions = new Map(own.s.map((s) => [s[0], s]));
+    const excused = new Set(own.e);
+    const now = clock.now();
+    const list = shared.map((a) => toStudentView(a, submissions.get(a.id), excused.has(a.id), now));
+    if (courseIds.length > 1) list.sort(byDue);
+    return list;
+  }
+
+  return {
+    forStudent,
+    /** Drops every course's rows (tests; a process that lost its adapter). */
+    clear: () => invalidate([...new Set([...entries.keys(), ...generations.keys()])]),
+  };
+}
+export type AssignmentReadModel = ReturnType<typeof createAssignmentReadModel>;
+
+/** The courses whose shared rows an event may change. */
+function staleCourses(event: AudiencedEvent): string[] {
+  const ids = new Set<string>();
+  for (const room of event.audience) if (room.startsWith('course:')) ids.add(room.slice(7));
+  const data = event.data as { id?: string; courseId?: string };
+  if (event.type.startsWith('course:') && typeof data.id === 'string') ids.add(data.id);
+  if (event.type.startsWith('assignment:') && typeof data.courseId === 'string') ids.add(data.courseId);
+  return [...ids];
+}
+
+function toShared(row: SharedRow): SharedAssignment {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    dueDate: row.due_date,
+    due: new Date(row.due_date),
+    maxPoints: row.max_points,
+    courseId: row.course_id,
+    courseTitle: row.course_title,
+    createdAt: row.created_at,
+    gradeRelease: row.grade_release,
+    closesAtDue: row.closes_at_due,
+  };
+}
+
+/** One assignment as its student sees it: the shared row, their own work, their status now. */
+function toStudentView(
+  a: SharedAssignment,
+  own: OwnPart['s'][number] | undefined,
+  excused: boolean,
+  now: Date,
+): Assignment {
+  let submission: OwnSubmission | null = null;
+  if (own) {
+    const [, id, submittedAt, grade, feedback, gradedAt, returnedAt] = own;
+    const isReturned = returnedAt !== null && grade !== null;
+    submission = {
+      id,
+      submittedAt,
+      grade: isReturned ? grade : null,
+      feedback: isReturned ? feedback : null,
+      gradedAt: isReturned ? gradedAt : null,
+      returnedAt: isReturned ? returnedAt : null,
+      late: minutesLate(submittedAt, a.due),
+    };
+  }
+  return {
+    id: a.id,
+    title: a.title,
+    description: a.description,
+    dueDate: a.dueDate,
+    maxPoints: a.maxPoints,
+    courseId: a.courseId,
+    courseTitle: a.courseTitle,
+    createdAt: a.createdAt,
+    submission,
+    submissionCount: null,
+    needsGrading: null,
+    status: workStatus({ dueDate: a.due, excused, submission }, now, 'student'),
+    gradeRelease: a.gradeRelease,
+    closesAtDue: a.closesAtDue,
+  };
+}
+
+function byDue(x: Assignment, y: Assignment): number {
+  return x.dueDate < y.dueDate ? -1 : x.dueDate > y.dueDate ? 1 : x.id < y.id ? -1 : x.id > y.id ? 1 : 0;
+}

@@ -7,6 +7,8 @@ export default tseslint.config(
   {
     ignores: [
       '**/dist/**',
+      // Builds kept beside server/dist for before-and-after benchmarks (bench/overhead.mjs, bench/micro.mjs).
+      '**/dist-*/**',
       '**/node_modules/**',
       'server/drizzle/**',
       'coverage/**',

@@ -28,6 +28,8 @@ test.describe('accessibility', () => {
     test(`every signed-in route has no serious or critical axe findings for a ${role.toLowerCase()}`, async ({
       page,
     }) => {
+      // Nine full page loads, each scanned by axe: more than the default minute on a busy 2-core run.
+      test.setTimeout(180_000);
       await signUpAndSignIn(page, {
         fullName: `Axe ${role}`,
         role,

@@ -104,7 +104,6 @@ test.describe('accounts', () => {
     const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
     const nav = sidebar.getByRole('navigation', { name: 'Main' });
     for (const [label, heading] of [
-      ['Calendar', 'Calendar'],
       ['Live Classes', 'Live Classes'],
       ['Teams', 'Teams'],
       ['Messages', 'Messages'],

@@ -74,7 +74,9 @@ function smallTapTargets(page: Page) {
       if (!element.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
       const style = getComputedStyle(element);
       if (element.tagName === 'A' && style.display === 'inline') continue;
-      const box = element.getBoundingClientRect();
+      // A check box or radio inside its <label> is tapped through the whole label (it toggles it).
+      const label = element.tagName === 'INPUT' ? element.closest('label') : null;
+      const box = (label ?? element).getBoundingClientRect();
       if (box.width <= 1 || box.height <= 1) continue;
       if (box.bottom <= 0 || box.right <= 0 || box.left >= window.innerWidth) continue;
       if (box.width < min - 0.5 || box.height < min - 0.5) {

@@ -6,7 +6,9 @@ export default defineConfig({
   testMatch: '**/*.e2e.ts',
   globalSetup: './global-setup.ts',
   fullyParallel: false,
-  workers: 2,
+  // One worker in CI: the runner shares two cores between Chromium, the server and the tests, and
+  // two workers there timed out journeys that take 20 s alone (each opens two or three browsers).
+  workers: process.env.CI ? 1 : 2,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

@@ -14,6 +14,7 @@ import { ErrorCode, HealthResponse } from '@classwave/shared';
 import { createHash } from 'node:crypto';
 import { assignmentRoutes } from './assignments/routes.js';
 import { prepareAssignmentLists } from './assignments/queries.js';
+import { createAssignmentReadModel } from './assignments/read-model.js';
 import { createAssignmentService } from './assignments/service.js';
 import { createAuthenticateHook } from './auth/authenticate.js';
 import { classRoutes } from './classes/routes.js';
@@ -25,6 +26,12 @@ import { dashboardRoutes } from './dashboard/routes.js';
 import { createDashboardService } from './dashboard/service.js';
 import { submissionRoutes } from './submissions/routes.js';
 import { createSubmissionService } from './submissions/service.js';
+import { createDeriver } from './notifications/derive.js';
+import { createSubmissionBatcher } from './notifications/submission-batches.js';
+import { createJobRunner, defaultJobHandlers, type JobRunner } from './notifications/jobs.js';
+import { calendarFeedRoutes, notificationRoutes } from './notifications/routes.js';
+import { createNotificationService } from './notifications/service.js';
+import { createDraftService } from './submissions/drafts.js';
 import { createOutbox } from './realtime/outbox.js';
 import { createReplayService, type ReplayService } from './realtime/replay.js';
 import { replayRoutes } from './realtime/routes.js';
@@ -38,6 +45,12 @@ import { authRoutes, meRoutes } from './auth/routes.js';
 import { createAuthService, defaultAuthSettings, type AuthSettings } from './auth/service.js';
 import { createAccessTokens } from './auth/tokens.js';
 import { systemClock, type Clock } from './clock.js';
+import { createPanelService } from './grading/panel.js';
+import { gradingRoutes } from './grading/routes.js';
+import { createGradingService } from './grading/service.js';
+import { createJobWakeUps, returnJobHandlers } from './grading/scheduled-returns.js';
+import { installPresence, presenceOn } from './realtime/presence.js';
+import { installPanelWatch } from './realtime/panel-watch.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { DomainEventBus } from './events.js';
@@ -61,6 +74,8 @@ export interface AppOptions {
   eventRetentionMs?: number;
   /** Wrong join codes allowed per account and per IP (DESIGN §11). */
   joinLimits?: Partial<WrongCodeLimits>;
+  /** How long a Return with undo waits before sending (DESIGN §13: RETURN_UNDO_SECONDS). */
+  returnUndoMs?: number;
 }
 
 const DEFAULT_EVENT_RETENTION_MS = 24 * 3600 * 1000;
@@ -76,6 +91,8 @@ declare module 'fastify' {
     domainEvents: DomainEventBus;
     io: AppIo;
     replay: ReplayService;
+    /** Timed work (reminders, held e-mails, retention): polled every JOB_POLL_MS; tests run it by hand. */
+    jobs: JobRunner;
   }
 }
 
@@ -140,7 +157,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   const secure = config.appOrigin.startsWith('https:');
   installSecurityHeaders(app, headers);
-  await app.register(cookie);
 
   let redis: Redis | undefined;
   if (config.redisUrl) {
@@ -184,6 +200,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     events: domainEvents,
     settings: {
       ...defaultAuthSettings,
+      accessTokenTtlSeconds: config.accessTokenTtlSeconds,
       ...options.auth,
       appOrigin: config.appOrigin,
       teacherSignup: config.teacherSignup,
@@ -192,8 +209,34 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   const rateLimits = { ...defaultRateLimits, ...options.rateLimits };
   const db = database.db;
-  const outbox = createOutbox({ db, bus: domainEvents, clock });
-  const assignmentLists = prepareAssignmentLists(db);
+  // Every change's notifications are derived in its own transaction (DESIGN §14).
+  const outbox = createOutbox({ db, bus: domainEvents, clock, derive: createDeriver(clock) });
+  const jobRunner = createJobRunner({
+    db,
+    outbox,
+    clock,
+    mailer,
+    appOrigin: config.appOrigin,
+    log: app.log,
+    // Each feature's timed work beside the notifications' own: a Return's undo window (DESIGN §13).
+    handlers: { ...defaultJobHandlers, ...returnJobHandlers },
+  });
+  app.decorate('jobs', jobRunner);
+  outbox.runSoon = jobRunner.runNow;
+  const batcher = createSubmissionBatcher({ outbox, clock, log: app.log });
+  const wakeUps = createJobWakeUps({
+    clock,
+    runDue: () => jobRunner.runDue(),
+    enabled: config.jobPollMs > 0,
+    log: app.log,
+  });
+  app.addHook('preClose', () => wakeUps.close());
+  const notifications = createNotificationService({ db, clock, outbox, appOrigin: config.appOrigin });
+  const assignmentLists = prepareAssignmentLists(
+    database,
+    clock,
+    createAssignmentReadModel({ database, clock, bus: domainEvents }),
+  );
   const replay = createReplayService({
     db,
     clock,
@@ -208,12 +251,32 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     clusterWorker: cluster.isWorker,
     auth,
     bus: domainEvents,
+    replay,
     db,
     clock,
     log: app.log,
     ...(options.chatDelayMs ? { chatDelayMs: options.chatDelayMs } : {}),
   });
   app.decorate('io', realtime.io);
+  const panels = createPanelService({
+    db,
+    clock,
+    outbox,
+    presenceOn: (courseId, assignmentId) => presenceOn(realtime.io, courseId, assignmentId),
+    isWatched: (assignmentId) => panelWatch.isWatched(assignmentId),
+    log: app.log,
+  });
+  const panelWatch = installPanelWatch(realtime.io, {
+    owns: (caller, assignmentId) => panels.owns(caller, assignmentId),
+    otherProcesses: realtime.otherProcesses,
+  });
+  installPresence(realtime.io, { courseOf: panels.courseFor, changed: panels.changed });
+  const unfollowDrafts = panels.followDrafts(domainEvents);
+  app.addHook('onClose', async () => {
+    unfollowDrafts();
+    panelWatch.close();
+    panels.close();
+  });
   app.addHook('preClose', async () => realtime.disconnectAll());
   app.addHook('onClose', () => realtime.close());
   const pruner = setInterval(
@@ -222,46 +285,57 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   );
   pruner.unref();
   app.addHook('onClose', async () => clearInterval(pruner));
+  // Polling starts once the app is ready and stops before the database closes.
+  app.addHook('onReady', () => jobRunner.start(config.jobPollMs));
+  app.addHook('preClose', () => jobRunner.stop());
 
   const databaseUp = recentPing(() => database.ping(), HEALTH_PING_MAX_AGE_MS);
+  // Outside the /api scope: a monitor's poll needs no CORS (nor any other /api hook).
+  app.get(
+    '/api/health',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Is the server and its database up?',
+        response: { 200: HealthResponse, 503: HealthResponse },
+      },
+    },
+    async (_request, reply) => {
+      const up = await databaseUp();
+      return reply.status(up ? 200 : 503).send({
+        status: up ? 'ok' : 'degraded',
+        database: { status: up ? 'up' : 'down', kind: database.kind },
+      });
+    },
+  );
   await app.register(
     async (api) => {
       // CORS only where a page of APP_ORIGIN calls with credentials: the API. The client's files and
       // the docs are same-origin loads that need no CORS hook on every request.
       // A list, not a string: a foreign origin then gets no Access-Control-Allow-Origin at all.
       await api.register(cors, { origin: [config.appOrigin], credentials: true });
-      api.get(
-        '/health',
-        {
-          schema: {
-            tags: ['system'],
-            summary: 'Is the server and its database up?',
-            response: { 200: HealthResponse, 503: HealthResponse },
-          },
-        },
-        async (_request, reply) => {
-          const up = await databaseUp();
-          return reply.status(up ? 200 : 503).send({
-            status: up ? 'ok' : 'degraded',
-            database: { status: up ? 'up' : 'down', kind: database.kind },
+      // Cookies are read and written only by the auth routes (the refresh token's cookie is scoped
+      // to /api/auth), so only they pay for parsing the Cookie header.
+      await api.register(
+        async (authScope) => {
+          await authScope.register(cookie);
+          await authScope.register(authRoutes, {
+            auth,
+            recovery: createRecoveryService({
+              db,
+              clock,
+              mailer,
+              events: domainEvents,
+              appOrigin: config.appOrigin,
+              log: app.log,
+            }),
+            teacherSignup: config.teacherSignup,
+            secureCookies: secure,
+            rateLimits,
           });
         },
+        { prefix: '/auth' },
       );
-      await api.register(authRoutes, {
-        prefix: '/auth',
-        auth,
-        recovery: createRecoveryService({
-          db,
-          clock,
-          mailer,
-          events: domainEvents,
-          appOrigin: config.appOrigin,
-          log: app.log,
-        }),
-        teacherSignup: config.teacherSignup,
-        secureCookies: secure,
-        rateLimits,
-      });
       await api.register(async (signedIn) => {
         signedIn.addHook('onRequest', createAuthenticateHook(auth));
         await signedIn.register(meRoutes, { auth });
@@ -276,7 +350,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           passwordLimit: rateLimits.password,
         });
         await signedIn.register(courseRoutes, {
-          courses: createCourseService({ db, outbox, lists: assignmentLists }),
+          courses: createCourseService({ db, database, outbox, lists: assignmentLists }),
         });
         await signedIn.register(classRoutes, {
           classes: createClassService({
@@ -293,14 +367,41 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           }),
         });
         await signedIn.register(assignmentRoutes, {
-          assignments: createAssignmentService({ db, clock, outbox, lists: assignmentLists }),
+          assignments: createAssignmentService({
+            db,
+            clock,
+            outbox,
+            lists: assignmentLists,
+          }),
         });
         await signedIn.register(submissionRoutes, {
-          submissions: createSubmissionService({ db, clock, outbox }),
+          submissions: createSubmissionService({
+            db,
+            database,
+            clock,
+            outbox,
+            onSubmitted: (assignmentId, submissionId) => {
+              panels.changed(assignmentId);
+              return batcher.submitted(assignmentId, submissionId);
+            },
+          }),
+          drafts: createDraftService({ db, clock, outbox, onWithdrawn: panels.changed }),
         });
-        await signedIn.register(dashboardRoutes, { dashboard: createDashboardService({ db, clock }) });
+        await signedIn.register(gradingRoutes, {
+          grading: createGradingService({
+            db,
+            clock,
+            outbox,
+            wakeUps,
+            ...(options.returnUndoMs !== undefined ? { undoWindowMs: options.returnUndoMs } : {}),
+          }),
+          panels,
+        });
+        await signedIn.register(dashboardRoutes, { dashboard: createDashboardService({ database, clock }) });
         await signedIn.register(replayRoutes, { replay });
+        await signedIn.register(notificationRoutes, { notifications });
       });
+      await api.register(calendarFeedRoutes, { notifications });
     },
     { prefix: '/api' },
   );

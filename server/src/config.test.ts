@@ -12,6 +12,7 @@ describe('loadConfig', () => {
     const first = loadConfig({ DATA_DIR: dir });
     expect(first).toMatchObject({
       port: 3000,
+      accessTokenTtlSeconds: 900,
       appOrigin: 'http://localhost:3000',
       databaseUrl: undefined,
       trustProxy: false,
@@ -35,6 +36,8 @@ describe('loadConfig', () => {
     [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET'],
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
+    [{ ACCESS_TOKEN_TTL: '5' }, 'ACCESS_TOKEN_TTL'],
+    [{ ACCESS_TOKEN_TTL: 'an hour' }, 'ACCESS_TOKEN_TTL'],
     [{ TEACHER_SIGNUP: 'anyone' }, 'TEACHER_SIGNUP'],
     [{ TEACHER_SIGNUP: 'domains:' }, 'TEACHER_SIGNUP'],
     [{ TEACHER_SIGNUP: 'domains:school example' }, 'TEACHER_SIGNUP'],

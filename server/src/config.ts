@@ -28,6 +28,13 @@ export interface Config {
   workers: number | undefined;
   /** Who may sign up as a teacher (TEACHER_SIGNUP, TEACHER_INVITE_CODE). */
   teacherSignup: TeacherSignupPolicy;
+  /** JOB_POLL_MS: how often each process looks for due timed jobs (reminders, held e-mails); 0 turns polling off. */
+  jobPollMs: number;
+  /**
+   * ACCESS_TOKEN_TTL: seconds an access token lives (DESIGN §6: short-lived; 15 minutes). Shorter
+   * lets a test watch sessions expire and refresh in seconds.
+   */
+  accessTokenTtlSeconds: number;
 }
 
 /** Who may create a teacher account: anyone, addresses at some e-mail domains, or holders of an invite code. */
@@ -189,6 +196,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     clientDir: env.CLIENT_DIR,
     workers: workers(env),
     teacherSignup: teacherSignup(env, nodeEnv),
+    jobPollMs: integer(env, 'JOB_POLL_MS', 2000, 0, 3_600_000),
+    accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL', 900, 10, 86_400),
   };
   return { ...config, ...overrides };
 }

@@ -9,6 +9,12 @@ export interface DomainEvents {
   live: [AudiencedEvent];
   /** A student's membership changed (committed): their sockets join or leave the course's room. */
   membership: [{ studentId: string; courseId: string; active: boolean }];
+  /**
+   * Courses whose cached assignment rows are stale (assignments/read-model.ts): raised by the
+   * process that committed the change (`remote: false`, which the realtime module passes on to the
+   * other processes) and by the realtime module for a change on another process (`remote: true`).
+   */
+  'readModel:stale': [{ courseIds: string[]; remote: boolean }];
 }
 
 export class DomainEventBus extends EventEmitter<DomainEvents> {}

@@ -58,9 +58,14 @@ const routes = routesOf((await t.app.inject({ method: 'GET', url: '/api/docs/jso
 // Who calls each route: a teacher for signed-in routes unless said otherwise.
 const ACTING: Record<string, 'student' | 'session' | 'own'> = {
   'POST /api/assignments/:id/submissions': 'student',
+  // Drafts and unsubmit are the student's own (DESIGN §12).
+  'GET /api/assignments/:id/draft': 'student',
+  'PUT /api/assignments/:id/draft': 'student',
+  'DELETE /api/assignments/:id/submission': 'student',
   'POST /api/courses/join': 'student',
   'GET /api/join/:code': 'student',
   'POST /api/courses/:id/leave': 'student',
+  'GET /api/grades': 'student',
   'POST /api/auth/refresh': 'session',
   'POST /api/auth/signout': 'session',
   // The account routes act on the caller: a throwaway student of the context's own (deleted, renamed).
@@ -79,7 +84,6 @@ const REPEATABLE = new Set([
   'POST /api/courses/samples',
   'POST /api/assignments',
   'POST /api/assignments/samples',
-  'PATCH /api/submissions/:id',
   // Joining again, restoring an active member and resetting the code again change nothing others rely on.
   'POST /api/courses/join',
   'POST /api/courses/:id/members/:studentId/restore',
@@ -88,6 +92,8 @@ const REPEATABLE = new Set([
   'PATCH /api/me',
   'POST /api/me/password',
   'DELETE /api/me/sessions',
+  // The browser's zone recorded again is the same zone.
+  'PUT /api/me/time-zone',
 ]);
 
 const [teacher, student, peer, sessionUser] = await Promise.all([
@@ -108,6 +114,42 @@ interface Context {
   joinCode: string;
   /** For POST /api/auth/reset: an unused reset token (a success spends it, and the context is renewed). */
   resetToken?: string;
+  /** For GET /api/calendar/:file: the fuzz student's feed (`<token>.ics`), made once. */
+  feedFile: string;
+}
+
+let feedFile: string | undefined;
+/** The fuzz student's personal feed file; only this route's context asks, and nothing fuzzed resets it. */
+async function studentFeedFile(): Promise<string> {
+  if (!feedFile) {
+    const res = await t.app.inject({ method: 'POST', url: '/api/calendar/feed', headers: student.headers });
+    feedFile = new URL(res.json<{ url: string }>().url).pathname.split('/').pop()!;
+  }
+  return feedFile;
+}
+
+/** The id of a Return of a held grade, scheduled with undo (for DELETE /api/returns/:id). */
+async function scheduledReturn(assignmentId: string, submissionId: string): Promise<string> {
+  const as = { headers: teacher.headers };
+  await t.app.inject({
+    method: 'PATCH',
+    url: `/api/assignments/${assignmentId}`,
+    payload: { gradeRelease: 'manual' },
+    ...as,
+  });
+  await t.app.inject({
+    method: 'PATCH',
+    url: `/api/submissions/${submissionId}`,
+    payload: { grade: 5, baseVersion: 0 },
+    ...as,
+  });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/assignments/${assignmentId}/return`,
+    payload: { undoable: true },
+    ...as,
+  });
+  return res.json<{ id: string }>().id;
 }
 
 /** A reset token for a user of its own, read from the mail as a person would. */
@@ -123,12 +165,25 @@ async function freshContext(route: Route): Promise<Context> {
   await Promise.all([joinCourse(t, peer, course), joinCourse(t, student, course)]);
   const assignment = await createAssignment(t, teacher, course, { maxPoints: 10 });
   const submission = await submit(t, peer, assignment);
+  // The student's own work for the routes about it: a submission to take back, a draft to read.
+  if (route.key === 'DELETE /api/assignments/:id/submission') await submit(t, student, assignment);
+  if (route.key === 'GET /api/assignments/:id/draft')
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/assignments/${assignment.id}/draft`,
+      headers: student.headers,
+      payload: { content: 'A draft', baseVersion: 0 },
+    });
   const resource = /\/api\/(\w+)\/\{id\}/.exec(route.path)?.[1];
   const ids: Record<string, string> = {
     // Only a course without assignments can be deleted.
     courses: route.key === 'DELETE /api/courses/:id' ? (await createCourse(t, teacher)).id : course.id,
     assignments: assignment.id,
     submissions: submission.id,
+    // Undo needs a Return waiting out its window: the peer's grade held, then returned with undo.
+    ...(route.key === 'DELETE /api/returns/:id'
+      ? { returns: await scheduledReturn(assignment.id, submission.id) }
+      : {}),
   };
   const acting = ACTING[route.key] ?? (route.secured ? 'teacher' : 'public');
   let headers: Record<string, string> = {};
@@ -145,38 +200,57 @@ async function freshContext(route: Route): Promise<Context> {
     courseId: course.id,
     studentId: peer.id,
     joinCode: course.joinCode!,
+    feedFile: route.key === 'GET /api/calendar/:file' ? await studentFeedFile() : 'none.ics',
     ...(route.key === 'POST /api/auth/reset' ? { resetToken: await freshResetToken() } : {}),
   };
 }
 
 /** A valid value for a field, by its schema and (for what a schema cannot say) its name. */
 function validValue(route: Route, name: string, schema: JsonSchema, ctx: Context): unknown {
+  // A grade write names the version it started from: a fresh submission's (a success renews the context).
+  if (name === 'baseVersion') return 0;
   if (schema.enum) return schema.enum[0];
   if (schema.anyOf) return validValue(route, name, schema.anyOf[0]!, ctx);
   if (schema.type === 'integer' || schema.type === 'number')
     return Math.min(schema.maximum ?? 5, Math.max(schema.minimum ?? 5, 5));
   if (schema.type === 'boolean') return true;
-  if (schema.type === 'array') return [];
+  // Notifications to mark read: ids of no one's (ignored, still a success).
+  if (schema.type === 'array' && name === 'ids') return [random.uuid()];
+  if (schema.type === 'array')
+    return Array.from({ length: schema.minItems ?? 0 }, () =>
+      validValue(route, name, schema.items ?? {}, ctx),
+    );
   if (schema.type === 'object')
     return Object.fromEntries(
       Object.entries(schema.properties ?? {}).map(([key, s]) => [key, validValue(route, key, s, ctx)]),
     );
   if (schema.format === 'email')
     return route.key.endsWith('/signup') ? uniqueEmail('fuzz') : sessionUser.email;
-  if (schema.format === 'uuid') return name === 'courseId' ? ctx.courseId : random.uuid();
+  if (schema.format === 'uuid')
+    return name === 'courseId' ? ctx.courseId : name === 'studentId' ? ctx.studentId : random.uuid();
   if (schema.format === 'date-time') return inDays(7);
   if (schema.format === 'uri') return `${TEST_ORIGIN}/login`;
   // Every password field gets the real one: a new password equal to the old keeps later requests valid.
   if (/password/i.test(name)) return PASSWORD;
   if (name === 'token') return ctx.resetToken ?? '';
+  // Quiet hours: HH:MM and an IANA zone.
+  if (name === 'start') return '21:00';
+  if (name === 'end') return '07:00';
+  if (name === 'timeZone') return 'Europe/Paris';
   if (name === 'code' && route.key === 'POST /api/courses/join') return ctx.joinCode;
   // A teacher's course codes are unique, and the fuzz teacher creates many courses.
-  if (name === 'code' && route.key === 'POST /api/courses') return `FZ${++courseCodes}`;
+  if (name === 'code' && (route.key === 'POST /api/courses' || route.key === 'PATCH /api/courses/:id'))
+    return `FZ${++courseCodes}`;
   return `Valid ${name}`.slice(0, schema.maxLength ?? 100);
 }
 
 /** Query values with a meaning (a time zone must exist), already encoded. */
-const VALID_QUERY: Record<string, string> = { timeZone: encodeURIComponent('Europe/Paris') };
+const VALID_QUERY: Record<string, string> = {
+  timeZone: encodeURIComponent('Europe/Paris'),
+  before: encodeURIComponent(inDays(1)),
+  from: encodeURIComponent(inDays(-1)),
+  to: encodeURIComponent(inDays(30)),
+};
 
 let courseCodes = 0;
 const contexts = new Map<string, Context>();
@@ -197,7 +271,8 @@ async function send(route: Route, { name, attempt }: Case): Promise<string[]> {
   const path = route.path
     .replace('{id}', id)
     .replace('{studentId}', ctx.studentId)
-    .replace('{code}', ctx.joinCode);
+    .replace('{code}', ctx.joinCode)
+    .replace('{file}', ctx.feedFile);
   const url = `${path}${query ? `?${query}` : ''}`;
   const text =
     a.body === undefined ? (route.body ? JSON.stringify(valid()) : undefined) : (a.body ?? undefined);
@@ -284,6 +359,44 @@ describe.each(routes)('$key', (route) => {
       const failures: string[] = [];
       for (const c of categories[category]!) failures.push(...(await send(route, c)));
       expect(failures).toEqual([]);
+    },
+  );
+});
+
+describe('the Idempotency-Key header', () => {
+  const hostileKeys = [
+    '',
+    ' ',
+    'not-a-uuid',
+    '00000000-0000-0000-0000-00000000000g',
+    "'; drop table submissions; --",
+    '{"$ne":null}',
+    'x'.repeat(10_000),
+    '5f0c3c4e-9d1a-4c8e-8f43-2a1b7c9d0e11, 5f0c3c4e-9d1a-4c8e-8f43-2a1b7c9d0e12',
+    '%00',
+    '\u0000',
+  ];
+  it.each(hostileKeys.map((k) => [k.slice(0, 40), k]))(
+    'refuses the key %j with a 4xx naming the header, storing nothing',
+    async (_label, key) => {
+      const course = await createCourse(t, teacher);
+      await joinCourse(t, student, course);
+      const assignment = await createAssignment(t, teacher, course);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/assignments/${assignment.id}/submissions`,
+        headers: { ...student.headers, 'idempotency-key': key },
+        payload: { content: 'An answer' },
+      });
+      expect(problemsWith(res, TEST_ORIGIN)).toEqual([]);
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ message: string }>().message).toContain('idempotency-key');
+      const list = await t.app.inject({
+        method: 'GET',
+        url: `/api/assignments/${assignment.id}/submissions`,
+        headers: teacher.headers,
+      });
+      expect(list.json()).toEqual([]);
     },
   );
 });

@@ -25,6 +25,8 @@ let nonMember: Actor;
 let formerMember: Actor;
 let otherMember: Actor;
 let signedOut: { headers: { authorization: string } };
+/** Paths of a student's personal ICS feed: the live one, and one reset since. */
+const feeds = { live: '', reset: '' };
 
 const NAMES = {
   anonymous: 'Nobody',
@@ -53,6 +55,17 @@ beforeAll(async () => {
   const gone = await createStudent(t, 'Gone Student');
   await t.app.inject({ method: 'POST', url: '/api/auth/signout', headers: gone.headers });
   signedOut = { headers: bearer(gone.token) };
+  // A feed of its own user's (the rows below reset every caller's): made twice, the first reset by the second.
+  const feedOwner = await createStudent(t, 'Feed Owner');
+  await joinCourse(t, feedOwner, await createCourse(t, owner));
+  const feed = async () =>
+    new URL(
+      (await t.app.inject({ method: 'POST', url: '/api/calendar/feed', headers: feedOwner.headers })).json<{
+        url: string;
+      }>().url,
+    ).pathname;
+  feeds.reset = await feed();
+  feeds.live = await feed();
 });
 afterAll(() => t.close());
 
@@ -90,6 +103,36 @@ interface Fixture {
   submission: OwnSubmission;
   /** A course of the owner's with no assignments, which may be deleted. */
   emptyCourse: Course;
+  /** A Return of student A's held grade waiting out its undo window (rows that `prepare` it). */
+  returnId?: string;
+}
+
+/** Student A's submission graded and held (manual release), and its Return scheduled with undo. */
+async function scheduledReturn(f: Fixture): Promise<Partial<Fixture>> {
+  const as = { headers: owner.headers };
+  const steps = [
+    {
+      method: 'PATCH' as const,
+      url: `/api/assignments/${f.assignment.id}`,
+      payload: { gradeRelease: 'manual' },
+    },
+    {
+      method: 'PATCH' as const,
+      url: `/api/submissions/${f.submission.id}`,
+      payload: { grade: 7, baseVersion: 0 },
+    },
+    {
+      method: 'POST' as const,
+      url: `/api/assignments/${f.assignment.id}/return`,
+      payload: { undoable: true },
+    },
+  ];
+  let last: { statusCode: number; body: string; json: () => { id: string } } | undefined;
+  for (const step of steps) {
+    last = await t.app.inject({ ...step, ...as });
+    if (last.statusCode >= 300) throw new Error(`scheduledReturn: ${last.statusCode} ${last.body}`);
+  }
+  return { returnId: last!.json().id };
 }
 async function fixture(): Promise<Fixture> {
   const [own, emptyCourse] = await Promise.all([createCourse(t, owner), createCourse(t, owner)]);
@@ -100,15 +143,30 @@ async function fixture(): Promise<Fixture> {
   await t.app.inject({ method: 'POST', url: `/api/courses/${own.id}/leave`, headers: formerMember.headers });
   const assignment = await createAssignment(t, owner, own, { maxPoints: 10 });
   const submission = await submit(t, studentA, assignment);
+  // Student B has a draft at version 1 (DESIGN §12); Student A's went with their submission.
+  const draft = await t.app.inject({
+    method: 'PUT',
+    url: `/api/assignments/${assignment.id}/draft`,
+    headers: studentB.headers,
+    payload: { content: 'Half an answer', baseVersion: 0 },
+  });
+  if (draft.statusCode !== 200) throw new Error(`draft: ${draft.statusCode} ${draft.body}`);
   return { course: own, assignment, submission, emptyCourse };
 }
 
 interface Row {
   endpoint: string;
+  /** Data of the row's own beyond the fixture (e.g. a scheduled Return to undo). */
+  prepare?: (f: Fixture) => Promise<Partial<Fixture>>;
   request: (
     f: Fixture,
     who: Who,
-  ) => { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; payload?: object };
+  ) => {
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+    url: string;
+    payload?: object;
+    headers?: Record<string, string>;
+  };
   expected: Record<Who, number>;
 }
 
@@ -134,6 +192,12 @@ const byMembership = (member: number, owner: number, otherTeacher: number): Reco
   otherMember: 404,
   owner,
   otherTeacher,
+});
+/** Anyone at all, signed in or not: the same answer (a feed's token is its only secret). */
+const anyone = (status: number): Record<Who, number> => ({
+  ...everyoneSignedIn(status),
+  anonymous: status,
+  signedOut: status,
 });
 const teachersOnly = (status: number): Record<Who, number> => ({
   ...everyoneSignedIn(403),
@@ -230,9 +294,111 @@ const table: Row[] = [
     },
   },
   {
+    endpoint: 'POST /api/assignments/:id/submissions (Idempotency-Key)',
+    request: (f) => ({
+      method: 'POST',
+      url: `/api/assignments/${f.assignment.id}/submissions`,
+      payload: { content: 'Hi' },
+      headers: { 'idempotency-key': '5f0c3c4e-9d1a-4c8e-8f43-2a1b7c9d0e11' },
+    }),
+    // A key only ever answers the caller's own submission: Student A's has none, so still 409.
+    expected: { ...byMembership(201, 403, 403), studentA: 409, formerMember: 403 },
+  },
+  {
+    endpoint: 'GET /api/assignments/:id/draft',
+    request: (f) => ({ method: 'GET', url: `/api/assignments/${f.assignment.id}/draft` }),
+    // Student B has a draft; Student A's went with the submission. Drafts follow submitting's rules.
+    expected: { ...byMembership(200, 403, 403), studentA: 404, formerMember: 403 },
+  },
+  {
+    endpoint: 'PUT /api/assignments/:id/draft',
+    request: (f) => ({
+      method: 'PUT',
+      url: `/api/assignments/${f.assignment.id}/draft`,
+      payload: { content: 'More', baseVersion: 1 },
+    }),
+    // Student A has submitted: 409 until they unsubmit.
+    expected: { ...byMembership(200, 403, 403), studentA: 409, formerMember: 403 },
+  },
+  {
+    endpoint: 'DELETE /api/assignments/:id/submission',
+    request: (f) => ({ method: 'DELETE', url: `/api/assignments/${f.assignment.id}/submission` }),
+    // Student A may take theirs back; Student B has nothing to take back.
+    expected: { ...byMembership(404, 403, 403), studentA: 200, formerMember: 403 },
+  },
+  {
     endpoint: 'PATCH /api/submissions/:id',
-    request: (f) => ({ method: 'PATCH', url: `/api/submissions/${f.submission.id}`, payload: { grade: 7 } }),
+    request: (f) => ({
+      method: 'PATCH',
+      url: `/api/submissions/${f.submission.id}`,
+      payload: { grade: 7, baseVersion: 0 },
+    }),
     expected: byMembership(403, 200, 404),
+  },
+  // Grading (DESIGN §13): the course's teacher only; members know the course (403), others get 404.
+  {
+    endpoint: 'PATCH /api/courses/:id',
+    request: (f) => ({ method: 'PATCH', url: `/api/courses/${f.course.id}`, payload: { title: 'Renamed' } }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'PATCH /api/assignments/:id',
+    request: (f) => ({
+      method: 'PATCH',
+      url: `/api/assignments/${f.assignment.id}`,
+      payload: { title: 'Renamed', gradeRelease: 'manual' },
+    }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'GET /api/courses/:id/gradebook',
+    request: (f) => ({ method: 'GET', url: `/api/courses/${f.course.id}/gradebook` }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'GET /api/courses/:id/gradebook.csv',
+    request: (f) => ({ method: 'GET', url: `/api/courses/${f.course.id}/gradebook.csv` }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'POST /api/assignments/:id/return',
+    request: (f) => ({ method: 'POST', url: `/api/assignments/${f.assignment.id}/return`, payload: {} }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'POST /api/assignments/:id/return (with undo)',
+    request: (f) => ({
+      method: 'POST',
+      url: `/api/assignments/${f.assignment.id}/return`,
+      payload: { undoable: true },
+    }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'DELETE /api/returns/:id',
+    prepare: scheduledReturn,
+    request: (f) => ({ method: 'DELETE', url: `/api/returns/${f.returnId}` }),
+    // Only the course's teacher may undo it; a member learns it is there, nobody else does.
+    expected: byMembership(403, 204, 404),
+  },
+  {
+    endpoint: 'POST /api/assignments/:id/excuse',
+    request: (f) => ({
+      method: 'POST',
+      url: `/api/assignments/${f.assignment.id}/excuse`,
+      payload: { studentId: studentB.id, excused: true },
+    }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'GET /api/assignments/:id/panel',
+    request: (f) => ({ method: 'GET', url: `/api/assignments/${f.assignment.id}/panel` }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'GET /api/grades',
+    request: () => ({ method: 'GET', url: '/api/grades' }),
+    expected: { ...everyoneSignedIn(200), owner: 403, otherTeacher: 403 },
   },
   {
     endpoint: 'POST /api/courses/join',
@@ -310,12 +476,88 @@ const table: Row[] = [
     request: () => ({ method: 'DELETE', url: '/api/me', payload: { password: 'not the password' } }),
     expected: everyoneSignedIn(403),
   },
+  // Notifications, to-do and calendar (DESIGN §14) read and change the caller's own only; what each
+  // holds is checked below ("notifications reach exactly their audience") and in notifications/.
+  {
+    endpoint: 'GET /api/notifications',
+    request: () => ({ method: 'GET', url: '/api/notifications' }),
+    expected: everyoneSignedIn(200),
+  },
+  {
+    endpoint: 'POST /api/notifications/read',
+    request: () => ({ method: 'POST', url: '/api/notifications/read', payload: { all: true } }),
+    expected: everyoneSignedIn(200),
+  },
+  {
+    endpoint: 'GET /api/me/notification-settings',
+    request: () => ({ method: 'GET', url: '/api/me/notification-settings' }),
+    expected: everyoneSignedIn(200),
+  },
+  {
+    endpoint: 'PUT /api/me/notification-settings',
+    request: () => ({
+      method: 'PUT',
+      url: '/api/me/notification-settings',
+      payload: {
+        quietHours: { enabled: false, start: '21:00', end: '07:00', timeZone: 'UTC' },
+        email: false,
+      },
+    }),
+    expected: everyoneSignedIn(200),
+  },
+  {
+    endpoint: 'PUT /api/me/time-zone',
+    request: () => ({ method: 'PUT', url: '/api/me/time-zone', payload: { timeZone: 'Europe/Paris' } }),
+    expected: everyoneSignedIn(200),
+  },
+  {
+    endpoint: 'GET /api/todo',
+    request: () => ({ method: 'GET', url: '/api/todo' }),
+    expected: everyoneSignedIn(200),
+  },
+  {
+    endpoint: 'GET /api/calendar',
+    request: () => ({
+      method: 'GET',
+      url: `/api/calendar?from=${encodeURIComponent(inDays(-1))}&to=${encodeURIComponent(inDays(30))}`,
+    }),
+    expected: everyoneSignedIn(200),
+  },
+  {
+    endpoint: 'GET /api/calendar/feed',
+    request: () => ({ method: 'GET', url: '/api/calendar/feed' }),
+    expected: everyoneSignedIn(200),
+  },
+  {
+    endpoint: 'POST /api/calendar/feed',
+    request: () => ({ method: 'POST', url: '/api/calendar/feed' }),
+    expected: everyoneSignedIn(200),
+  },
+  // The personal ICS feed: no sign-in (calendar apps can't), and a caller's own session changes
+  // nothing; the token of 32+ random characters is the secret (calendar-feed.test.ts reads it back).
+  {
+    endpoint: 'GET /api/calendar/:file (a live token)',
+    request: () => ({ method: 'GET', url: feeds.live }),
+    expected: anyone(200),
+  },
+  {
+    endpoint: 'GET /api/calendar/:file (a reset token)',
+    request: () => ({ method: 'GET', url: feeds.reset }),
+    expected: anyone(404),
+  },
+  {
+    endpoint: 'GET /api/calendar/:file (an unknown token)',
+    request: () => ({ method: 'GET', url: `/api/calendar/${'x'.repeat(43)}.ics` }),
+    expected: anyone(404),
+  },
 ];
 
-describe.each(table)('$endpoint', ({ request, expected }) => {
+describe.each(table)('$endpoint', ({ prepare, request, expected }) => {
   it.each(Object.entries(expected) as Array<[Who, number]>)('answers %s with %i', async (who, status) => {
-    const f = await fixture();
-    const res = await t.app.inject({ ...request(f, who), headers: headersOf(who) });
+    const base = await fixture();
+    const f = { ...base, ...(prepare ? await prepare(base) : {}) };
+    const { headers, ...rest } = request(f, who);
+    const res = await t.app.inject({ ...rest, headers: { ...headers, ...headersOf(who) } });
     expect(res.statusCode, res.body).toBe(status);
     if (status >= 400)
       expect(res.json()).toMatchObject({
@@ -326,6 +568,34 @@ describe.each(table)('$endpoint', ({ request, expected }) => {
   });
 });
 
+describe('notifications reach exactly their audience', () => {
+  /** After the fixture (a new assignment, student A's submission) and the owner grading it. */
+  const expectedKinds: Record<Exclude<Who, 'anonymous' | 'signedOut'>, string[]> = {
+    studentA: ['grade_returned', 'assignment_created'],
+    studentB: ['assignment_created'],
+    // Left before the assignment was made; never joined; in another course; not their course.
+    formerMember: [],
+    nonMember: [],
+    otherMember: [],
+    otherTeacher: [],
+    owner: ['submissions'],
+  };
+  it.each(Object.entries(expectedKinds))('%s gets %j', async (who, kinds) => {
+    const f = await fixture();
+    const graded = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/submissions/${f.submission.id}`,
+      headers: owner.headers,
+      payload: { grade: 7, baseVersion: 0 },
+    });
+    expect(graded.statusCode).toBe(200);
+    const page = (
+      await t.app.inject({ method: 'GET', url: '/api/notifications', headers: headersOf(who as Who) })
+    ).json<{ items: Array<{ kind: string; assignmentId: string | null }> }>();
+    expect(page.items.filter((n) => n.assignmentId === f.assignment.id).map((n) => n.kind)).toEqual(kinds);
+  });
+});
+
 describe('what a refused request leaves behind', () => {
   it('a student cannot grade their own submission, nor set a grade while submitting', async () => {
     const f = await fixture();
@@ -333,7 +603,7 @@ describe('what a refused request leaves behind', () => {
       method: 'PATCH',
       url: `/api/submissions/${f.submission.id}`,
       headers: studentA.headers,
-      payload: { grade: 10 },
+      payload: { grade: 10, baseVersion: 0 },
     });
     expect(grade.statusCode).toBe(403);
     const sneaky = await t.app.inject({
@@ -424,7 +694,7 @@ const submitAs = (f: Fixture, extra: object) => ({
 const gradeWith = (f: Fixture, extra: object) => ({
   method: 'PATCH' as const,
   url: `/api/submissions/${f.submission.id}`,
-  payload: { grade: 5, ...extra },
+  payload: { grade: 5, baseVersion: 0, ...extra },
 });
 const newCourse = (extra: object) => ({
   method: 'POST' as const,

@@ -113,6 +113,26 @@ const ExportSubmission = Type.Object(
   },
   { additionalProperties: false },
 );
+const ExportDraft = Type.Object(
+  {
+    assignmentId: Type.String(),
+    assignmentTitle: Type.String(),
+    content: Type.String(),
+    updatedAt: Type.String(),
+  },
+  { additionalProperties: false },
+);
+const ExportNotification = Type.Object(
+  {
+    kind: Type.String(),
+    title: Type.String(),
+    body: Type.String(),
+    link: Type.String(),
+    createdAt: Type.String(),
+    readAt: Type.Union([Type.String(), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
 const ExportChat = Type.Object(
   { question: Type.String(), answer: Type.String(), createdAt: Type.String() },
   { additionalProperties: false },
@@ -128,6 +148,10 @@ export const AccountExport = Type.Object(
     courses: Type.Array(ExportCourse),
     /** A student's submissions with their grades and feedback. */
     submissions: Type.Array(ExportSubmission),
+    /** A student's answers saved but not yet submitted (DESIGN §12). */
+    drafts: Type.Array(ExportDraft),
+    /** The inbox (DESIGN §14), newest first. */
+    notifications: Type.Array(ExportNotification),
     chat: Type.Array(ExportChat),
   },
   { additionalProperties: false },

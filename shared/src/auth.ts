@@ -104,6 +104,16 @@ export type Session = Static<typeof Session>;
 export const SessionResponse = Type.Object({ session: Session }, { additionalProperties: false });
 export type SessionResponse = Static<typeof SessionResponse>;
 
+/**
+ * Answer to a refresh: the new session and the user's profile, so a tab restoring its session at
+ * start-up has what the signed-in app shows without a second round trip (GET /api/me) before it.
+ */
+export const RefreshResponse = Type.Object(
+  { session: Session, profile: Profile },
+  { additionalProperties: false },
+);
+export type RefreshResponse = Static<typeof RefreshResponse>;
+
 export const MeResponse = Type.Object({ user: User, profile: Profile }, { additionalProperties: false });
 export type MeResponse = Static<typeof MeResponse>;
 

@@ -34,7 +34,7 @@ export function isTimeZone(zone: string): boolean {
 }
 
 /** How far `zone`'s wall clock is ahead of UTC at `instant`, in milliseconds. */
-function zoneOffsetMs(instant: Date, zone: string): number {
+export function zoneOffsetMs(instant: Date, zone: string): number {
   const parts = new Intl.DateTimeFormat('en-US', {
     timeZone: zone,
     hourCycle: 'h23',

@@ -38,6 +38,20 @@ export const ErrorCode = {
   wrongPassword: 'wrong_password',
   /** A teacher who still owns courses cannot delete their account: 409. */
   ownsCourses: 'owns_courses',
+  /** A grade written from a stale version (DESIGN §13): 409 with `current`. */
+  gradeConflict: 'grade_conflict',
+  /** The assignment closes at its due time and it has passed: 409. */
+  assignmentClosed: 'assignment_closed',
+  /** Max points below a grade already given: 409. */
+  pointsBelowGrade: 'points_below_grade',
+  /** Another tab saved the draft first: 409 with its content and version (DESIGN §12). */
+  draftConflict: 'draft_conflict',
+  /** Unsubmit refused: the submission has a grade (409). */
+  alreadyGraded: 'already_graded',
+  /** Unsubmit refused: the assignment's due time has passed (409). */
+  pastDue: 'past_due',
+  /** Undo refused: the scheduled Return has already sent the grades (409). */
+  returnAlreadySent: 'return_already_sent',
   internal: 'internal_error',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

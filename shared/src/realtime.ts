@@ -1,5 +1,8 @@
 import type { Profile } from './auth.js';
 import type { MemberEventData } from './classes.js';
+import type { AssignmentPanel, GradebookCell, PresenceState } from './grading.js';
+import type { Notification, NotificationsReadData } from './notifications.js';
+import type { DraftSavedEvent, SubmissionWithdrawnEvent } from './drafts.js';
 import type { Assignment, Course, Submission } from './teaching.js';
 
 /** Every live event: `data` is what the matching REST read returns for that item (DESIGN §8). */
@@ -19,8 +22,18 @@ export interface LiveEventData {
   'course:deleted': { id: string };
   'assignment:created': Assignment;
   'assignment:deleted': { id: string; courseId: string };
+  /** An assignment was edited (DESIGN §13): to its course's members and teacher, each in their own view. */
+  'assignment:updated': Assignment;
+  /** Who is viewing / writing / has submitted (DESIGN §13): to the course's teacher only. */
+  'assignment:panel': AssignmentPanel;
   'submission:created': Submission;
   'submission:graded': Submission;
+  /** A gradebook cell changed without a submission event (a student excused or no longer): to the course's teacher only. */
+  'gradebook:cell': GradebookCell;
+  /** A student took their submission back (DESIGN §12): to them and the course's teacher. */
+  'submission:withdrawn': SubmissionWithdrawnEvent;
+  /** A draft was saved (DESIGN §12): to the student's own tabs only. */
+  'draft:saved': DraftSavedEvent;
   /** Membership changes (DESIGN §11): to the course's teacher and that student's tabs. */
   'member:joined': MemberEventData;
   'member:left': MemberEventData;
@@ -28,6 +41,10 @@ export interface LiveEventData {
   'member:restored': MemberEventData;
   /** The user changed their profile (their name): to their own tabs (DESIGN §15). */
   'profile:updated': Profile;
+  /** A notification was stored or a batch grew (same id: replace it): to its user's tabs (DESIGN §14). */
+  'notification:created': Notification;
+  /** Notifications were read in one tab: to the user's other tabs, with the new unread count. */
+  'notifications:read': NotificationsReadData;
 }
 export type LiveEventType = keyof LiveEventData;
 
@@ -47,13 +64,20 @@ export const LIVE_EVENT_TYPES = [
   'course:deleted',
   'assignment:created',
   'assignment:deleted',
+  'assignment:updated',
+  'assignment:panel',
   'submission:created',
   'submission:graded',
+  'gradebook:cell',
+  'submission:withdrawn',
+  'draft:saved',
   'member:joined',
   'member:left',
   'member:removed',
   'member:restored',
   'profile:updated',
+  'notification:created',
+  'notifications:read',
 ] as const satisfies readonly LiveEventType[];
 true satisfies Covers<LiveEventType, typeof LIVE_EVENT_TYPES>;
 
@@ -72,18 +96,30 @@ export interface ServerToClientEvents {
   'course:deleted': (event: LiveEvent<'course:deleted'>) => void;
   'assignment:created': (event: LiveEvent<'assignment:created'>) => void;
   'assignment:deleted': (event: LiveEvent<'assignment:deleted'>) => void;
+  'assignment:updated': (event: LiveEvent<'assignment:updated'>) => void;
+  'assignment:panel': (event: LiveEvent<'assignment:panel'>) => void;
   'submission:created': (event: LiveEvent<'submission:created'>) => void;
   'submission:graded': (event: LiveEvent<'submission:graded'>) => void;
+  'gradebook:cell': (event: LiveEvent<'gradebook:cell'>) => void;
+  'submission:withdrawn': (event: LiveEvent<'submission:withdrawn'>) => void;
+  'draft:saved': (event: LiveEvent<'draft:saved'>) => void;
   'member:joined': (event: LiveEvent<'member:joined'>) => void;
   'member:left': (event: LiveEvent<'member:left'>) => void;
   'member:removed': (event: LiveEvent<'member:removed'>) => void;
   'member:restored': (event: LiveEvent<'member:restored'>) => void;
   'profile:updated': (event: LiveEvent<'profile:updated'>) => void;
+  'notification:created': (event: LiveEvent<'notification:created'>) => void;
+  'notifications:read': (event: LiveEvent<'notifications:read'>) => void;
   /** This tab's session signed out or was revoked; the socket is closed right after. */
   'session:ended': (info: { reason: string }) => void;
   'chat:reply': (reply: ChatReply) => void;
   /** A refused client message, when it had no acknowledgement to carry the refusal. */
   'error:message': (error: { code: string; message: string }) => void;
+  /**
+   * Sent once on every connect, before any live event: what the tab missed after the `after` of its
+   * handshake (DESIGN §8 catch-up). Live events follow it with no gap and none of its ids again.
+   */
+  'events:missed': (missed: MissedEvents) => void;
 }
 
 export interface ClientToServerEvents {
@@ -91,6 +127,19 @@ export interface ClientToServerEvents {
   'chat:ask': (payload: { question: string }, ack: (result: Ack) => void) => void;
   /** Hand the socket a refreshed access token so it is not closed when the old one expires. */
   'auth:token': (payload: { token: string }, ack: (result: Ack) => void) => void;
+  /**
+   * A student's tab says which assignment it shows and whether they are typing (DESIGN §13 panel);
+   * `assignmentId: null` when it shows none. Only members' reports for visible assignments count.
+   */
+  'presence:set': (
+    payload: { assignmentId: string | null; state: PresenceState | null },
+    ack: (result: Ack) => void,
+  ) => void;
+  /**
+   * The course's teacher shows an assignment's live panel (DESIGN §13), or `null` when the tab no
+   * longer does: the server computes and sends `assignment:panel` only while someone watches it.
+   */
+  'panel:watch': (payload: { assignmentId: string | null }, ack: (result: Ack) => void) => void;
 }
 
 /** Every server → client event name, at runtime (tests check each one's audience). */
@@ -99,6 +148,7 @@ export const SERVER_TO_CLIENT_EVENTS = [
   'session:ended',
   'chat:reply',
   'error:message',
+  'events:missed',
 ] as const satisfies readonly (keyof ServerToClientEvents)[];
 true satisfies Covers<keyof ServerToClientEvents, typeof SERVER_TO_CLIENT_EVENTS>;
 
@@ -106,11 +156,27 @@ true satisfies Covers<keyof ServerToClientEvents, typeof SERVER_TO_CLIENT_EVENTS
 export const CLIENT_TO_SERVER_EVENTS = [
   'chat:ask',
   'auth:token',
+  'presence:set',
+  'panel:watch',
 ] as const satisfies readonly (keyof ClientToServerEvents)[];
 true satisfies Covers<keyof ClientToServerEvents, typeof CLIENT_TO_SERVER_EVENTS>;
 
-/** The answer to GET /api/events?after=: the missed events, or a request to refetch everything shown. */
-export type ReplayResponse = { resync: false; events: LiveEvent[] } | { resync: true; events: [] };
+/**
+ * What a tab missed after an event id, oldest first: the answer to GET /api/events?after= and the
+ * `events:missed` message of every socket connect. `resync` when the gap is no longer kept (or the
+ * id is not one the server handed out): refetch what is shown instead. Continue from `lastId`.
+ */
+export type MissedEvents =
+  { resync: false; lastId: number; events: LiveEvent[] } | { resync: true; lastId: number; events: [] };
+
+/**
+ * The socket handshake's `auth`: the access token, and the id of the last live event the tab
+ * applied (absent on its first connect), so the server sends what it missed before anything live.
+ */
+export interface SocketAuth {
+  token: string;
+  after?: number;
+}
 
 /** Why a socket connection was refused: `connect_error`'s message is one of these codes. */
 export const SocketRefusal = {

@@ -1,16 +1,9 @@
 import { Type, type Static } from 'typebox';
 
-/** Limits that keep stored text reasonable; the client mirrors them with maxLength. */
-export const LIMITS = {
-  courseTitle: 200,
-  courseCode: 20,
-  courseDescription: 5000,
-  assignmentTitle: 200,
-  assignmentDescription: 10_000,
-  maxPoints: 10_000,
-  submissionContent: 50_000,
-  feedback: 5000,
-} as const;
+import { LIMITS } from './limits.js';
+import { GradeRelease, WorkStatus } from './grading.js';
+
+export { LIMITS };
 
 const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
@@ -67,8 +60,13 @@ export const OwnSubmission = Type.Object(
     id: Uuid,
     submittedAt: Timestamp,
     grade: Type.Union([Type.Integer(), Type.Null()]),
+    /** Null until the grade is returned (with gradeRelease 'auto', when given): a held grade never reaches the student. */
     feedback: Type.Union([Type.String(), Type.Null()]),
     gradedAt: Type.Union([Timestamp, Type.Null()]),
+    /** When the grade reached the student; null while held or ungraded. */
+    returnedAt: Type.Union([Timestamp, Type.Null()]),
+    /** Minutes after the due time, or null when on time (DESIGN §13). */
+    late: Type.Union([Type.Integer(), Type.Null()]),
   },
   { additionalProperties: false },
 );
@@ -88,6 +86,13 @@ export const Assignment = Type.Object(
     submission: Type.Union([OwnSubmission, Type.Null()]),
     /** Teachers: how many students have submitted. Students: null. */
     submissionCount: Type.Union([Type.Integer(), Type.Null()]),
+    /** Teachers: submissions not yet graded. Students: null. */
+    needsGrading: Type.Union([Type.Integer(), Type.Null()]),
+    /** Students: where their work stands (server clock; never `graded`). Teachers: null. */
+    status: Type.Union([WorkStatus, Type.Null()]),
+    gradeRelease: GradeRelease,
+    /** Submissions after the due time are refused (409 assignment_closed). */
+    closesAtDue: Type.Boolean(),
   },
   { additionalProperties: false },
 );
@@ -107,6 +112,8 @@ export const CreateAssignmentBody = Type.Object(
     dueDate: Type.String({ format: 'date-time', description: 'An ISO 8601 date and time with its offset.' }),
     maxPoints: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.maxPoints, default: 100 })),
     courseId: Uuid,
+    gradeRelease: Type.Optional(GradeRelease),
+    closesAtDue: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -125,6 +132,13 @@ export const Submission = Type.Object(
     feedback: Type.Union([Type.String(), Type.Null()]),
     gradedAt: Type.Union([Timestamp, Type.Null()]),
     student: PersonRef,
+    /** Grows with every grade write; PATCH sends it back as baseVersion (DESIGN §13). */
+    version: Type.Integer(),
+    /** Minutes after the due time, or null when on time. */
+    late: Type.Union([Type.Integer(), Type.Null()]),
+    /** When the grade reached the student; null while held or ungraded. */
+    returnedAt: Type.Union([Timestamp, Type.Null()]),
+    gradedBy: Type.Union([PersonRef, Type.Null()]),
   },
   { additionalProperties: false },
 );
@@ -144,7 +158,15 @@ export const GradeBody = Type.Object(
       maximum: LIMITS.maxPoints,
       description: "Points, from 0 to the assignment's max points.",
     }),
-    feedback: Type.Optional(Type.Union([Type.String({ maxLength: LIMITS.feedback }), Type.Null()])),
+    feedback: Type.Optional(
+      Type.Union([Type.String({ maxLength: LIMITS.feedback }), Type.Null()], {
+        description: 'Left out: the feedback stays as it is; null or blank: cleared.',
+      }),
+    ),
+    baseVersion: Type.Integer({
+      minimum: 0,
+      description: "The submission's version the grader started from; a stale one is 409 grade_conflict.",
+    }),
   },
   { additionalProperties: false },
 );

@@ -30,3 +30,12 @@ export function apiErrorMessage(error: unknown, fallback: string): string {
 export function httpStatus(error: unknown): number | undefined {
   return isFetchBaseQueryError(error) && typeof error.status === 'number' ? error.status : undefined;
 }
+
+/** A Retry-After header (seconds or an HTTP date) in ms from now; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null | undefined, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}

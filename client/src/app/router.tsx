@@ -3,7 +3,7 @@ import { Navigate, Outlet, Route, Routes } from 'react-router-dom';
 import { FullPageSpinner, Spinner } from '../components/Spinner';
 import { PublicOnly, RequireAuth } from '../features/auth/guards';
 import { LoginPage } from '../features/auth/LoginPage';
-import { selectAccessToken } from '../features/auth/authSlice';
+import { selectAccessToken, selectAuthStatus } from '../features/auth/authSlice';
 import { useAppSelector } from './hooks';
 import { lazyPage } from './lazyPage';
 
@@ -33,6 +33,14 @@ const AssignmentsPage = lazyPage(
   () => import('../features/assignments/AssignmentsPage'),
   (m) => m.AssignmentsPage,
 );
+const GradebookPage = lazyPage(
+  () => import('../features/grading/GradebookPage'),
+  (m) => m.GradebookPage,
+);
+const GradesPage = lazyPage(
+  () => import('../features/grading/GradesPage'),
+  (m) => m.GradesPage,
+);
 const ChatPage = lazyPage(
   () => import('../features/chat/ChatPage'),
   (m) => m.ChatPage,
@@ -53,6 +61,10 @@ const JoinPage = lazyPage(
   () => import('../features/classes/JoinPage'),
   (m) => m.JoinPage,
 );
+const CalendarPage = lazyPage(
+  () => import('../features/calendar/CalendarPage'),
+  (m) => m.CalendarPage,
+);
 const SettingsPage = lazyPage(
   () => import('../features/settings/SettingsPage'),
   (m) => m.SettingsPage,
@@ -60,6 +72,21 @@ const SettingsPage = lazyPage(
 
 /** Loads the signed-in shell and the dashboard (where sign-in lands) while the profile loads. */
 export const preloadSignedInShell = () => Promise.all([AppLayout.preload(), DashboardPage.preload()]);
+
+/** Paths open to a signed-out visitor: there, nothing of the signed-in app is loaded ahead. */
+const SIGNED_OUT_PATHS = ['/login', '/signup', '/forgot-password', '/reset-password'];
+
+/**
+ * At start-up, on any other path (a bookmark, a reload, a link into the app): the visitor is
+ * probably signed in, so the shell and the dashboard load alongside the session check instead of
+ * after it, which would put their download between the session and the first paint. A visitor who
+ * turns out to be signed out has fetched them for nothing, but sign-in is in the first chunk and
+ * does not wait for them.
+ */
+export function preloadForStartPath(pathname: string) {
+  if (SIGNED_OUT_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return;
+  void preloadSignedInShell();
+}
 
 /** Loads the screens a signed-out visitor goes to from sign-in. */
 const preloadSignedOutPages = () => Promise.all([SignupPage.preload(), ForgotPasswordPage.preload()]);
@@ -74,11 +101,14 @@ export const preloadAllPages = () =>
       CoursesPage,
       CourseDetailPage,
       AssignmentsPage,
+      GradebookPage,
+      GradesPage,
       ChatPage,
       ComingSoonPage,
       ForgotPasswordPage,
       ResetPasswordPage,
       SettingsPage,
+      CalendarPage,
       JoinPage,
     ].map((page) => page.preload()),
   );
@@ -95,17 +125,21 @@ function PageOutlet() {
 /** The route table of spec §2. Rendered inside a router: BrowserRouter in the app, MemoryRouter in tests. */
 export function AppRoutes() {
   const hasSession = useAppSelector(selectAccessToken) !== null;
+  const signedOut = useAppSelector(selectAuthStatus) === 'signedOut';
   useEffect(() => {
     // A session arrives before its profile: fetch the shell's chunks alongside, not after it.
     if (hasSession) {
       void preloadSignedInShell();
       return;
     }
-    // Signed out, the next screen is sign-up or a forgotten password: fetched once the page is idle,
-    // so a click shows it at once instead of keeping sign-in (and its Email field) on screen.
+    // Signed out (known, not while the session is still being checked: a slow check is no reason to
+    // fetch them for a visitor who turns out signed in), the next screen is sign-up or a forgotten
+    // password: fetched once the page is idle, so a click shows it at once instead of keeping
+    // sign-in (and its Email field) on screen.
+    if (!signedOut) return;
     const idle = window.setTimeout(() => void preloadSignedOutPages(), 1500);
     return () => window.clearTimeout(idle);
-  }, [hasSession]);
+  }, [hasSession, signedOut]);
 
   return (
     <Suspense fallback={<FullPageSpinner label="Loading the page" />}>
@@ -124,10 +158,12 @@ export function AppRoutes() {
               <Route path="/dashboard" element={<DashboardPage />} />
               <Route path="/courses" element={<CoursesPage />} />
               <Route path="/courses/:courseId" element={<CourseDetailPage />} />
+              <Route path="/courses/:courseId/gradebook" element={<GradebookPage />} />
               <Route path="/assignments" element={<AssignmentsPage />} />
+              <Route path="/grades" element={<GradesPage />} />
               <Route path="/join/:code" element={<JoinPage />} />
               <Route path="/chatbot" element={<ChatPage />} />
-              <Route path="/calendar" element={<ComingSoonPage section="calendar" />} />
+              <Route path="/calendar" element={<CalendarPage />} />
               <Route path="/live-classes" element={<ComingSoonPage section="liveClasses" />} />
               <Route path="/teams" element={<ComingSoonPage section="teams" />} />
               <Route path="/messages" element={<ComingSoonPage section="messages" />} />

@@ -7,20 +7,23 @@ import {
 } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
 import { api } from '../api/api';
-import { authSlice, signedOut } from '../features/auth/authSlice';
+import { accountSwitched, authSlice, signedOut } from '../features/auth/authSlice';
+import { isAnyOf } from '@reduxjs/toolkit';
 import { chatSlice } from '../features/chat/chatSlice';
 import { layoutSlice, sidebarToggled, writeSidebarCollapsed } from '../features/layout/layoutSlice';
+import { connectionSlice } from '../realtime/connectionSlice';
 
-const rootReducer = combineSlices(api, authSlice, layoutSlice, chatSlice);
+const rootReducer = combineSlices(api, authSlice, layoutSlice, chatSlice, connectionSlice);
 
 export type RootState = ReturnType<typeof rootReducer>;
 
 /** Builds a store; tests pass `preloadedState` to start from a given auth or layout state. */
 export function makeStore(preloadedState?: Partial<RootState>) {
   const listeners = createListenerMiddleware();
-  // Nothing fetched for one user may be shown to the next: a sign-out drops the whole cache.
+  // Nothing fetched for one user may be shown to the next: a sign-out (or another account signing
+  // in over an expired session) drops the whole cache.
   listeners.startListening({
-    actionCreator: signedOut,
+    matcher: isAnyOf(signedOut, accountSwitched),
     effect: (_action, listenerApi) => {
       listenerApi.dispatch(api.util.resetApiState());
     },

@@ -12,6 +12,8 @@ export interface FormModalProps extends Omit<ModalProps, 'footer' | 'children'> 
   onSubmit: () => void | Promise<void>;
   /** The form's fields. */
   children: ReactNode;
+  /** Replaces the Cancel button (a dialog that cannot be dismissed offers another way out). */
+  cancel?: ReactNode;
 }
 
 /**
@@ -24,6 +26,7 @@ export function FormModal({
   onSubmit,
   onClose,
   children,
+  cancel,
   ...modal
 }: FormModalProps) {
   const formId = useId();
@@ -33,9 +36,11 @@ export function FormModal({
       onClose={onClose}
       footer={
         <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
+          {cancel ?? (
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+          )}
           <Button type="submit" form={formId} loading={submitting}>
             {submitLabel}
           </Button>

@@ -29,7 +29,19 @@ export interface ModalProps {
    * that is read before it is used, whose first control may be far down or at the very bottom.
    */
   initialFocus?: 'control' | 'title';
+  /**
+   * False for a dialog that must be answered (signing in again after the session expired): no X,
+   * and Escape or a backdrop click do not close it.
+   */
+  dismissible?: boolean;
 }
+
+/**
+ * The open dialogs, newest last. Only the newest one keeps focus and hears Escape: a dialog opened
+ * over another (the sign-in dialog over an answer) would otherwise fight it for focus forever.
+ */
+const openDialogs: object[] = [];
+const isTopmost = (entry: object) => openDialogs[openDialogs.length - 1] === entry;
 
 /**
  * A dialog over the page. It closes on a backdrop click, its X button and Escape (heard anywhere
@@ -47,6 +59,7 @@ export function Modal({
   size = 'md',
   className,
   initialFocus = 'control',
+  dismissible = true,
 }: ModalProps) {
   const titleId = useId();
   const descriptionId = useId();
@@ -56,13 +69,15 @@ export function Modal({
   // Only a press that starts and ends on the backdrop closes, so selecting text inside the dialog
   // and releasing outside it does not.
   const pressStartedOnBackdrop = useRef(false);
-  const onCloseRef = useRef(onClose);
+  const onCloseRef = useRef(dismissible ? onClose : () => {});
   useEffect(() => {
-    onCloseRef.current = onClose;
+    onCloseRef.current = dismissible ? onClose : () => {};
   });
 
   useEffect(() => {
     if (!open) return;
+    const entry = {};
+    openDialogs.push(entry);
     const previouslyFocused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const dialog = dialogRef.current;
     if (dialog) {
@@ -71,13 +86,14 @@ export function Modal({
     }
     // Tab is trapped in handleKeyDown; this catches focus that leaves some other way.
     function keepFocusInside(event: FocusEvent) {
+      if (!isTopmost(entry)) return;
       if (dialog && event.target instanceof Node && !dialog.contains(event.target)) dialog.focus();
     }
     document.addEventListener('focusin', keepFocusInside);
     // Escape is heard on the whole document: focus can drop to <body> while the dialog is open
     // (e.g. when the focused element is removed or disabled).
     function closeOnEscape(event: KeyboardEvent) {
-      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      if (event.key !== 'Escape' || event.defaultPrevented || !isTopmost(entry)) return;
       event.preventDefault();
       onCloseRef.current();
     }
@@ -85,6 +101,7 @@ export function Modal({
     const { overflow } = document.body.style;
     document.body.style.overflow = 'hidden';
     return () => {
+      openDialogs.splice(openDialogs.indexOf(entry), 1);
       document.removeEventListener('focusin', keepFocusInside);
       document.removeEventListener('keydown', closeOnEscape);
       document.body.style.overflow = overflow;
@@ -118,7 +135,7 @@ export function Modal({
   }
 
   function handleBackdropClick(event: ReactMouseEvent<HTMLDivElement>) {
-    if (pressStartedOnBackdrop.current && event.target === event.currentTarget) onClose();
+    if (pressStartedOnBackdrop.current && event.target === event.currentTarget) onCloseRef.current();
     pressStartedOnBackdrop.current = false;
   }
 
@@ -150,15 +167,17 @@ export function Modal({
               </p>
             )}
           </div>
-          <button
-            type="button"
-            className="modal__close"
-            aria-label="Close"
-            data-modal-close="true"
-            onClick={onClose}
-          >
-            <X aria-hidden="true" size={20} />
-          </button>
+          {dismissible && (
+            <button
+              type="button"
+              className="modal__close"
+              aria-label="Close"
+              data-modal-close="true"
+              onClick={onClose}
+            >
+              <X aria-hidden="true" size={20} />
+            </button>
+          )}
         </header>
         {children != null && <div className="modal__body">{children}</div>}
         {footer != null && <footer className="modal__footer">{footer}</footer>}

@@ -1,89 +1,70 @@
-import type { LiveEvent } from '@classwave/shared';
+import type { LiveEvent, MissedEvents } from '@classwave/shared';
 import { describe, expect, it } from 'vitest';
 import { createCatchUp } from './catchUp';
 import { EventCursor } from './cursor';
-import type { ReplayResult } from './liveApi';
 
 const event = (id: number): LiveEvent =>
   ({ id, type: 'course:deleted', at: new Date(0).toISOString(), data: { id: `c${id}` } }) as LiveEvent;
+const missed = (lastId: number, ids: number[] = []): MissedEvents => ({
+  resync: false,
+  lastId,
+  events: ids.map(event),
+});
 
-function setUp(answers: Array<ReplayResult | undefined>) {
+function setUp() {
   const cursor = new EventCursor();
-  const asked: Array<number | null> = [];
   const applied: number[] = [];
   let refetches = 0;
-  let connected = true;
-  const catchUp = createCatchUp({
-    cursor,
-    fetchMissed: async (after) => {
-      asked.push(after);
-      return answers.shift();
-    },
-    isConnected: () => connected,
-    apply: (e) => {
-      if (cursor.accept(e.id)) applied.push(e.id);
-    },
-    refetchAll: () => refetches++,
-    retryDelayMs: () => 1,
-  });
-  return {
-    cursor,
-    asked,
-    applied,
-    catchUp,
-    live: (id: number) => {
-      if (cursor.accept(id)) applied.push(id);
-    },
-    setConnected: (value: boolean) => (connected = value),
-    refetches: () => refetches,
+  const apply = (e: LiveEvent) => {
+    if (cursor.accept(e.id)) applied.push(e.id);
   };
+  const catchUp = createCatchUp({ cursor, apply, refetchAll: () => refetches++ });
+  return { catchUp, applied, live: (id: number) => apply(event(id)), refetches: () => refetches };
 }
 
-describe('catching up after a reconnect', () => {
-  it('retries a failed catch-up from where the connection was lost, though live events moved on', async () => {
-    const t = setUp([
-      { resync: false, events: [], lastId: 10 }, // the first connect
-      undefined, // the server was restarting
-      { resync: false, events: [event(11), event(12), event(13)], lastId: 13 },
-    ]);
-    await t.catchUp.onConnect();
-    t.live(10);
-    // Disconnected, 11 and 12 committed meanwhile; reconnected, and 13 arrives live at once.
-    const catching = t.catchUp.onConnect();
-    t.live(13);
-    await catching;
-    expect(t.asked).toEqual([null, 10, 10]);
-    expect(t.applied.sort((a, b) => a - b)).toEqual([10, 11, 12, 13]);
+describe('catching up over the socket', () => {
+  it('sends no cursor on the first handshake, then the last id applied on every later one', () => {
+    const t = setUp();
+    expect(t.catchUp.auth('tok-1')).toEqual({ token: 'tok-1' });
+    t.catchUp.onMissed(missed(3));
+    expect(t.catchUp.auth('tok-1')).toEqual({ token: 'tok-1', after: 3 });
+    t.live(4);
+    t.live(5);
+    // A refreshed token and the cursor as they are at this handshake.
+    expect(t.catchUp.auth('tok-2')).toEqual({ token: 'tok-2', after: 5 });
   });
 
-  it('owes the replay to the next connect when the socket drops before a try succeeds', async () => {
-    const t = setUp([
-      { resync: false, events: [], lastId: 5 },
-      undefined,
-      { resync: false, events: [event(6), event(7)], lastId: 7 },
-    ]);
-    await t.catchUp.onConnect();
-    t.setConnected(false);
-    await t.catchUp.onConnect(); // fails, and the socket is gone: no retry loop
-    t.live(7); // the next connection delivers 7 live before its catch-up
-    t.setConnected(true);
-    await t.catchUp.onConnect();
-    expect(t.asked).toEqual([null, 5, 5]);
-    expect(t.applied.sort((a, b) => a - b)).toEqual([6, 7]);
-  });
-
-  it('refetches everything after the first connect and on resync, without replaying', async () => {
-    const t = setUp([
-      { resync: false, events: [], lastId: 3 },
-      { resync: true, events: [], lastId: 900 },
-      { resync: false, events: [], lastId: 900 },
-    ]);
-    await t.catchUp.onConnect();
+  it('refetches what is shown after the first connect, then applies what was missed, each event once', () => {
+    const t = setUp();
+    t.catchUp.onMissed(missed(10));
     expect(t.refetches()).toBe(1);
-    await t.catchUp.onConnect();
+    t.live(11);
+    // Reconnected: the server replays from 11 (an overlap is dropped by id), then live events follow.
+    t.catchUp.onMissed(missed(14, [11, 12, 13]));
+    t.live(14);
+    t.live(13);
+    expect(t.applied).toEqual([11, 12, 13, 14]);
+    expect(t.refetches()).toBe(1);
+    expect(t.catchUp.auth('tok')).toEqual({ token: 'tok', after: 14 });
+  });
+
+  it('refetches without applying when the server answers resync, and carries on from its head', () => {
+    const t = setUp();
+    t.catchUp.onMissed(missed(3));
+    t.catchUp.onMissed({ resync: true, lastId: 900, events: [] });
     expect(t.refetches()).toBe(2);
-    await t.catchUp.onConnect();
-    expect(t.asked).toEqual([null, 3, 900]);
-    expect(t.refetches()).toBe(2);
+    expect(t.applied).toEqual([]);
+    expect(t.catchUp.auth('tok')).toEqual({ token: 'tok', after: 900 });
+  });
+
+  it('asks again from the same id when a connection was lost before its catch-up arrived', () => {
+    const t = setUp();
+    t.catchUp.onMissed(missed(7));
+    t.live(8);
+    const first = t.catchUp.auth('tok');
+    // The connection dropped before events:missed: nothing live came on it either (the server holds
+    // live events until its replay is sent), so the next handshake names the same id.
+    expect(t.catchUp.auth('tok')).toEqual(first);
+    expect(first).toEqual({ token: 'tok', after: 8 });
   });
 });

@@ -1,59 +1,39 @@
-import type { LiveEvent } from '@classwave/shared';
+import type { LiveEvent, MissedEvents, SocketAuth } from '@classwave/shared';
 import type { EventCursor } from './cursor';
-import type { ReplayResult } from './liveApi';
 
 export interface CatchUpOptions {
   cursor: EventCursor;
-  /** GET /api/events after an id; undefined when the request failed (offline, 503, a dropped connection). */
-  fetchMissed: (after: number | null) => Promise<ReplayResult | undefined>;
-  isConnected: () => boolean;
   apply: (event: LiveEvent) => void;
   /** Refetch everything shown: after the first connect, and when the server no longer has the gap. */
   refetchAll: () => void;
-  retryDelayMs?: (attempt: number) => number;
 }
 
-const defaultDelay = (attempt: number) => Math.min(500 * 2 ** attempt, 10_000);
-
 /**
- * The catch-up a tab owes itself after each (re)connect. Until one succeeds, the position it must
- * replay from stays where the connection was lost: live events arriving meanwhile move the cursor
- * past the gap, and starting the next try from there would skip the gap for good. A failed try is
- * repeated while connected, and otherwise on the next connect.
+ * The catch-up a tab owes itself after each (re)connect, over the socket itself (DESIGN §8): every
+ * handshake carries the last id the tab applied, and the server answers with `events:missed` before
+ * it sends anything live on that connection. A connection lost before that answer delivered nothing,
+ * so the next handshake asks again from the same id.
  */
-export function createCatchUp(options: CatchUpOptions) {
-  const { cursor, fetchMissed, isConnected, apply, refetchAll } = options;
-  const delay = options.retryDelayMs ?? defaultDelay;
-  /** Where the owed replay starts; undefined when nothing is owed. */
-  let owedFrom: number | null | undefined;
+export function createCatchUp({ cursor, apply, refetchAll }: CatchUpOptions) {
   let firstConnect = true;
-  let generation = 0;
-
   return {
-    async onConnect(): Promise<void> {
-      const mine = ++generation;
-      if (owedFrom === undefined) owedFrom = cursor.lastId;
-      const from = owedFrom;
-      for (let attempt = 0; ; attempt++) {
-        const result = await fetchMissed(from);
-        if (result) {
-          if (firstConnect) {
-            firstConnect = false;
-            // Anything loaded before the socket was up may have missed an event: fetch it once more.
-            refetchAll();
-          } else if (result.resync) {
-            refetchAll();
-          } else {
-            result.events.forEach(apply);
-          }
-          cursor.moveTo(result.lastId);
-          if (owedFrom === from) owedFrom = undefined;
-          return;
-        }
-        if (!isConnected() || mine !== generation) return; // the next connect tries again
-        await new Promise((resolve) => setTimeout(resolve, delay(attempt)));
-        if (!isConnected() || mine !== generation) return;
+    /** The handshake's `auth` now: the token and where to replay from. */
+    auth(token: string): SocketAuth {
+      return cursor.lastId === null ? { token } : { token, after: cursor.lastId };
+    },
+
+    /** The server's `events:missed`: apply it (each event once), or refetch when it says resync. */
+    onMissed(missed: MissedEvents): void {
+      if (firstConnect) {
+        firstConnect = false;
+        // Anything loaded before the socket was up may have missed an event: fetch it once more.
+        refetchAll();
+      } else if (missed.resync) {
+        refetchAll();
+      } else {
+        missed.events.forEach(apply);
       }
+      cursor.moveTo(missed.lastId);
     },
   };
 }

@@ -18,6 +18,23 @@ export const apiError = (statusCode: number, message: string, code = 'conflict')
   body: { statusCode, code, error: 'Error', message },
 });
 
+const DEFAULT_SETTINGS = {
+  quietHours: { enabled: false, start: '21:00', end: '07:00', timeZone: 'UTC' },
+  email: false,
+};
+
+/**
+ * What the signed-in frame and the dashboard fetch on every page (the bell's inbox, the to-do
+ * list): answered empty when a test does not route them, and then left out of its calls.
+ */
+const CHROME_ROUTES: Record<string, Reply> = {
+  'GET /api/notifications': { body: { items: [], unreadCount: 0, nextBefore: null } },
+  'GET /api/todo': { body: { work: [], toGrade: [], toReturn: [] } },
+  // A session start reports the browser's zone; the bell's frame reads quiet hours (settings).
+  'PUT /api/me/time-zone': { body: DEFAULT_SETTINGS },
+  'GET /api/me/notification-settings': { body: DEFAULT_SETTINGS },
+};
+
 /**
  * Stubs `fetch` so that requests to `METHOD /api/path` get the routes' replies; anything else
  * fails the test with a 500 naming it. Returns the calls made, in order.
@@ -32,8 +49,9 @@ export function answerApi(routes: Record<string, Route>): ApiCall[] {
       const text = await request.text();
       const body: unknown = text ? JSON.parse(text) : undefined;
       const key = `${request.method} ${url.pathname}`;
-      calls.push({ method: request.method, path: url.pathname, body });
-      const route = routes[key];
+      const chrome = routes[key] === undefined ? CHROME_ROUTES[key] : undefined;
+      if (!chrome) calls.push({ method: request.method, path: url.pathname, body });
+      const route = routes[key] ?? chrome;
       const reply: Reply =
         route === undefined
           ? apiError(500, `No test route for ${key}`, 'internal')

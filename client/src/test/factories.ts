@@ -2,6 +2,7 @@
 import type {
   Assignment,
   Course,
+  Notification,
   OwnSubmission,
   PersonRef,
   Profile,
@@ -83,6 +84,10 @@ export function createAssignment(overrides: Partial<Assignment> = {}): Assignmen
     createdAt: daysFromNow(-1),
     submission: null,
     submissionCount: null,
+    needsGrading: null,
+    status: null,
+    gradeRelease: 'auto',
+    closesAtDue: false,
     ...overrides,
   };
 }
@@ -94,6 +99,8 @@ export function createOwnSubmission(overrides: Partial<OwnSubmission> = {}): Own
     grade: null,
     feedback: null,
     gradedAt: null,
+    returnedAt: null,
+    late: null,
     ...overrides,
   };
 }
@@ -108,6 +115,10 @@ export function createSubmission(overrides: Partial<Submission> = {}): Submissio
     grade: null,
     feedback: null,
     gradedAt: null,
+    version: 0,
+    late: null,
+    returnedAt: null,
+    gradedBy: null,
     ...overrides,
     studentId: student.id,
     student,
@@ -123,6 +134,25 @@ export function createMember(overrides: Partial<RosterMember> = {}): RosterMembe
     joinedAt: daysFromNow(-2),
     endedAt: null,
     submissionCount: 0,
+    ...overrides,
+  };
+}
+
+export function createNotification(overrides: Partial<Notification> = {}): Notification {
+  const at = overrides.updatedAt ?? new Date().toISOString();
+  return {
+    id: nextId(),
+    kind: 'grade_returned',
+    title: 'Your work was graded: Lab report',
+    body: '9 / 10',
+    link: '/assignments',
+    courseId: null,
+    assignmentId: null,
+    count: 1,
+    createdAt: at,
+    updatedAt: at,
+    readAt: null,
+    alert: true,
     ...overrides,
   };
 }

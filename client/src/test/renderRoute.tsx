@@ -11,8 +11,13 @@ type Routes = Record<string, Route>;
  * answering `routes`; pass a function to build them from the user's profile (e.g. to give them
  * courses of their own). Returns the render result, the API calls made and the user's profile.
  */
-export function renderRoute(route: string, role: Role, routes: Routes | ((me: Profile) => Routes)) {
-  const auth = signedInAuth({ fullName: 'Grace Hopper', role });
+export function renderRoute(
+  route: string,
+  role: Role,
+  routes: Routes | ((me: Profile) => Routes),
+  profile: Partial<Profile> = {},
+) {
+  const auth = signedInAuth({ fullName: 'Grace Hopper', role, ...profile });
   const me = auth.profile!;
   const calls = answerApi(typeof routes === 'function' ? routes(me) : routes);
   const view = renderWithProviders(<AppRoutes />, { route, preloadedState: { auth } });
@@ -20,9 +25,18 @@ export function renderRoute(route: string, role: Role, routes: Routes | ((me: Pr
 }
 
 /** Renders /assignments as `renderRoute` does, with no courses unless `routes` answers for them. */
-export function renderAssignments(role: Role, routes: Routes | ((me: Profile) => Routes)) {
-  return renderRoute('/assignments', role, (me) => ({
-    'GET /api/courses': { body: [] },
-    ...(typeof routes === 'function' ? routes(me) : routes),
-  }));
+export function renderAssignments(
+  role: Role,
+  routes: Routes | ((me: Profile) => Routes),
+  profile: Partial<Profile> = {},
+) {
+  return renderRoute(
+    '/assignments',
+    role,
+    (me) => ({
+      'GET /api/courses': { body: [] },
+      ...(typeof routes === 'function' ? routes(me) : routes),
+    }),
+    profile,
+  );
 }

@@ -1,4 +1,4 @@
-import { render, screen, type RenderOptions } from '@testing-library/react';
+import { render, screen, type RenderOptions, type waitForOptions } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router-dom';
@@ -28,6 +28,6 @@ export function renderWithProviders(
 }
 
 /** Finds a toast (sonner) by its text, ignoring the same text elsewhere on the page. */
-export function findToast(text: string | RegExp) {
-  return screen.findByText(text, { selector: '[data-sonner-toast] *' });
+export function findToast(text: string | RegExp, wait?: waitForOptions) {
+  return screen.findByText(text, { selector: '[data-sonner-toast] *' }, wait);
 }

@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
+import { toast } from 'sonner';
 import { afterEach, beforeAll } from 'vitest';
 import { preloadAllPages } from '../app/router';
 
@@ -16,8 +17,16 @@ globalThis.Request = class BrowserLikeRequest extends NodeRequest {
 // is a no-op here (the layout e2e pass checks it in Chromium).
 window.scrollTo = () => {};
 
-// Vitest runs without globals, so Testing Library cannot register its own cleanup.
+// jsdom has no pointer capture; sonner captures the pointer when a toast's button is pressed
+// (the Undo of a Return).
+Element.prototype.setPointerCapture ??= () => {};
+Element.prototype.releasePointerCapture ??= () => {};
+Element.prototype.hasPointerCapture ??= () => false;
+
+// Vitest runs without globals, so Testing Library cannot register its own cleanup. sonner keeps
+// its toasts in module state: without the dismiss, one test's toasts show in the next one's toaster.
 afterEach(() => {
+  toast.dismiss();
   cleanup();
   window.localStorage.clear();
 });

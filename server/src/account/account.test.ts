@@ -200,7 +200,21 @@ describe('GET /api/me/export', () => {
       method: 'PATCH',
       url: `/api/submissions/${mine.id}`,
       headers: teacher.headers,
-      payload: { grade: 18, feedback: 'Well argued' },
+      payload: { grade: 18, feedback: 'Well argued', baseVersion: 0 },
+    });
+    const unfinished = await createAssignment(t, teacher, course, { title: 'Letter to Cicero' });
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: `/api/assignments/${unfinished.id}/draft`,
+      headers: student.headers,
+      payload: { content: 'Dear Marcus, half a thought', baseVersion: 0 },
+    });
+    expect(saved.statusCode).toBe(200);
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/assignments/${unfinished.id}/draft`,
+      headers: classmate.headers,
+      payload: { content: 'A classmate draft', baseVersion: 0 },
     });
     const res = await t.app.inject({ method: 'GET', url: '/api/me/export', headers: student.headers });
     expect(res.statusCode).toBe(200);
@@ -218,7 +232,18 @@ describe('GET /api/me/export', () => {
         feedback: 'Well argued',
       }),
     ]);
+    expect(data.drafts).toEqual([
+      expect.objectContaining({
+        assignmentTitle: 'Letter to Cicero',
+        content: 'Dear Marcus, half a thought',
+      }),
+    ]);
+    // Members hear of new assignments (DESIGN §14): the inbox leaves with the export.
+    expect(data.notifications.map((n: { title: string }) => n.title)).toEqual(
+      expect.arrayContaining([expect.stringContaining('Letter to Cicero')]),
+    );
     expect(res.body).not.toContain('Not mine to export');
+    expect(res.body).not.toContain('A classmate draft');
     expect(res.body).not.toContain('password');
   });
 });

@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, desc, eq, inArray } from 'drizzle-orm';
 import { ErrorCode, type AccountExport } from '@classwave/shared';
 import type { Caller } from '../auth/service.js';
 import type { Db } from '../db/client.js';
@@ -7,7 +7,9 @@ import {
   chatbotConversations,
   courseMembers,
   courses,
+  notifications,
   profiles,
+  submissionDrafts,
   submissions,
   users,
 } from '../db/schema.js';
@@ -16,7 +18,8 @@ import { unauthorized } from '../http/errors.js';
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 /**
- * "Download my data": the profile, courses, submissions with grades, and assistant chat. Courses
+ * "Download my data": the profile, courses, submissions with grades, drafts, the notification
+ * inbox and assistant chat. Courses
  * are a teacher's own, or every course a student has been a member of (left and removed included:
  * the history is theirs) or has submitted to.
  */
@@ -53,6 +56,17 @@ export async function exportAccount(db: Db, caller: Caller, now: Date): Promise<
             .where(inArray(courses.id, courseIds))
             .orderBy(asc(courses.createdAt))
         : [];
+  const drafts = await db
+    .select({ draft: submissionDrafts, assignmentTitle: assignments.title })
+    .from(submissionDrafts)
+    .innerJoin(assignments, eq(assignments.id, submissionDrafts.assignmentId))
+    .where(eq(submissionDrafts.studentId, caller.userId))
+    .orderBy(asc(submissionDrafts.updatedAt));
+  const inbox = await db
+    .select()
+    .from(notifications)
+    .where(eq(notifications.userId, caller.userId))
+    .orderBy(desc(notifications.updatedAt), desc(notifications.id));
   const chat = await db
     .select()
     .from(chatbotConversations)
@@ -75,6 +89,7 @@ export async function exportAccount(db: Db, caller: Caller, now: Date): Promise<
       description: c.description,
       createdAt: c.createdAt.toISOString(),
     })),
+    // A held grade is not the student's yet (DESIGN §13): it leaves with the export once returned.
     submissions: work.map(({ submission: s, assignment: a }) => ({
       id: s.id,
       assignmentId: a.id,
@@ -82,10 +97,24 @@ export async function exportAccount(db: Db, caller: Caller, now: Date): Promise<
       courseId: a.courseId,
       content: s.content,
       submittedAt: s.submittedAt.toISOString(),
-      grade: s.grade,
+      grade: s.returnedAt ? s.grade : null,
       maxPoints: a.maxPoints,
-      feedback: s.feedback,
-      gradedAt: iso(s.gradedAt),
+      feedback: s.returnedAt ? s.feedback : null,
+      gradedAt: s.returnedAt ? iso(s.gradedAt) : null,
+    })),
+    drafts: drafts.map(({ draft: d, assignmentTitle }) => ({
+      assignmentId: d.assignmentId,
+      assignmentTitle,
+      content: d.content,
+      updatedAt: d.updatedAt.toISOString(),
+    })),
+    notifications: inbox.map((n) => ({
+      kind: n.kind,
+      title: n.title,
+      body: n.body,
+      link: n.link,
+      createdAt: n.createdAt.toISOString(),
+      readAt: iso(n.readAt),
     })),
     chat: chat.map((c) => ({ question: c.question, answer: c.answer, createdAt: c.createdAt.toISOString() })),
   };

@@ -114,7 +114,7 @@ describe('GET /api/assignments', () => {
       method: 'PATCH',
       url: `/api/submissions/${own.id}`,
       headers: otherTeacher.headers,
-      payload: { grade: 17, feedback: 'Good' },
+      payload: { grade: 17, feedback: 'Good', baseVersion: 0 },
     });
     const seen = await list(student);
     expect(seen.find((a) => a.id === graded.id)).toMatchObject({

@@ -1,76 +1,188 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
-import type { Assignment, Role } from '@classwave/shared';
+import {
+  minutesLate,
+  workStatus,
+  type Assignment,
+  type OwnSubmission,
+  type Role,
+  type WorkStatus,
+} from '@classwave/shared';
+import type { Clock } from '../clock.js';
 import type { Caller } from '../auth/service.js';
-import type { Db } from '../db/client.js';
-import { assignments, courseMembers, courses, submissions } from '../db/schema.js';
+import { isoText, type Database, type Statement } from '../db/client.js';
+import type { assignments } from '../db/schema.js';
+import type { AssignmentReadModel } from './read-model.js';
+
+/** A row of the hot lists (`listStatement`): timestamps as ISO text made by PostgreSQL. */
+interface ListRow {
+  id: string;
+  title: string;
+  description: string;
+  due_date: string;
+  max_points: number;
+  course_id: string;
+  course_title: string;
+  created_at: string;
+  grade_release: 'auto' | 'manual';
+  closes_at_due: boolean;
+  /** Student lists: their own submission (all null without one) and excusal. */
+  sub_id?: string | null;
+  sub_submitted_at?: string | null;
+  sub_grade?: number | null;
+  sub_feedback?: string | null;
+  sub_graded_at?: string | null;
+  sub_returned_at?: string | null;
+  excused?: boolean;
+  /** Teacher lists: the assignment's counts. */
+  submission_count?: number;
+  needs_grading?: number;
+}
+
+type Scope = 'all' | 'course' | 'one';
 
 /**
- * Assignments as one caller sees them, ordered by due date: a student gets their own submission
- * (one LEFT JOIN on the unique (assignment, student) index), a teacher the number of submissions.
- * They are the app's most frequent reads, so each shape is prepared once per database: no query
- * building per request, and PostgreSQL plans it once per connection (bench S1: about half the
- * app's CPU per list).
+ * The SQL of one list shape, ordered by due date. A student (`$1`) sees only the assignments of
+ * courses they are an active member of (DESIGN §11), each with their own submission (one LEFT JOIN
+ * on the unique (assignment, student) index) and excusal; a teacher gets the number of submissions,
+ * of their own courses (`all`: `$1` is the teacher) or of the course or assignment the caller
+ * checked. `$2` (students) or `$1` (teachers) is the course or assignment id for `course`/`one`.
  */
-export function prepareAssignmentLists(db: Db) {
-  // A student sees only the assignments of courses they are an active member of (DESIGN §11).
-  const activeMember = sql`exists (select 1 from ${courseMembers} where ${courseMembers.courseId} = ${assignments.courseId}
-    and ${courseMembers.studentId} = ${sql.placeholder('userId')} and ${courseMembers.status} = 'active')`;
-  function prepare(role: Role, where: SQL | undefined, name: string) {
-    const isStudent = role === 'student';
-    return db
-      .select({
-        assignment: assignments,
-        courseTitle: courses.title,
-        own: {
-          id: submissions.id,
-          submittedAt: submissions.submittedAt,
-          grade: submissions.grade,
-          feedback: submissions.feedback,
-          gradedAt: submissions.gradedAt,
-        },
-        submissionCount: isStudent
-          ? sql<number | null>`null::int`
-          : sql<
-              number | null
-            >`(select count(*)::int from ${submissions} where ${submissions.assignmentId} = ${assignments.id})`,
-      })
-      .from(assignments)
-      .innerJoin(courses, eq(courses.id, assignments.courseId))
-      .leftJoin(
-        submissions,
-        and(
-          eq(submissions.assignmentId, assignments.id),
-          isStudent ? eq(submissions.studentId, sql.placeholder('userId')) : sql`false`,
-        ),
-      )
-      .where(and(where, isStudent ? activeMember : undefined))
-      .orderBy(asc(assignments.dueDate), asc(assignments.id))
-      .prepare(name);
-  }
-  const inCourse = eq(assignments.courseId, sql.placeholder('courseId'));
-  const lists = {
-    student: prepare('student', undefined, 'assignments_for_student'),
-    teacher: prepare('teacher', eq(courses.teacherId, sql.placeholder('userId')), 'assignments_for_teacher'),
-    courseStudent: prepare('student', inCourse, 'course_assignments_for_student'),
-    courseTeacher: prepare('teacher', inCourse, 'course_assignments_for_teacher'),
+function listStatement(role: Role, scope: Scope): Statement {
+  const student = role === 'student';
+  const scopeParam = student ? '$2' : '$1';
+  const where = [
+    student
+      ? `exists (select 1 from course_members m where m.course_id = a.course_id and m.student_id = $1 and m.status = 'active')`
+      : scope === 'all'
+        ? 'c.teacher_id = $1'
+        : null,
+    scope === 'course' ? `a.course_id = ${scopeParam}` : scope === 'one' ? `a.id = ${scopeParam}` : null,
+  ].filter(Boolean);
+  const perViewer = student
+    ? `s.id as sub_id, ${isoText('s.submitted_at')} as sub_submitted_at, s.grade as sub_grade,
+       s.feedback as sub_feedback, ${isoText('s.graded_at')} as sub_graded_at,
+       ${isoText('s.returned_at')} as sub_returned_at,
+       exists (select 1 from excusals e where e.assignment_id = a.id and e.student_id = $1) as excused`
+    : `(select count(*)::int from submissions s where s.assignment_id = a.id) as submission_count,
+       (select count(*)::int from submissions s where s.assignment_id = a.id and s.grade is null) as needs_grading`;
+  return {
+    name: `assignments_${role}_${scope}_v1`,
+    text: `select a.id, a.title, a.description, ${isoText('a.due_date')} as due_date, a.max_points,
+      a.course_id, c.title as course_title, ${isoText('a.created_at')} as created_at,
+      a.grade_release, a.closes_at_due, ${perViewer}
+    from assignments a
+    join courses c on c.id = a.course_id
+    ${student ? 'left join submissions s on s.assignment_id = a.id and s.student_id = $1' : ''}
+    where ${where.join(' and ')}
+    order by a.due_date, a.id`,
   };
-  type Rows = Awaited<ReturnType<typeof lists.student.execute>>;
-  const toAssignments = (rows: Rows) =>
-    rows.map((row) => toAssignment(row.assignment, row.courseTitle, row.own, row.submissionCount));
+}
+
+/**
+ * A list row as the API's `Assignment`, built field by field: what leaves here is this allow-list
+ * (and the route's response schema serializes only the schema's fields on top of it), so a column
+ * added to the SQL never reaches a response by itself. A held grade never reaches the student
+ * (DESIGN §13): grade, feedback and grading time only once returned, as `toOwnSubmission` does.
+ */
+function rowToAssignment(row: ListRow, role: Role, now: Date): Assignment {
+  const student = role === 'student';
+  let submission: OwnSubmission | null = null;
+  let status: WorkStatus | null = null;
+  if (student) {
+    if (row.sub_id && row.sub_submitted_at) {
+      const returned = row.sub_returned_at != null && row.sub_grade != null;
+      submission = {
+        id: row.sub_id,
+        submittedAt: row.sub_submitted_at,
+        grade: returned ? row.sub_grade! : null,
+        feedback: returned ? (row.sub_feedback ?? null) : null,
+        gradedAt: returned ? (row.sub_graded_at ?? null) : null,
+        returnedAt: returned ? row.sub_returned_at! : null,
+        late: minutesLate(row.sub_submitted_at, row.due_date),
+      };
+    }
+    status = workStatus(
+      {
+        dueDate: row.due_date,
+        excused: row.excused === true,
+        submission: submission && {
+          submittedAt: submission.submittedAt,
+          grade: submission.grade,
+          returnedAt: submission.returnedAt,
+        },
+      },
+      now,
+      'student',
+    );
+  }
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    dueDate: row.due_date,
+    maxPoints: row.max_points,
+    courseId: row.course_id,
+    courseTitle: row.course_title,
+    createdAt: row.created_at,
+    submission,
+    submissionCount: student ? null : (row.submission_count ?? 0),
+    needsGrading: student ? null : (row.needs_grading ?? 0),
+    status,
+    gradeRelease: row.grade_release,
+    closesAtDue: row.closes_at_due,
+  };
+}
+
+/**
+ * Assignments as one caller sees them: the app's most frequent reads, so they skip Drizzle's query
+ * building and row mapping (bench S1: most of the app's CPU per list). Each shape is one statement
+ * the database prepares once (named statements on PostgreSQL) and rows are mapped by hand. A
+ * student's lists come from the read model (read-model.ts): the course's rows from memory, their
+ * own work from one small query.
+ */
+export function prepareAssignmentLists(
+  database: Pick<Database, 'rows'>,
+  clock: Clock,
+  readModel: AssignmentReadModel,
+) {
+  const statements = {
+    studentOne: listStatement('student', 'one'),
+    teacherAll: listStatement('teacher', 'all'),
+    teacherCourse: listStatement('teacher', 'course'),
+    teacherOne: listStatement('teacher', 'one'),
+  };
+  const run = async (statement: Statement, params: string[], role: Role) => {
+    const rows = await database.rows<ListRow>(statement, params);
+    const now = clock.now();
+    return rows.map((row) => rowToAssignment(row, role, now));
+  };
 
   return {
     /** Students: their active courses' assignments. Teachers: their own courses' assignments. */
     async visibleTo(caller: Caller): Promise<Assignment[]> {
-      const list = caller.role === 'student' ? lists.student : lists.teacher;
-      return toAssignments(await list.execute({ userId: caller.userId }));
+      return caller.role === 'student'
+        ? readModel.forStudent(caller.userId)
+        : run(statements.teacherAll, [caller.userId], 'teacher');
     },
     /** One course's assignments, as this caller sees them. */
     async ofCourse(caller: Caller, courseId: string): Promise<Assignment[]> {
-      const list = caller.role === 'student' ? lists.courseStudent : lists.courseTeacher;
-      return toAssignments(await list.execute({ userId: caller.userId, courseId }));
+      return caller.role === 'student'
+        ? readModel.forStudent(caller.userId, courseId)
+        : run(statements.teacherCourse, [courseId], 'teacher');
+    },
+    /**
+     * One assignment as `userId` (of `role`) sees it, whatever the course; the caller checks who
+     * may see it. For a teacher the counts are the assignment's, for a student their own work.
+     */
+    async one(userId: string, role: Role, assignmentId: string): Promise<Assignment | undefined> {
+      const list =
+        role === 'student'
+          ? await run(statements.studentOne, [userId, assignmentId], 'student')
+          : await run(statements.teacherOne, [assignmentId], 'teacher');
+      return list[0];
     },
   };
 }
+
 export type AssignmentLists = ReturnType<typeof prepareAssignmentLists>;
 
 type AssignmentRow = typeof assignments.$inferSelect;
@@ -80,14 +192,56 @@ type OwnRow = {
   grade: number | null;
   feedback: string | null;
   gradedAt: Date | null;
+  returnedAt: Date | null;
 } | null;
+
+/**
+ * Who an assignment is shown to: its teacher (with counts), one student (with their own work), or
+ * every member of the course at once (a live event to the course's room: nobody's own work, and a
+ * status only where it is the same for all of them, else null).
+ */
+export type AssignmentView =
+  | { viewer: 'teacher'; submissionCount: number; needsGrading: number }
+  | { viewer: 'student'; own: OwnRow; excused: boolean }
+  | { viewer: 'members'; status: WorkStatus | null };
+
+/**
+ * A student's own submission: the grade, feedback and grading time only once returned (a held
+ * grade never reaches the student, DESIGN §13).
+ */
+export function toOwnSubmission(
+  own: {
+    id: string;
+    submittedAt: Date;
+    grade: number | null;
+    feedback: string | null;
+    gradedAt: Date | null;
+    returnedAt: Date | null;
+  },
+  dueDate: Date,
+): OwnSubmission {
+  const returned = own.returnedAt !== null && own.grade !== null;
+  return {
+    id: own.id,
+    submittedAt: own.submittedAt.toISOString(),
+    grade: returned ? own.grade : null,
+    feedback: returned ? own.feedback : null,
+    gradedAt: returned ? (own.gradedAt?.toISOString() ?? null) : null,
+    returnedAt: returned ? own.returnedAt!.toISOString() : null,
+    late: minutesLate(own.submittedAt, dueDate),
+  };
+}
 
 export function toAssignment(
   row: AssignmentRow,
   courseTitle: string,
-  own: OwnRow,
-  submissionCount: number | null,
+  view: AssignmentView,
+  now: Date,
 ): Assignment {
+  const own =
+    view.viewer === 'student' && view.own?.id && view.own.submittedAt
+      ? toOwnSubmission({ ...view.own, id: view.own.id, submittedAt: view.own.submittedAt }, row.dueDate)
+      : null;
   return {
     id: row.id,
     title: row.title,
@@ -97,16 +251,28 @@ export function toAssignment(
     courseId: row.courseId,
     courseTitle,
     createdAt: row.createdAt.toISOString(),
-    submission:
-      own?.id && own.submittedAt
-        ? {
-            id: own.id,
-            submittedAt: own.submittedAt.toISOString(),
-            grade: own.grade,
-            feedback: own.feedback,
-            gradedAt: own.gradedAt?.toISOString() ?? null,
-          }
-        : null,
-    submissionCount,
+    submission: own,
+    submissionCount: view.viewer === 'teacher' ? view.submissionCount : null,
+    needsGrading: view.viewer === 'teacher' ? view.needsGrading : null,
+    status:
+      view.viewer === 'student'
+        ? workStatus(
+            {
+              dueDate: row.dueDate,
+              excused: view.excused,
+              submission: own && {
+                submittedAt: own.submittedAt,
+                grade: own.grade,
+                returnedAt: own.returnedAt,
+              },
+            },
+            now,
+            'student',
+          )
+        : view.viewer === 'members'
+          ? view.status
+          : null,
+    gradeRelease: row.gradeRelease,
+    closesAtDue: row.closesAtDue,
   };
 }

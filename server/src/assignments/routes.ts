@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Assignment, AssignmentList, CreateAssignmentBody, IdParams } from '@classwave/shared';
+import {
+  Assignment,
+  AssignmentList,
+  CreateAssignmentBody,
+  IdParams,
+  UpdateAssignmentBody,
+} from '@classwave/shared';
 import { callerOf } from '../auth/authenticate.js';
 import { bearerSecurity, signedInErrors } from '../http/responses.js';
 import type { AssignmentService } from './service.js';
@@ -62,6 +68,21 @@ export const assignmentRoutes: FastifyPluginAsyncTypebox<{ assignments: Assignme
     },
     async (request, reply) =>
       reply.status(201).send(await assignments.createSamples(callerOf(request), request.query.timeZone)),
+  );
+
+  app.patch(
+    '/assignments/:id',
+    {
+      schema: {
+        ...common,
+        summary:
+          'Edit an assignment of an own course (max points never below a grade given: 409 points_below_grade)',
+        params: IdParams,
+        body: UpdateAssignmentBody,
+        response: { 200: Assignment, ...signedInErrors },
+      },
+    },
+    async (request) => assignments.update(callerOf(request), request.params.id, request.body),
   );
 
   app.delete(

@@ -1,10 +1,12 @@
-import { eq } from 'drizzle-orm';
+import { eq, max, sql } from 'drizzle-orm';
 import {
   atZonedTime,
+  ErrorCode,
   isTimeZone,
   SAMPLE_ASSIGNMENT_POINTS,
   type Assignment,
   type CreateAssignmentBody,
+  type UpdateAssignmentBody,
 } from '@classwave/shared';
 import type { Caller } from '../auth/service.js';
 import type { Clock } from '../clock.js';
@@ -12,14 +14,54 @@ import type { Db } from '../db/client.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
 import { assignments, courses, submissions } from '../db/schema.js';
-import { badRequest, conflict } from '../http/errors.js';
+import { AppError, badRequest, conflict } from '../http/errors.js';
 import { requireTeacher } from '../policies.js';
 import { requireOwnerOf } from '../classes/visibility.js';
 import { pickDistinct, SAMPLE_ASSIGNMENTS } from '../courses/samples.js';
+import type { RecordEvent } from '../realtime/outbox.js';
+import { releaseHeld } from '../grading/release.js';
 import { toAssignment, type AssignmentLists } from './queries.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 const SERVER_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+type AssignmentRow = typeof assignments.$inferSelect;
+
+/**
+ * assignment:created / assignment:updated, each audience in its own view (DESIGN §11, §13): the
+ * teacher's tabs with the counts; the course's room (its active members) without them, and with a
+ * status only when it is the same for every member (a new assignment: nobody has work on it yet).
+ * An edit leaves `submission` and `status` null for members: their client keeps its own and
+ * recomputes the status (shared workStatus) from the new due date.
+ */
+export function recordAssignment(
+  record: RecordEvent,
+  type: 'assignment:created' | 'assignment:updated',
+  row: AssignmentRow,
+  courseTitle: string,
+  teacherId: string,
+  counts: { submissionCount: number; needsGrading: number },
+  now: Date,
+): Assignment {
+  const teacherView = toAssignment(row, courseTitle, { viewer: 'teacher', ...counts }, now);
+  const membersView = toAssignment(
+    row,
+    courseTitle,
+    {
+      viewer: 'members',
+      status:
+        type === 'assignment:created'
+          ? row.dueDate.getTime() < now.getTime()
+            ? 'missing'
+            : 'not_submitted'
+          : null,
+    },
+    now,
+  );
+  record(type, teacherView, audience.owner(teacherId));
+  record(type, membersView, audience.members(row.courseId));
+  return teacherView;
+}
 
 export function createAssignmentService({
   db,
@@ -54,11 +96,20 @@ export function createAssignmentService({
             maxPoints: body.maxPoints ?? 100,
             courseId: course.id,
             createdAt: clock.now(),
+            gradeRelease: body.gradeRelease ?? 'auto',
+            closesAtDue: body.closesAtDue ?? false,
           })
           .returning();
-        const created = toAssignment(row!, course.title, null, 0);
-        record('assignment:created', created, audience.course(course.id, course.teacherId));
-        return created;
+        const zero = { submissionCount: 0, needsGrading: 0 };
+        return recordAssignment(
+          record,
+          'assignment:created',
+          row!,
+          course.title,
+          course.teacherId,
+          zero,
+          clock.now(),
+        );
       });
     },
 
@@ -91,9 +142,89 @@ export function createAssignmentService({
           )
           .returning();
         const titles = new Map(own.map((c) => [c.id, c.title]));
-        const created = rows.map((row) => toAssignment(row, titles.get(row.courseId)!, null, 0));
-        for (const a of created) record('assignment:created', a, audience.course(a.courseId, caller.userId));
-        return created;
+        const zero = { submissionCount: 0, needsGrading: 0 };
+        return rows.map((row) =>
+          recordAssignment(
+            record,
+            'assignment:created',
+            row,
+            titles.get(row.courseId)!,
+            caller.userId,
+            zero,
+            now,
+          ),
+        );
+      });
+    },
+
+    /**
+     * The course's teacher edits an assignment: the fields given, validated as on create; max points
+     * never below a grade already given (409 points_below_grade naming it). Grade writes lock the
+     * assignment row (for share), so none can slip in between the check and the change. Switching
+     * to automatic release returns the held grades with the edit.
+     */
+    async update(caller: Caller, id: string, body: UpdateAssignmentBody): Promise<Assignment> {
+      const dueDate = body.dueDate === undefined ? undefined : new Date(body.dueDate);
+      if (dueDate && Number.isNaN(dueDate.getTime()))
+        throw badRequest('body.dueDate must be a valid date-time');
+      const title = body.title?.trim();
+      return outbox.transaction(async (tx, record) => {
+        const [row] = await tx
+          .select({ assignment: assignments, course: courses })
+          .from(assignments)
+          .innerJoin(courses, eq(courses.id, assignments.courseId))
+          .where(eq(assignments.id, id))
+          .for('update', { of: assignments });
+        const course = await requireOwnerOf(tx, caller, row?.course, 'edit its assignments', 'Assignment');
+        const before = row!.assignment;
+        if (body.maxPoints !== undefined && body.maxPoints < before.maxPoints) {
+          const [{ highest } = { highest: null }] = await tx
+            .select({ highest: max(submissions.grade) })
+            .from(submissions)
+            .where(eq(submissions.assignmentId, id));
+          if (highest !== null && highest > body.maxPoints) {
+            throw new AppError(
+              409,
+              ErrorCode.pointsBelowGrade,
+              `Max points can't be below ${highest}: a student already has that grade.`,
+            );
+          }
+        }
+        const [updated] = await tx
+          .update(assignments)
+          .set({
+            ...(title !== undefined ? { title } : {}),
+            ...(body.description !== undefined ? { description: body.description.trim() } : {}),
+            ...(dueDate ? { dueDate } : {}),
+            ...(body.maxPoints !== undefined ? { maxPoints: body.maxPoints } : {}),
+            ...(body.gradeRelease !== undefined ? { gradeRelease: body.gradeRelease } : {}),
+            ...(body.closesAtDue !== undefined ? { closesAtDue: body.closesAtDue } : {}),
+          })
+          .where(eq(assignments.id, id))
+          .returning();
+        // From "when I return them" to "automatically": the grades still held would otherwise wait
+        // for a Return the teacher no longer sees (no Return bar, no Held badge). They go out now,
+        // in this transaction, as a Return sends them.
+        if (before.gradeRelease === 'manual' && updated!.gradeRelease === 'auto') {
+          await releaseHeld(tx, record, { assignment: updated!, teacherId: course.teacherId }, clock.now());
+        }
+        const [counts] = await tx
+          .select({
+            submissionCount: sql<number>`count(*)::int`,
+            needsGrading: sql<number>`(count(*) filter (where ${submissions.grade} is null))::int`,
+          })
+          .from(submissions)
+          .where(eq(submissions.assignmentId, id));
+        const shown = recordAssignment(
+          record,
+          'assignment:updated',
+          updated!,
+          course.title,
+          course.teacherId,
+          counts ?? { submissionCount: 0, needsGrading: 0 },
+          clock.now(),
+        );
+        return shown;
       });
     },
 

@@ -65,6 +65,13 @@ describe('sign-up → verify → sign-in → refresh → sign-out', () => {
     const refreshed = await post('/api/auth/refresh', {}, { cookie: refreshCookieOf(signin) });
     expect(refreshed.statusCode).toBe(200);
     const next = refreshed.json().session;
+    // The profile comes with it (a tab restoring its session needs no GET /api/me), and nothing else.
+    expect(refreshed.json().profile).toEqual({
+      id: session.user.id,
+      fullName: 'Ada Lovelace',
+      role: 'teacher',
+    });
+    expect(Object.keys(refreshed.json()).sort()).toEqual(['profile', 'session']);
     expect(refreshCookieOf(refreshed)).not.toBe(refreshCookieOf(signin));
     expect(
       (await t.app.inject({ method: 'GET', url: '/api/me', headers: bearer(next.accessToken) })).statusCode,

@@ -6,6 +6,11 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
+  /**
+   * A Message-ID of our own (`<…@host>`), the same each time this one message is sent again: mail
+   * servers and clients recognise a repeat of it (otherwise the transport makes up a new one).
+   */
+  messageId?: string;
 }
 
 export interface Mailer {

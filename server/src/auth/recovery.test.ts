@@ -61,27 +61,31 @@ describe('POST /api/auth/recover', () => {
   });
 
   it('takes comparable time for unknown and known addresses', async () => {
-    // One request per known address (each has its own small limit), nine of each kind.
-    const known = await Promise.all(Array.from({ length: 9 }, () => createVerifiedUser(t)));
     const time = async (address: string) => {
       const start = performance.now();
       await recover(address);
       return performance.now() - start;
     };
     const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    // Interleaved, so a slow moment of the machine falls on both.
-    const knownTimes: number[] = [];
-    const unknownTimes: number[] = [];
-    for (const { email } of known) {
-      knownTimes.push(await time(email));
-      unknownTimes.push(await time(uniqueEmail('timing')));
-    }
-    const [k, u] = [median(knownTimes), median(unknownTimes)];
+    /** The gap between the two medians over nine of each, interleaved so a slow moment falls on both. */
+    const gap = async () => {
+      // One request per known address (each has its own small limit).
+      const known = await Promise.all(Array.from({ length: 9 }, () => createVerifiedUser(t)));
+      const knownTimes: number[] = [];
+      const unknownTimes: number[] = [];
+      for (const { email } of known) {
+        knownTimes.push(await time(email));
+        unknownTimes.push(await time(uniqueEmail('timing')));
+      }
+      return Math.abs(median(knownTimes) - median(unknownTimes));
+    };
     // The mail goes out after the answer, so neither path waits on SMTP; both do a look-up and a
     // write-shaped query. What would give an address away is a difference of milliseconds that
-    // repeats (a password hash or a mail sent in line costs tens); the two medians are closer than
-    // that. (A ratio of two medians of a few milliseconds is noise on a busy machine, so none is asserted.)
-    expect(Math.abs(k - u)).toBeLessThan(25);
+    // repeats in every round (a password hash or a mail sent in line costs tens); a busy machine can
+    // spoil one round, so the best of up to three is asserted — a real leak spoils them all.
+    let best = await gap();
+    for (let round = 1; round < 3 && best >= 25; round++) best = Math.min(best, await gap());
+    expect(best).toBeLessThan(25);
   });
 
   it('refuses a redirect to another origin', async () => {

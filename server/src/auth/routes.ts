@@ -10,6 +10,7 @@ import {
   MeResponse,
   MessageResponse,
   ResendBody,
+  RefreshResponse,
   SessionResponse,
   SignInBody,
   SignUpBody,
@@ -188,7 +189,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
           'That is the normal answer to a first visit, so it is not an error (a browser would log a 401 ' +
           'as one). A cookie that is expired, revoked or unknown still gets 401.',
         response: {
-          200: SessionResponse,
+          200: RefreshResponse,
           204: Type.Null({ description: 'No refresh cookie: signed out. No body, no cookie set.' }),
           ...errors,
         },
@@ -200,7 +201,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
       try {
         const issued = await auth.refresh(presented);
         setRefreshCookie(reply, issued);
-        return { session: issued.session };
+        return { session: issued.session, profile: await auth.profileOf(issued.session.user.id) };
       } catch (error) {
         clearRefreshCookie(reply);
         throw error;

@@ -1,4 +1,5 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { batchLoader } from '../db/batch-loader.js';
 import {
   ErrorCode,
   VerifyLinkError,
@@ -120,6 +121,20 @@ export function createAuthService(deps: {
   });
   // Every way a session ends goes through this event; the cache forgets it first.
   events.prependListener('session:ended', ({ sessionId }) => liveSessions.end(sessionId));
+  /** Sessions not in the cache, looked up together when many arrive at once (a reconnection storm). */
+  const sessionById = batchLoader(async (ids: string[]) => {
+    const rows = await db
+      .select({
+        id: sessions.id,
+        userId: sessions.userId,
+        revokedAt: sessions.revokedAt,
+        role: profiles.role,
+      })
+      .from(sessions)
+      .innerJoin(profiles, eq(profiles.id, sessions.userId))
+      .where(inArray(sessions.id, ids));
+    return new Map(rows.map((r) => [r.id, r]));
+  });
 
   /** Only links back to the app's own origin are allowed (no open redirect). */
   function checkRedirect(redirectTo: string | undefined): string {
@@ -447,11 +462,8 @@ export function createAuthService(deps: {
       const known = liveSessions.get(claims.sid, claims.sub);
       if (known)
         return { userId: claims.sub, sessionId: claims.sid, role: known, tokenExpiresAt: claims.exp };
-      const [row] = await db
-        .select({ revokedAt: sessions.revokedAt, role: profiles.role })
-        .from(sessions)
-        .innerJoin(profiles, eq(profiles.id, sessions.userId))
-        .where(and(eq(sessions.id, claims.sid), eq(sessions.userId, claims.sub)));
+      const found = await sessionById(claims.sid);
+      const row = found?.userId === claims.sub ? found : undefined;
       if (!row) throw unauthorized('The access token is not valid.', ErrorCode.invalidToken);
       if (row.revokedAt || !liveSessions.remember(claims.sid, claims.sub, row.role))
         throw unauthorized('This session has ended. Please sign in again.', ErrorCode.sessionEnded);
@@ -461,6 +473,17 @@ export function createAuthService(deps: {
     /** Another process ended this session (heard through the socket adapter). */
     forgetSession(sessionId: string): void {
       liveSessions.end(sessionId);
+    },
+
+    /** A user's profile, for the answer to a refresh (the user was just read in its transaction). */
+    async profileOf(userId: string): Promise<Profile> {
+      const [row] = await db
+        .select({ id: profiles.id, fullName: profiles.fullName, role: profiles.role })
+        .from(profiles)
+        .where(eq(profiles.id, userId));
+      if (!row)
+        throw unauthorized('Your session has ended. Please sign in again.', ErrorCode.refreshTokenInvalid);
+      return row;
     },
 
     async me(caller: Caller): Promise<{ user: User; profile: Profile }> {

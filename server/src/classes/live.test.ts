@@ -62,13 +62,16 @@ describe('a student socket and course membership', () => {
     expect(socket.events.filter(about(second.id))).toEqual([]);
     expect(socket.events.filter((e) => e.type === 'assignment:deleted')).toEqual([]);
 
-    // A tab that reconnects and asks what it missed gets nothing of the course either.
+    // A tab that reconnects and asks what it missed gets nothing of the course either: only its
+    // own notice of the removal (DESIGN §14), written with it.
     const replay = await t.app.inject({
       method: 'GET',
       url: `/api/events?after=${told.id}`,
       headers: student.headers,
     });
-    expect(replay.json().events).toEqual([]);
+    expect(
+      replay.json<{ events: LiveEvent[] }>().events.map((e) => [e.type, (e.data as { kind?: string }).kind]),
+    ).toEqual([['notification:created', 'removed_from_course']]);
   });
 
   it('puts a member socket in the course room at connect', async () => {

@@ -1,6 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Course, CourseDetail, CourseList, CreateCourseBody, IdParams } from '@classwave/shared';
+import {
+  Course,
+  CourseDetail,
+  CourseList,
+  CreateCourseBody,
+  IdParams,
+  UpdateCourseBody,
+} from '@classwave/shared';
 import { callerOf } from '../auth/authenticate.js';
 import { bearerSecurity, signedInErrors } from '../http/responses.js';
 import type { CourseService } from './service.js';
@@ -59,6 +66,20 @@ export const courseRoutes: FastifyPluginAsyncTypebox<{ courses: CourseService }>
       },
     },
     async (request) => courses.detail(callerOf(request), request.params.id),
+  );
+
+  app.patch(
+    '/courses/:id',
+    {
+      schema: {
+        ...common,
+        summary: 'Edit an own course (title, code, description; the code unique among yours: 409)',
+        params: IdParams,
+        body: UpdateCourseBody,
+        response: { 200: Course, ...signedInErrors },
+      },
+    },
+    async (request) => courses.update(callerOf(request), request.params.id, request.body),
   );
 
   app.delete(

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import {
   COURSES_QUERY_LIMIT,
   formatJoinCode,
@@ -7,9 +7,10 @@ import {
   type Course,
   type CourseDetail,
   type CreateCourseBody,
+  type UpdateCourseBody,
 } from '@classwave/shared';
 import type { Caller } from '../auth/service.js';
-import type { Db, Tx } from '../db/client.js';
+import { isoText, type Database, type Db, type Statement, type Tx } from '../db/client.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience, userRoom } from '../realtime/rooms.js';
 import { assignments, courseMembers, courses, profiles } from '../db/schema.js';
@@ -28,27 +29,70 @@ const STILL_HAS_ASSIGNMENTS = 'It still has assignments. Delete them first.';
 
 type CourseRow = typeof courses.$inferSelect;
 /** A course as `viewerId` sees it: the join code only for its teacher (DESIGN §11). */
-export const toCourse = (row: CourseRow, teacherName: string, viewerId: string | null): Course => ({
+export const toCourse = (row: CourseRow, teacherName: string, viewerId: string | null): Course =>
+  courseView({ ...row, createdAt: row.createdAt.toISOString() }, teacherName, viewerId);
+
+const courseView = (
+  row: Omit<CourseRow, 'createdAt'> & { createdAt: string },
+  teacherName: string,
+  viewerId: string | null,
+): Course => ({
   id: row.id,
   title: row.title,
   description: row.description,
   code: row.code,
   teacherId: row.teacherId,
-  createdAt: row.createdAt.toISOString(),
+  createdAt: row.createdAt,
   teacher: { id: row.teacherId, fullName: teacherName },
   joinCode: viewerId === row.teacherId ? formatJoinCode(row.joinCode) : null,
   joinEnabled: row.joinEnabled,
 });
 
+interface CourseListRow {
+  id: string;
+  title: string;
+  description: string;
+  code: string;
+  teacher_id: string;
+  created_at: string;
+  teacher_name: string;
+  join_code: string;
+  join_enabled: boolean;
+}
+
+/**
+ * The course list of one role as a prepared statement with a hand-written mapper (issue 15: the
+ * list is read on every page load; Drizzle's query building and row mapping cost more than the
+ * query). `$1` is the caller: a teacher's own courses, a student's active memberships (DESIGN §11).
+ */
+function courseListStatement(role: Caller['role']): Statement {
+  const where =
+    role === 'teacher'
+      ? 'c.teacher_id = $1'
+      : `exists (select 1 from course_members m where m.course_id = c.id and m.student_id = $1 and m.status = 'active')`;
+  return {
+    name: `courses_${role}_v1`,
+    text: `select c.id, c.title, c.description, c.code, c.teacher_id, ${isoText('c.created_at')} as created_at,
+        p.full_name as teacher_name, c.join_code, c.join_enabled
+      from courses c join profiles p on p.id = c.teacher_id
+      where ${where}
+      order by c.created_at desc, c.id desc
+      limit ${COURSES_QUERY_LIMIT}`,
+  };
+}
+
 export function createCourseService({
   db,
+  database,
   outbox,
   lists,
 }: {
   db: Db;
+  database: Pick<Database, 'rows'>;
   outbox: Outbox;
   lists: AssignmentLists;
 }) {
+  const listStatements = { teacher: courseListStatement('teacher'), student: courseListStatement('student') };
   const selectCourses = (tx: Db | Tx) =>
     tx
       .select({ course: courses, teacherName: profiles.fullName })
@@ -96,11 +140,23 @@ export function createCourseService({
   return {
     /** The caller's courses, newest first: a teacher's own, a student's active memberships (DESIGN §11). */
     async list(caller: Caller): Promise<Course[]> {
-      const rows = await selectCourses(db)
-        .where(visibleCourse(caller))
-        .orderBy(desc(courses.createdAt), desc(courses.id))
-        .limit(COURSES_QUERY_LIMIT);
-      return rows.map((r) => toCourse(r.course, r.teacherName, caller.userId));
+      const rows = await database.rows<CourseListRow>(listStatements[caller.role], [caller.userId]);
+      return rows.map((r) =>
+        courseView(
+          {
+            id: r.id,
+            title: r.title,
+            description: r.description,
+            code: r.code,
+            teacherId: r.teacher_id,
+            createdAt: r.created_at,
+            joinCode: r.join_code,
+            joinEnabled: r.join_enabled,
+          },
+          r.teacher_name,
+          caller.userId,
+        ),
+      );
     },
 
     async create(caller: Caller, body: CreateCourseBody): Promise<Course> {
@@ -124,6 +180,53 @@ export function createCourseService({
         course: toCourse(course, teacherName, caller.userId),
         assignments: await lists.ofCourse(caller, id),
       };
+    },
+
+    /**
+     * The teacher edits an own course: the fields given, validated as on create; the code is
+     * normalized and stays unique among the teacher's courses (409 naming it). Members get the
+     * course without its join code, the teacher's tabs with it.
+     */
+    async update(caller: Caller, id: string, body: UpdateCourseBody): Promise<Course> {
+      return outbox.transaction(async (tx, record) => {
+        const [target] = await tx.select().from(courses).where(eq(courses.id, id)).for('update');
+        const owned = await requireOwnerOf(tx, caller, target, 'edit it');
+        // The teacher's row, locked as on create: two tabs can't both take one code.
+        const [teacher] = await tx
+          .select({ fullName: profiles.fullName })
+          .from(profiles)
+          .where(eq(profiles.id, owned.teacherId))
+          .for('update');
+        const code = body.code === undefined ? undefined : normalizeCourseCode(body.code);
+        if (code !== undefined) {
+          const [clash] = await tx
+            .select({ id: courses.id })
+            .from(courses)
+            .where(
+              and(
+                eq(courses.teacherId, owned.teacherId),
+                eq(sql`upper(${courses.code})`, code),
+                ne(courses.id, id),
+              ),
+            )
+            .limit(1);
+          if (clash) throw conflict(`You already have a course with the code ${code}.`);
+        }
+        const [row] = await tx
+          .update(courses)
+          .set({
+            ...(body.title !== undefined ? { title: body.title.trim() } : {}),
+            ...(body.description !== undefined ? { description: body.description.trim() } : {}),
+            ...(code !== undefined ? { code } : {}),
+          })
+          .where(eq(courses.id, id))
+          .returning();
+        const teacherName = found(teacher, 'Profile').fullName;
+        record('course:updated', toCourse(row!, teacherName, null), audience.members(id));
+        const mine = toCourse(row!, teacherName, caller.userId);
+        record('course:updated', mine, audience.owner(caller.userId));
+        return mine;
+      });
     },
 
     /** Deletes an own course; refused while it has assignments (the spec's rule, kept by a foreign key too). */

@@ -1,107 +1,102 @@
-import { and, asc, count, eq, gte, inArray, isNull, notExists, or } from 'drizzle-orm';
 import {
   TEAM_MEMBER_COUNT,
   UNKNOWN_COURSE_TITLE,
   UPCOMING_CLASSES_LIMIT,
   UPCOMING_EVENTS_LIMIT,
   type Dashboard,
+  type Role,
   type UpcomingEvent,
 } from '@classwave/shared';
 import type { Caller } from '../auth/service.js';
 import type { Clock } from '../clock.js';
-import type { Db } from '../db/client.js';
-import { assignments, courseMembers, courses, liveClasses, submissions } from '../db/schema.js';
-import { visibleCourse } from '../classes/visibility.js';
+import { isoText, type Database, type Statement } from '../db/client.js';
+
+interface DashboardRow {
+  courses: number;
+  assignments: number;
+  classes: number;
+  /** JSON: `[{ id, title, time, course_title }]`, soonest first. */
+  next: string;
+}
+
+/**
+ * The whole dashboard of one role as one statement (issue 15: it was five queries, one connection
+ * each on PostgreSQL). `$1` is the caller, `$2` the server's time. The courses a caller sees
+ * (DESIGN §11): a teacher's own, a student's active memberships. A student's active work is what is
+ * still open to them: work already submitted is neither counted nor listed (this refines spec §2,
+ * where the figure disagreed with the Assignments page's badges). Live classes cannot be scheduled
+ * yet (a placeholder): a teacher's are their courses' classes; a student's, their courses' and the
+ * school-wide ones (no course).
+ */
+function dashboardStatement(role: Role): Statement {
+  const student = role === 'student';
+  const visible = student
+    ? `select m.course_id as id from course_members m where m.student_id = $1 and m.status = 'active'`
+    : `select c.id from courses c where c.teacher_id = $1`;
+  const stillOpen = student
+    ? `and not exists (select 1 from submissions s where s.assignment_id = a.id and s.student_id = $1)`
+    : '';
+  const classCourses = student
+    ? `(l.course_id is null or l.course_id in (select id from visible))`
+    : `l.course_id in (select id from visible)`;
+  return {
+    name: `dashboard_${role}_v1`,
+    text: `with visible as (${visible}),
+      open_work as (
+        select a.id, a.title, a.due_date as time, c.title as course_title
+        from assignments a join courses c on c.id = a.course_id
+        where a.course_id in (select id from visible) and a.due_date >= $2::timestamptz ${stillOpen}),
+      classes as (
+        select l.id, l.title, l.scheduled_at as time, c.title as course_title
+        from live_classes l left join courses c on c.id = l.course_id
+        where l.scheduled_at >= $2::timestamptz and ${classCourses}),
+      next as (
+        (select id, title, time, course_title, 'assignment' as type from open_work
+          order by time, id limit ${UPCOMING_EVENTS_LIMIT})
+        union all
+        (select id, title, time, course_title, 'class' as type from classes
+          order by time, id limit ${UPCOMING_CLASSES_LIMIT}))
+    select (select count(*) from visible)::int as courses,
+      (select count(*) from open_work)::int as assignments,
+      (select count(*) from classes)::int as classes,
+      coalesce((select json_agg(json_build_object('id', id, 'title', title, 'type', type,
+          'time', ${isoText('time')}, 'courseTitle', course_title) order by time, type, id)
+        from next), '[]')::text as next`,
+  };
+}
 
 /** The dashboard per role (spec §2, §7), counted in SQL rather than by loading rows. */
-export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) {
+export function createDashboardService({
+  database,
+  clock,
+}: {
+  database: Pick<Database, 'rows'>;
+  clock: Clock;
+}) {
+  const statements = { student: dashboardStatement('student'), teacher: dashboardStatement('teacher') };
   return {
     async get(caller: Caller): Promise<Dashboard> {
-      const now = clock.now();
-      const isTeacher = caller.role === 'teacher';
-      // The courses the caller sees (DESIGN §11): a teacher's own, a student's active memberships.
-      const visibleCourseIds = isTeacher
-        ? db.select({ id: courses.id }).from(courses).where(eq(courses.teacherId, caller.userId))
-        : db
-            .select({ id: courseMembers.courseId })
-            .from(courseMembers)
-            .where(and(eq(courseMembers.studentId, caller.userId), eq(courseMembers.status, 'active')));
-      // A student's active work is what is still open to them: work already submitted (or graded)
-      // is neither counted nor listed (this refines spec §2, where the figure disagreed with the
-      // Assignments page's badges).
-      const stillOpen = notExists(
-        db
-          .select({ one: submissions.id })
-          .from(submissions)
-          .where(and(eq(submissions.assignmentId, assignments.id), eq(submissions.studentId, caller.userId))),
-      );
-      const futureAssignments = and(
-        gte(assignments.dueDate, now),
-        inArray(assignments.courseId, visibleCourseIds),
-        isTeacher ? undefined : stillOpen,
-      );
-      // Live classes cannot be scheduled yet (a placeholder): a teacher's are their courses' classes; a
-      // student's, their courses' and the school-wide ones (no course), as before classes.
-      const futureClasses = and(
-        gte(liveClasses.scheduledAt, now),
-        isTeacher
-          ? inArray(liveClasses.courseId, visibleCourseIds)
-          : or(isNull(liveClasses.courseId), inArray(liveClasses.courseId, visibleCourseIds)),
-      );
-
-      const [[courseCount], [assignmentCount], [classCount], nextAssignments, nextClasses] =
-        await Promise.all([
-          db.select({ n: count() }).from(courses).where(visibleCourse(caller)),
-          db.select({ n: count() }).from(assignments).where(futureAssignments),
-          db.select({ n: count() }).from(liveClasses).where(futureClasses),
-          db
-            .select({
-              id: assignments.id,
-              title: assignments.title,
-              time: assignments.dueDate,
-              courseTitle: courses.title,
-            })
-            .from(assignments)
-            .leftJoin(courses, eq(courses.id, assignments.courseId))
-            .where(futureAssignments)
-            .orderBy(asc(assignments.dueDate), asc(assignments.id))
-            .limit(UPCOMING_EVENTS_LIMIT),
-          db
-            .select({
-              id: liveClasses.id,
-              title: liveClasses.title,
-              time: liveClasses.scheduledAt,
-              courseTitle: courses.title,
-            })
-            .from(liveClasses)
-            .leftJoin(courses, eq(courses.id, liveClasses.courseId))
-            .where(futureClasses)
-            .orderBy(asc(liveClasses.scheduledAt), asc(liveClasses.id))
-            .limit(UPCOMING_CLASSES_LIMIT),
-        ]);
-
-      const events: UpcomingEvent[] = [
-        ...nextAssignments.map((a) => ({ ...a, type: 'assignment' as const })),
-        ...nextClasses.map((c) => ({ ...c, type: 'class' as const })),
-      ]
-        .sort((a, b) => a.time.getTime() - b.time.getTime())
-        .slice(0, UPCOMING_EVENTS_LIMIT)
-        .map((e) => ({
+      const [row] = await database.rows<DashboardRow>(statements[caller.role], [
+        caller.userId,
+        clock.now().toISOString(),
+      ]);
+      const next = JSON.parse(row!.next) as (Omit<UpcomingEvent, 'courseTitle'> & {
+        courseTitle: string | null;
+      })[];
+      return {
+        stats: {
+          totalCourses: row!.courses,
+          activeAssignments: row!.assignments,
+          upcomingClasses: row!.classes,
+          teamMembers: TEAM_MEMBER_COUNT,
+        },
+        upcomingEvents: next.slice(0, UPCOMING_EVENTS_LIMIT).map((e) => ({
           id: e.id,
           title: e.title,
           type: e.type,
-          time: e.time.toISOString(),
+          time: e.time,
           courseTitle: e.courseTitle ?? UNKNOWN_COURSE_TITLE,
-        }));
-
-      return {
-        stats: {
-          totalCourses: courseCount?.n ?? 0,
-          activeAssignments: assignmentCount?.n ?? 0,
-          upcomingClasses: classCount?.n ?? 0,
-          teamMembers: TEAM_MEMBER_COUNT,
-        },
-        upcomingEvents: events,
+        })),
       };
     },
   };

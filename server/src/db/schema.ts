@@ -180,11 +180,18 @@ export const assignments = pgTable(
       .notNull()
       .references(() => courses.id, { onDelete: 'restrict' }),
     createdAt: createdAt(),
+    /** 'auto': a grade reaches the student when given; 'manual': when the teacher returns it (DESIGN §13). */
+    gradeRelease: text('grade_release', { enum: ['auto', 'manual'] })
+      .notNull()
+      .default('auto'),
+    /** Refuse submissions after the due time (409 assignment_closed). */
+    closesAtDue: boolean('closes_at_due').notNull().default(false),
   },
   (t) => [
     index('assignments_course_id_due_date_idx').on(t.courseId, t.dueDate),
     index('assignments_due_date_idx').on(t.dueDate),
     check('assignments_max_points_check', sql`${t.maxPoints} > 0`),
+    check('assignments_grade_release_check', sql`${t.gradeRelease} in ('auto', 'manual')`),
   ],
 );
 
@@ -203,12 +210,61 @@ export const submissions = pgTable(
     grade: integer('grade'),
     feedback: text('feedback'),
     gradedAt: timestamp('graded_at', { withTimezone: true }),
+    /** Grows by one with every grade write; a write names the version it started from (DESIGN §13). */
+    version: integer('version').notNull().default(0),
+    /** When the grade reached the student; null while it is held (or there is none). */
+    returnedAt: timestamp('returned_at', { withTimezone: true }),
+    /** Who wrote the grade last. */
+    gradedBy: uuid('graded_by').references(() => profiles.id, { onDelete: 'set null' }),
+    /** The student's Idempotency-Key for the POST that made it (DESIGN §12): a repeat answers this row. */
+    idempotencyKey: uuid('idempotency_key'),
   },
   (t) => [
     uniqueIndex('submissions_assignment_student_key').on(t.assignmentId, t.studentId),
+    uniqueIndex('submissions_student_idempotency_key').on(t.studentId, t.idempotencyKey),
     index('submissions_assignment_submitted_at_idx').on(t.assignmentId, t.submittedAt.desc()),
     index('submissions_student_id_idx').on(t.studentId),
     check('submissions_grade_check', sql`${t.grade} is null or ${t.grade} >= 0`),
+  ],
+);
+
+/** A student excused from an assignment (DESIGN §13): a row while excused, none otherwise. */
+export const excusals = pgTable(
+  'excusals',
+  {
+    assignmentId: uuid('assignment_id')
+      .notNull()
+      .references(() => assignments.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'excusals_pkey', columns: [t.assignmentId, t.studentId] }),
+    index('excusals_student_id_idx').on(t.studentId),
+  ],
+);
+
+/** A student's unsent answer (DESIGN §12): one per student and assignment, one writer by version. */
+export const submissionDrafts = pgTable(
+  'submission_drafts',
+  {
+    assignmentId: uuid('assignment_id')
+      .notNull()
+      .references(() => assignments.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    content: text('content').notNull(),
+    /** Grows by one with every save; a save names the version it started from. */
+    version: integer('version').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.assignmentId, t.studentId] }),
+    index('submission_drafts_student_id_idx').on(t.studentId),
+    check('submission_drafts_version_check', sql`${t.version} > 0`),
   ],
 );
 
@@ -268,3 +324,94 @@ export const events = pgTable(
     index('events_xid_idx').on(t.xid),
   ],
 );
+
+/**
+ * A user's inbox (DESIGN §14), kept 90 days. Timed kinds (due_soon, assignment_closed) are unique per
+ * user and assignment, so a job that runs twice can never store one twice.
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull().default(''),
+    link: text('link').notNull(),
+    courseId: uuid('course_id').references(() => courses.id, { onDelete: 'set null' }),
+    assignmentId: uuid('assignment_id').references(() => assignments.id, { onDelete: 'set null' }),
+    count: integer('count').notNull().default(1),
+    createdAt: createdAt(),
+    /** When it last changed (a batch grew); the inbox is ordered by it. */
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    /** False when it was made inside the user's quiet hours: the tabs list it but do not toast. */
+    alert: boolean('alert').notNull().default(true),
+  },
+  (t) => [
+    index('notifications_user_updated_idx').on(t.userId, t.updatedAt.desc(), t.id),
+    index('notifications_user_unread_idx')
+      .on(t.userId)
+      .where(sql`${t.readAt} is null`),
+    index('notifications_updated_at_idx').on(t.updatedAt),
+    index('notifications_batch_idx').on(t.userId, t.assignmentId, t.kind, t.createdAt.desc()),
+    uniqueIndex('notifications_timed_key')
+      .on(t.userId, t.kind, t.assignmentId)
+      .where(sql`${t.kind} in ('due_soon', 'assignment_closed')`),
+  ],
+);
+
+/**
+ * Timed work (due-soon reminders, "closed" notices, held e-mails, retention). Every process polls it
+ * with FOR UPDATE SKIP LOCKED; a job is claimed, run and marked done in one transaction, so a crash
+ * runs it again and never half-applies it. `key` names the job for de-duplication and rescheduling.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind').notNull(),
+    key: text('key').notNull(),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    doneAt: timestamp('done_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('jobs_key_key').on(t.key),
+    index('jobs_due_idx')
+      .on(t.runAt)
+      .where(sql`${t.doneAt} is null`),
+  ],
+);
+
+/** Per-user notification settings (quiet hours are opt-in) and the personal calendar feed token. */
+export const notificationSettings = pgTable('notification_settings', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  quietEnabled: boolean('quiet_enabled').notNull().default(false),
+  quietStart: text('quiet_start').notNull().default('21:00'),
+  quietEnd: text('quiet_end').notNull().default('07:00'),
+  timeZone: text('time_zone').notNull().default('UTC'),
+  /**
+   * Whether the user picked `timeZone` by hand (Settings); until then it follows the zone their
+   * browser reports at each sign-in (PUT /api/me/time-zone), and UTC before it ever did.
+   */
+  timeZoneChosen: boolean('time_zone_chosen').notNull().default(false),
+  email: boolean('email').notNull().default(false),
+  /** The secret in the personal ICS feed's URL; a reset replaces it, so the old URL answers 404. */
+  calendarToken: text('calendar_token').unique(),
+});
+
+/** The ICS SEQUENCE of an assignment: grows on every change of it (rescheduleAssignment). */
+export const assignmentRevisions = pgTable('assignment_revisions', {
+  assignmentId: uuid('assignment_id')
+    .primaryKey()
+    .references(() => assignments.id, { onDelete: 'cascade' }),
+  sequence: integer('sequence').notNull().default(0),
+});

@@ -12,6 +12,8 @@ export class AppError extends Error {
     message: string,
     /** Extra headers to send with the error, e.g. Retry-After. */
     readonly headers: Record<string, string> = {},
+    /** More fields for the body, beside the usual four (e.g. `current` on 409 grade_conflict). */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -86,7 +88,9 @@ export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (error instanceof AppError) {
       reply.headers(error.headers);
-      return reply.status(error.statusCode).send(errorBody(error.statusCode, error.code, error.message));
+      return reply
+        .status(error.statusCode)
+        .send({ ...errorBody(error.statusCode, error.code, error.message), ...error.extra });
     }
     const fastifyError = error as FastifyError;
     if (fastifyError.validation) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LiveEvent } from '@classwave/shared';
+import type { LiveEvent, MissedEvents } from '@classwave/shared';
 import { io as connectClient } from 'socket.io-client';
 import { createTestApp, openTestDatabase, type TestApp } from '../test/app.js';
 import {
@@ -33,20 +33,23 @@ describe('catching up across a server restart', () => {
   it('replays the 20 events missed while the server was down, exactly once, then carries on live', async () => {
     const url = await listen(first.app);
     const port = Number(new URL(url).port);
+    // Like the app's tab: every handshake sends the last id it applied (DESIGN §8).
+    let applied: number | null = null;
     const socket = connectClient(url, {
       transports: ['websocket'],
-      auth: { token: student.token },
+      auth: (send) =>
+        send(applied === null ? { token: student.token } : { token: student.token, after: applied }),
       reconnectionDelay: 100,
       reconnectionDelayMax: 200,
     });
     const tab = record(socket);
-    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    await new Promise((resolve) => socket.once('events:missed', resolve));
     const course = await createCourse(first, teacher);
     await joinCourse(first, student, course);
     const seen = await tab.waitFor(
       (e) => e.type === 'member:joined' && (e.data as { course: { id: string } }).course.id === course.id,
     );
-    let lastId = seen.id;
+    applied = seen.id;
 
     // The server stops; the tab keeps trying to reconnect.
     await first.close();
@@ -55,24 +58,23 @@ describe('catching up across a server restart', () => {
     for (let i = 0; i < 20; i++)
       missed.push((await createAssignment(second, teacher, course, { title: `While away ${i}` })).id);
 
-    // The new process comes up on the same address; the tab reconnects by itself and asks what it missed.
-    const reconnected = new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    // The new process comes up on the same address; the tab reconnects by itself, its handshake
+    // saying where it stopped, and the server sends what it missed before anything live.
+    const caughtUp = new Promise<MissedEvents>((resolve) => socket.once('events:missed', resolve));
     await second.app.listen({ port, host: '127.0.0.1' });
-    await reconnected;
-    const replay = await second.app.inject({
-      method: 'GET',
-      url: `/api/events?after=${lastId}`,
-      headers: student.headers,
-    });
-    expect(replay.statusCode).toBe(200);
-    const events: LiveEvent[] = replay.json().events;
+    const replay = await caughtUp;
+    expect(replay.resync).toBe(false);
+    const events: LiveEvent[] = replay.events;
+    expect(events.map((e) => e.type)).toEqual(missed.map(() => 'assignment:created'));
     expect(events.map((e) => (e.data as { id: string }).id)).toEqual(missed);
     expect(new Set(events.map((e) => e.id)).size).toBe(20);
-    lastId = replay.json().lastId;
+    expect(events.every((e) => e.id > seen.id)).toBe(true);
 
     const live = await createAssignment(second, teacher, course, { title: 'After the restart' });
     const arrived = await tab.waitFor((e) => (e.data as { id: string }).id === live.id);
-    expect(arrived.id).toBeGreaterThan(lastId - 1);
+    expect(arrived.id).toBeGreaterThan(replay.lastId);
+    // Nothing replayed also came live.
+    expect(tab.events.filter((e) => events.some((m) => m.id === e.id))).toEqual([]);
     socket.disconnect();
     await second.close();
   });

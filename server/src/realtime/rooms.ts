@@ -9,12 +9,41 @@ export const roleRoom = (role: Role) => `role:${role}`;
 export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 /** A course's active members' sockets (DESIGN §11); joined at connect and on every membership change. */
 export const courseRoom = (courseId: string) => `course:${courseId}`;
+/**
+ * The sockets of students whose tab reports this assignment (DESIGN §13 panel): the panel asks
+ * these few, not the whole course room, so a recount does not ship every member's socket between processes.
+ */
+export const presenceRoom = (assignmentId: string) => `presence:${assignmentId}`;
+/** The sockets of the teacher's tabs that show this assignment's live panel (panel-watch.ts). */
+export const panelRoom = (assignmentId: string) => `panel:${assignmentId}`;
+
+/**
+ * A student's own room for an event that only a member of the assignment's course may hear (a
+ * returned grade: a former member cannot open the course). Not a socket room: the outbox resolves
+ * it inside the event's transaction (member-rooms.ts) to `user:<id>` while the student is an active
+ * member, and to nothing otherwise, so neither the live event nor its replay reaches a former member.
+ */
+export const MEMBER_STUDENT_PREFIX = 'if-member:';
+export const memberStudentRoom = (studentId: string, assignmentId: string) =>
+  `${MEMBER_STUDENT_PREFIX}${assignmentId}:${studentId}`;
 
 export const audience = {
   /** course:created: the owner's tabs only (nobody else is in the course yet). */
   owner: (teacherId: string) => [userRoom(teacherId)],
   /** course:updated / course:deleted / assignment:*: the course's active members and its teacher. */
   course: (courseId: string, teacherId: string) => [courseRoom(courseId), userRoom(teacherId)],
+  /**
+   * The course's active members only: the members' view of an event whose teacher's view (with
+   * counts or the join code) goes to `owner` as a separate event (DESIGN §13).
+   */
+  members: (courseId: string) => [courseRoom(courseId)],
+  /** One student's own tabs: their own view (e.g. excused), draft:saved (DESIGN §12). */
+  student: (studentId: string) => [userRoom(studentId)],
   /** submission:*, member:*: the student and the course's teacher. */
   studentAndTeacher: (studentId: string, teacherId: string) => [userRoom(studentId), userRoom(teacherId)],
+  /** A returned grade: the teacher, and the student only while an active member of the course. */
+  memberStudentAndTeacher: (studentId: string, assignmentId: string, teacherId: string) => [
+    memberStudentRoom(studentId, assignmentId),
+    userRoom(teacherId),
+  ],
 };

@@ -12,6 +12,8 @@ import {
   SocketRefusal,
   type Ack,
   type ClientToServerEvents,
+  type MissedEvents,
+  type PresenceState,
   type ServerToClientEvents,
 } from '@classwave/shared';
 import type { AuthService, Caller } from '../auth/service.js';
@@ -19,24 +21,35 @@ import { AppError } from '../http/errors.js';
 import { isBrokenText } from '../http/validation.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
+import { batchLoader } from '../db/batch-loader.js';
 import { chatbotConversations, courseMembers } from '../db/schema.js';
 import type { DomainEventBus } from '../events.js';
+import { cursorOf, holdLiveEvents } from './catch-up.js';
+import type { ReplayService } from './replay.js';
 import { courseRoom, roleRoom, sessionRoom, userRoom } from './rooms.js';
 
-interface SocketData {
+export interface SocketData {
   caller: Caller;
+  /**
+   * What the student's tab shows (DESIGN §13 panel), set by `presence:set`. Kept on the socket so
+   * `fetchSockets()` reads it on every process, through the Redis or the cluster adapter.
+   */
+  presence?: { assignmentId: string; courseId: string; state: PresenceState };
   /** The course rooms of the student's active memberships at connect (DESIGN §11). */
   courseRooms: string[];
-  expiryTimer?: NodeJS.Timeout;
   chatPending: boolean;
 }
 /** Between the app's processes (through the Redis or the cluster adapter). */
 interface InterServerEvents {
   /** A session ended on another process: drop it from this process's session cache. */
   'session:ended': (sessionId: string) => void;
+  /** A change on another process made these courses' cached assignment rows stale. */
+  'readModel:stale': (courseIds: string[]) => void;
+  /** Another process's tabs show these assignments' live panels (panel-watch.ts). */
+  'panel:watched': (assignmentIds: string[]) => void;
 }
-type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 export type AppIo = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 export interface RealtimeOptions {
@@ -47,6 +60,8 @@ export interface RealtimeOptions {
   clusterWorker?: boolean;
   auth: AuthService;
   bus: DomainEventBus;
+  /** What a socket missed, sent on connect after the handshake's `after` (DESIGN §8). */
+  replay: ReplayService;
   db: Db;
   clock: Clock;
   log: FastifyBaseLogger;
@@ -65,7 +80,7 @@ const refuse = (code: string, message: string): Ack => ({ ok: false, code, messa
  * event to its audience. Only this module knows sockets and rooms.
  */
 export function createRealtime(options: RealtimeOptions) {
-  const { auth, bus, log, clock } = options;
+  const { auth, bus, log, clock, replay } = options;
   const io: AppIo = new Server(options.httpServer, {
     path: '/socket.io',
     serveClient: false,
@@ -94,28 +109,38 @@ export function createRealtime(options: RealtimeOptions) {
 
   const chatFlood = slidingWindow(CHAT_FLOOD);
 
-  // Read in the handshake, so a socket is in its course rooms from its first event on.
-  const membershipsQuery = options.db
-    .select({ courseId: courseMembers.courseId })
-    .from(courseMembers)
-    .where(and(eq(courseMembers.studentId, sql.placeholder('studentId')), eq(courseMembers.status, 'active')))
-    .prepare('socket_course_rooms');
+  // Read in the handshake, so a socket is in its course rooms from its first event on; handshakes
+  // arriving together (a reconnection storm) share one query.
+  const activeCoursesOf = batchLoader(async (studentIds: string[]) => {
+    const rows = await options.db
+      .select({ studentId: courseMembers.studentId, courseId: courseMembers.courseId })
+      .from(courseMembers)
+      .where(and(inArray(courseMembers.studentId, studentIds), eq(courseMembers.status, 'active')));
+    const byStudent = new Map<string, string[]>();
+    for (const r of rows)
+      byStudent.set(r.studentId, [...(byStudent.get(r.studentId) ?? []), courseRoom(r.courseId)]);
+    return byStudent;
+  });
   async function activeCourseRooms(studentId: string): Promise<string[]> {
-    const rows = await membershipsQuery.execute({ studentId });
-    return rows.map((r) => courseRoom(r.courseId));
+    return (await activeCoursesOf(studentId)) ?? [];
   }
+
+  // Beside the socket, not in socket.data: fetchSockets() sends socket.data to other processes
+  // (presence, DESIGN §13), and a timer does not serialize.
+  const expiryTimers = new WeakMap<AppSocket, NodeJS.Timeout>();
 
   /** Closes the socket when its access token runs out, unless a fresh one was handed over. */
   function armExpiry(socket: AppSocket) {
-    clearTimeout(socket.data.expiryTimer);
+    clearTimeout(expiryTimers.get(socket));
     const ms = socket.data.caller.tokenExpiresAt * 1000 - clock.now().getTime();
-    socket.data.expiryTimer = setTimeout(
+    const timer = setTimeout(
       () => {
         socket.emit('error:message', { code: ErrorCode.tokenExpired, message: 'Your access token expired.' });
         socket.disconnect(true);
       },
       Math.max(0, Math.min(ms, 2 ** 31 - 1)),
     );
+    expiryTimers.set(socket, timer);
   }
 
   io.use(async (socket, next) => {
@@ -137,8 +162,36 @@ export function createRealtime(options: RealtimeOptions) {
     }
   });
 
+  /**
+   * Sends a socket what its user missed after the handshake's `after`, by the replay's rules (their
+   * rooms now, late commits, too much or too old → resync), then what was held while it was read.
+   */
+  async function catchUp(socket: AppSocket, hold: ReturnType<typeof holdLiveEvents>): Promise<void> {
+    const after = cursorOf(socket.handshake.auth);
+    let missed: MissedEvents;
+    try {
+      missed =
+        after === 'invalid'
+          ? { resync: true, events: [], lastId: (await replay.after(socket.data.caller, undefined)).lastId }
+          : after === undefined
+            ? await replay.after(socket.data.caller, undefined)
+            : // Its rooms now: joined at connect, left at once when a membership ends.
+              await replay.forSocket(socket.data.caller, after, [...socket.rooms]);
+    } catch (error) {
+      // The live events stay held, so the tab applies nothing past its gap. Closing the transport
+      // (not the socket) makes it reconnect by itself, with back-off, and ask again from the same id.
+      log.warn({ err: error }, 'socket catch-up could not be read');
+      socket.conn.close();
+      return;
+    }
+    if (socket.disconnected) return;
+    hold.release(() => socket.emit('events:missed', missed), new Set(missed.events.map((e) => e.id)));
+  }
+
   io.on('connection', (socket: AppSocket) => {
     const { caller } = socket.data;
+    // Before joining any room: from its first live event on, the socket's events wait for its replay.
+    const hold = holdLiveEvents(socket);
     void socket.join([
       userRoom(caller.userId),
       roleRoom(caller.role),
@@ -146,7 +199,8 @@ export function createRealtime(options: RealtimeOptions) {
       ...socket.data.courseRooms,
     ]);
     armExpiry(socket);
-    socket.on('disconnect', () => clearTimeout(socket.data.expiryTimer));
+    socket.on('disconnect', () => clearTimeout(expiryTimers.get(socket)));
+    void catchUp(socket, hold);
 
     socket.on('auth:token', async (payload, ack) => {
       if (typeof ack !== 'function') return;
@@ -235,6 +289,12 @@ export function createRealtime(options: RealtimeOptions) {
   });
 
   io.on('session:ended', (sessionId) => auth.forgetSession(sessionId));
+  io.on('readModel:stale', (courseIds) => {
+    if (Array.isArray(courseIds)) bus.emit('readModel:stale', { courseIds, remote: true });
+  });
+  bus.on('readModel:stale', ({ courseIds, remote }) => {
+    if (!remote && otherProcesses) io.serverSideEmit('readModel:stale', courseIds);
+  });
   bus.on('session:ended', ({ sessionId, reason }) => {
     if (otherProcesses) io.serverSideEmit('session:ended', sessionId); // one process: nobody else to tell
     const room = io.in(sessionRoom(sessionId));
@@ -244,6 +304,8 @@ export function createRealtime(options: RealtimeOptions) {
 
   return {
     io,
+    /** Whether other processes share the sockets (through the Redis or the cluster adapter). */
+    otherProcesses,
     /**
      * Before the HTTP server closes: open websockets would otherwise keep it from closing. The
      * transports are dropped rather than the sockets disconnected, so clients see a lost connection

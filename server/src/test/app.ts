@@ -19,18 +19,31 @@ export const TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256-signing';
 /** A clock the test moves by hand. */
 export class TestClock implements Clock {
   private offsetMs = 0;
+  /** Set by freezeAt: the clock stands still there (advance still moves it). */
+  private frozenMs: number | undefined;
   now(): Date {
-    return new Date(Date.now() + this.offsetMs);
+    return new Date(this.frozenMs ?? Date.now() + this.offsetMs);
   }
   advance(ms: number): void {
-    this.offsetMs += ms;
+    if (this.frozenMs !== undefined) this.frozenMs += ms;
+    else this.offsetMs += ms;
+  }
+  /** Stops the clock at `at`, for a test that needs an exact instant (e.g. the due second). */
+  freezeAt(at: Date): void {
+    this.frozenMs = at.getTime();
   }
 }
 
 let templateBlob: Blob | undefined;
 
-/** A fresh database for one test app: a copy of the migrated template, on PGlite or the PostgreSQL server. */
-export async function openTestDatabase(): Promise<Database & { dispose(): Promise<void> }> {
+/**
+ * A fresh database for one test app: a copy of the migrated template, on PGlite or the PostgreSQL
+ * server. PGlite keeps it in memory, or in `dataDir` when given (for another process to open after
+ * this one closes it).
+ */
+export async function openTestDatabase(
+  options: { dataDir?: string } = {},
+): Promise<Database & { dispose(): Promise<void>; url?: string }> {
   const url = process.env.DATABASE_URL;
   const template = inject('postgresTemplate');
   if (url && template) {
@@ -47,8 +60,11 @@ export async function openTestDatabase(): Promise<Database & { dispose(): Promis
         await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
       }
     }
-    const database = await openDatabase({ url: databaseUrlWithName(url, name), poolSize: 5 });
+    const copyUrl = databaseUrlWithName(url, name);
+    const database = await openDatabase({ url: copyUrl, poolSize: 5 });
     return Object.assign(database, {
+      /** For another process (a child) to reach the same database. */
+      url: copyUrl,
       async dispose() {
         await database.close();
         await admin.query(`drop database if exists "${name}" with (force)`);
@@ -57,7 +73,7 @@ export async function openTestDatabase(): Promise<Database & { dispose(): Promis
     });
   }
   templateBlob ??= new Blob([readFileSync(inject('pgliteTemplate'))]);
-  const database = await openDatabase({ loadDataDir: templateBlob });
+  const database = await openDatabase({ loadDataDir: templateBlob, dataDir: options.dataDir });
   return Object.assign(database, { dispose: () => database.close() });
 }
 
@@ -88,6 +104,8 @@ export async function createTestApp(
       APP_ORIGIN: TEST_ORIGIN,
       SMTP_URL: mail.url,
       DATA_DIR: path.join(tmpdir(), 'classwave-unused'),
+      // Timed jobs run when a test says so (app.jobs.runDue()), or with JOB_POLL_MS given.
+      JOB_POLL_MS: '0',
       ...options.env,
     },
     { jwtSecret: TEST_SECRET, ...options.config },

@@ -42,7 +42,13 @@ export async function createAssignment(
   t: TestApp,
   teacher: Actor,
   course: Course,
-  body: Partial<{ title: string; description: string; dueDate: string; maxPoints: number }> = {},
+  body: Partial<{
+    title: string;
+    description: string;
+    dueDate: string;
+    maxPoints: number;
+    gradeRelease: 'auto' | 'manual';
+  }> = {},
 ): Promise<Assignment> {
   const res = await t.app.inject({
     method: 'POST',

@@ -34,6 +34,8 @@ export type JsonSchema = {
   maxLength?: number;
   minimum?: number;
   maximum?: number;
+  items?: JsonSchema;
+  minItems?: number;
 };
 interface Operation {
   parameters?: Array<{ in: string; name: string; schema: JsonSchema }>;
@@ -90,9 +92,15 @@ export interface Case {
 
 /**
  * Fields with meaning beyond text: a password or a link's token must match, a join code must name a
- * course (404 otherwise), a course code is upper-cased and unique among the teacher's courses.
+ * course (404 otherwise), a course code is upper-cased and unique among the teacher's courses, a
+ * reported time zone must be an IANA one (400 naming timeZone otherwise).
  */
-const SEMANTIC = new Set(['POST /api/courses/join code', 'POST /api/courses code']);
+const SEMANTIC = new Set([
+  'POST /api/courses/join code',
+  'POST /api/courses code',
+  'PATCH /api/courses/:id code',
+  'PUT /api/me/time-zone timeZone',
+]);
 const isSemantic = (route: Route, name: string) =>
   /password|token/i.test(name) || SEMANTIC.has(`${route.key} ${name}`);
 

@@ -307,7 +307,15 @@ export function problemsWith(res: LightMyRequestResponse, appOrigin: string): st
     const error = body as Record<string, unknown> | undefined;
     if (error) {
       const keys = Object.keys(error).sort().join(',');
-      if (keys !== 'code,error,message,statusCode') problems.push(`error keys ${keys}`);
+      // The documented extras: a grade conflict carries the grade as it stands (DESIGN §13), a draft
+      // conflict the newer draft (DESIGN §12); every other error is the bare shape.
+      const expectedKeys =
+        error.code === 'grade_conflict'
+          ? 'code,current,error,message,statusCode'
+          : error.code === 'draft_conflict'
+            ? 'code,content,error,message,statusCode,version'
+            : 'code,error,message,statusCode';
+      if (keys !== expectedKeys) problems.push(`error keys ${keys}`);
       if (error.statusCode !== status) problems.push(`statusCode ${String(error.statusCode)} ≠ ${status}`);
       const code = String(error.code);
       if (!ERROR_CODES.has(code)) problems.push(`unknown code ${code}`);

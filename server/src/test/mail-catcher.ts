@@ -6,6 +6,8 @@ export interface CaughtMail {
   to: string;
   subject: string;
   text: string;
+  /** Its Message-ID header, as sent. */
+  messageId: string | undefined;
 }
 
 /** A real SMTP server on 127.0.0.1 that keeps what it receives, for tests to read. */
@@ -30,6 +32,7 @@ export class MailCatcher {
               to: session.envelope.rcptTo.map((r) => r.address).join(','),
               subject: parsed.subject ?? '',
               text: parsed.text ?? '',
+              messageId: parsed.messageId,
             };
             this.mails.push(mail);
             this.options.onMail?.(mail);

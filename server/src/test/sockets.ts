@@ -1,6 +1,6 @@
 import { io as connectClient, type Socket } from 'socket.io-client';
 import WebSocket from 'ws';
-import type { ClientToServerEvents, LiveEvent, ServerToClientEvents } from '@classwave/shared';
+import type { ClientToServerEvents, LiveEvent, MissedEvents, ServerToClientEvents } from '@classwave/shared';
 import { LIVE_EVENT_TYPES } from '@classwave/shared';
 import type { FastifyInstance } from 'fastify';
 
@@ -26,6 +26,8 @@ export interface Recorder {
   events: LiveEvent[];
   /** Every server → client message, live events included, in arrival order. */
   heard: Heard[];
+  /** Every `events:missed` (one per connect), in arrival order. */
+  missed: MissedEvents[];
   /** Waits until an event matching `match` has arrived (it may already have). */
   waitFor(match: (e: LiveEvent) => boolean, timeoutMs?: number): Promise<LiveEvent>;
   /** Waits until any server → client message matching `match` has arrived (it may already have). */
@@ -36,6 +38,7 @@ export interface Recorder {
 export function record(socket: ClientSocket): Recorder {
   const events: LiveEvent[] = [];
   const heard: Heard[] = [];
+  const missed: MissedEvents[] = [];
   const waiters = new Set<() => void>();
   for (const type of LIVE_EVENT_TYPES) {
     socket.on(type, (event: LiveEvent) => {
@@ -45,6 +48,7 @@ export function record(socket: ClientSocket): Recorder {
   }
   socket.onAny((name: string, ...args: unknown[]) => {
     heard.push({ name, args });
+    if (name === 'events:missed') missed.push(args[0] as MissedEvents);
     waiters.forEach((w) => w());
   });
   const waitUntil = <T>(find: () => T | undefined, describe: () => string, timeoutMs: number) =>
@@ -68,6 +72,7 @@ export function record(socket: ClientSocket): Recorder {
     socket,
     events,
     heard,
+    missed,
     waitForHeard: (match, timeoutMs = 5000) =>
       waitUntil(
         () => heard.find(match),
@@ -112,7 +117,10 @@ export function openSocket(
   });
 }
 
-/** Connects with an access token and resolves once connected (or rejects with the refusal). */
+/**
+ * Connects with an access token and resolves once connected and caught up (the server's
+ * `events:missed` arrived, so live events flow from here on), or rejects with the refusal.
+ */
 export function connect(
   url: string,
   token: string | undefined,
@@ -121,7 +129,7 @@ export function connect(
   const socket = openSocket(url, token, extra);
   const recorder = record(socket);
   return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(recorder));
+    socket.once('events:missed', () => resolve(recorder));
     socket.once('connect_error', (error) => {
       socket.disconnect();
       reject(error);

@@ -1,12 +1,27 @@
 import { assignmentStatus, type Assignment, type Role } from '@classwave/shared';
-import { Award, BookOpen, CalendarClock, CircleCheck, Pencil, Send, Trash2, Users } from 'lucide-react';
+import {
+  Award,
+  BookOpen,
+  CalendarClock,
+  CircleCheck,
+  Clock,
+  EyeOff,
+  Lock,
+  Pencil,
+  Send,
+  Trash2,
+  Users,
+} from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
+import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
 import { formatListDate } from '../../components/dates';
 import { IconButton } from '../../components/IconButton';
+import { canUnsubmit, UnsubmitButton } from '../drafts/UnsubmitButton';
 import { useDeleteAssignmentMutation } from './assignmentsApi';
+import { WorkStatusBadge } from '../grading/WorkStatusBadge';
 import { StatusBadge } from './StatusBadge';
 
 export const DELETE_ASSIGNMENT_CONFIRMATION = 'Are you sure you want to delete this assignment?';
@@ -15,16 +30,30 @@ export interface AssignmentCardProps {
   assignment: Assignment;
   role: Role;
   now: Date;
+  /** A submit of it waits on this device (pressed offline, or before a reload): never offered twice. */
+  queued?: boolean;
   onSubmit: (assignment: Assignment) => void;
   onViewSubmissions: (assignment: Assignment) => void;
+  /** Teachers: opens the edit dialog. */
+  onEdit: (assignment: Assignment) => void;
 }
 
 /** One assignment: its status, course, due date and points, and what the user can do with it. */
-export function AssignmentCard({ assignment, role, now, onSubmit, onViewSubmissions }: AssignmentCardProps) {
+export function AssignmentCard({
+  assignment,
+  role,
+  now,
+  queued = false,
+  onSubmit,
+  onViewSubmissions,
+  onEdit,
+}: AssignmentCardProps) {
   const titleId = useId();
   const [deleteAssignment, { isLoading: deleting }] = useDeleteAssignmentMutation();
   const status = assignmentStatus(assignment, role, now);
   const submission = role === 'student' ? assignment.submission : null;
+  // Past its due time an assignment that closes then takes no more work (the server says 409 too).
+  const closed = assignment.closesAtDue && new Date(assignment.dueDate).getTime() < now.getTime();
 
   async function handleDelete() {
     if (!window.confirm(DELETE_ASSIGNMENT_CONFIRMATION)) return;
@@ -37,13 +66,22 @@ export function AssignmentCard({ assignment, role, now, onSubmit, onViewSubmissi
   }
 
   return (
-    <article className={`card assignment-card assignment-card--${status}`} aria-labelledby={titleId}>
+    <article
+      className={`card assignment-card assignment-card--${status}`}
+      aria-labelledby={titleId}
+      data-assignment={assignment.id}
+      tabIndex={-1}
+    >
       <div className="assignment-card__body">
         <div className="assignment-card__head">
           <h2 id={titleId} className="assignment-card__title">
             {assignment.title}
           </h2>
-          <StatusBadge status={status} />
+          {role === 'student' ? (
+            <WorkStatusBadge assignment={assignment} now={now} />
+          ) : (
+            <StatusBadge status={status} />
+          )}
         </div>
         <p>
           <Link to={`/courses/${assignment.courseId}`} className="assignment-card__course">
@@ -63,6 +101,18 @@ export function AssignmentCard({ assignment, role, now, onSubmit, onViewSubmissi
             <Award aria-hidden="true" size={16} />
             {assignment.maxPoints} points
           </span>
+          {role === 'teacher' && assignment.gradeRelease === 'manual' && (
+            <span>
+              <EyeOff aria-hidden="true" size={16} />
+              Grades held until returned
+            </span>
+          )}
+          {assignment.closesAtDue && (
+            <span>
+              <Lock aria-hidden="true" size={16} />
+              Closes at the due time
+            </span>
+          )}
         </p>
         {submission && (
           // Focusable from script only: after a keyboard user submits, focus lands here, on the
@@ -103,12 +153,13 @@ export function AssignmentCard({ assignment, role, now, onSubmit, onViewSubmissi
                 <span className="sr-only"> submitted</span>
               </span>
             </Button>
+            {(assignment.needsGrading ?? 0) > 0 && (
+              <Badge tone="warning" className="to-grade">
+                {assignment.needsGrading} to grade
+              </Badge>
+            )}
             <div className="assignment-card__tools">
-              <IconButton
-                label="Edit assignment"
-                title="Editing assignments is coming soon"
-                icon={<Pencil />}
-              />
+              <IconButton label="Edit assignment" icon={<Pencil />} onClick={() => onEdit(assignment)} />
               <IconButton
                 label="Delete assignment"
                 tone="danger"
@@ -119,8 +170,27 @@ export function AssignmentCard({ assignment, role, now, onSubmit, onViewSubmissi
             </div>
           </>
         ) : submission ? (
-          <Button variant="secondary" size="sm" icon={<CircleCheck />} disabled aria-describedby={titleId}>
-            View Submission
+          <>
+            <Button variant="secondary" size="sm" icon={<CircleCheck />} disabled aria-describedby={titleId}>
+              View Submission
+            </Button>
+            {canUnsubmit(assignment, submission, now) && (
+              <UnsubmitButton assignment={assignment} submission={submission} describedBy={titleId} />
+            )}
+          </>
+        ) : queued ? (
+          <Button
+            variant="secondary"
+            size="sm"
+            icon={<Clock />}
+            aria-describedby={titleId}
+            onClick={() => onSubmit(assignment)}
+          >
+            Waiting to submit
+          </Button>
+        ) : closed ? (
+          <Button variant="secondary" size="sm" icon={<Lock />} disabled aria-describedby={titleId}>
+            Closed
           </Button>
         ) : (
           <Button size="sm" icon={<Send />} aria-describedby={titleId} onClick={() => onSubmit(assignment)}>

@@ -1,5 +1,5 @@
 import { formatListDate } from '../../components/dates';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError } from '../../test/api';
 import { createAssignment, createCourse, createOwnSubmission, daysFromNow } from '../../test/factories';
@@ -74,9 +74,18 @@ describe('AssignmentsPage', () => {
   describe('status badges', () => {
     it.each([
       ['Active', 'primary', { dueDate: daysFromNow(3), submission: null }],
-      ['Overdue', 'danger', { dueDate: daysFromNow(-3), submission: null }],
-      ['Submitted', 'warning', { dueDate: daysFromNow(-3), submission: createOwnSubmission() }],
-      ['Graded', 'success', { dueDate: daysFromNow(3), submission: createOwnSubmission({ grade: 9 }) }],
+      // Past due with nothing submitted is Missing (DESIGN §13), not the spec's Overdue.
+      ['Missing', 'danger', { dueDate: daysFromNow(-3), submission: null }],
+      ['Submitted', 'warning', { dueDate: daysFromNow(3), submission: createOwnSubmission() }],
+      ['Submitted · 2 d late', 'warning', { dueDate: daysFromNow(-3), submission: createOwnSubmission() }],
+      [
+        'Graded · 9/100',
+        'success',
+        {
+          dueDate: daysFromNow(3),
+          submission: createOwnSubmission({ grade: 9, returnedAt: daysFromNow(0) }),
+        },
+      ],
     ] as const)("a student's assignment reads %s in its own colour", async (label, tone, fields) => {
       renderAssignments('student', {
         'GET /api/assignments': { body: [createAssignment({ title: 'Task', ...fields })] },
@@ -169,7 +178,8 @@ describe('AssignmentsPage', () => {
       });
       await user.click(await screen.findByRole('button', { name: 'Generate Samples' }));
       expect(await findToast('Sample assignments created!')).toBeInTheDocument();
-      expect(screen.getByRole('article', { name: 'Sample 1' })).toBeInTheDocument();
+      // The cards come with the cache update, which may render just after the toast.
+      expect(await screen.findByRole('article', { name: 'Sample 1' })).toBeInTheDocument();
       expect(screen.getByRole('article', { name: 'Sample 2' })).toBeInTheDocument();
     });
 
@@ -205,7 +215,8 @@ describe('AssignmentsPage', () => {
       expect(confirm).toHaveBeenCalledWith(DELETE_ASSIGNMENT_CONFIRMATION);
       expect(DELETE_ASSIGNMENT_CONFIRMATION).toBe('Are you sure you want to delete this assignment?');
       expect(await findToast('Assignment deleted successfully!')).toBeInTheDocument();
-      expect(screen.queryByRole('article', { name: 'Doomed' })).not.toBeInTheDocument();
+      // The cache drops the card once the DELETE has answered (the toast may show a render earlier).
+      await waitFor(() => expect(screen.queryByRole('article', { name: 'Doomed' })).not.toBeInTheDocument());
     });
 
     it('does nothing when the teacher cancels', async () => {

@@ -1,6 +1,7 @@
 import type { Assignment } from '@classwave/shared';
 import { ClipboardList, KeyRound, SearchX } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { httpStatus } from '../../api/errors';
 import { useAppSelector } from '../../app/hooks';
@@ -11,11 +12,13 @@ import { Skeleton } from '../../components/Skeleton';
 import { useErrorToast } from '../../components/useErrorToast';
 import { useNavigationFlag } from '../../components/useNavigationFlag';
 import { selectProfile } from '../auth/authSlice';
+import { useQueuedAssignments } from '../drafts/useQueuedSubmit';
 import { useGetCoursesQuery } from '../courses/coursesApi';
 import { OPEN_JOIN_CLASS } from '../classes/JoinClassDialog';
 import { ButtonLink } from '../../components/ButtonLink';
 import { AssignmentCard } from './AssignmentCard';
 import { useCreateSampleAssignmentsMutation, useGetAssignmentsQuery } from './assignmentsApi';
+import { EditAssignmentModal } from '../grading/EditAssignmentModal';
 import { CreateAssignmentModal } from './CreateAssignmentModal';
 import { filterAssignments } from './filterAssignments';
 import { SubmissionsModal } from './SubmissionsModal';
@@ -32,12 +35,14 @@ const SKELETON_COUNT = 3;
 export function AssignmentsPage() {
   const profile = useAppSelector(selectProfile);
   const role = profile?.role ?? 'student';
+  const queuedIds = useQueuedAssignments(role === 'student' ? (profile?.id ?? null) : null);
   const isTeacher = role === 'teacher';
   const now = useNow();
   const [query, setQuery] = useState('');
   const [createOpen, setCreateOpen] = useState(false);
   const [submitting, setSubmitting] = useState<Assignment | null>(null);
   const [reviewing, setReviewing] = useState<Assignment | null>(null);
+  const [editing, setEditing] = useState<Assignment | null>(null);
   // The assignment just submitted, whose card takes focus once it shows the submission.
   const [justSubmitted, setJustSubmitted] = useState<string | null>(null);
 
@@ -78,8 +83,40 @@ export function AssignmentsPage() {
     setJustSubmitted(null);
   }, [justSubmitted, assignments]);
 
+  // `?open=<id>` (a notification, the to-do list, the calendar): a teacher gets its submissions,
+  // a student its card, scrolled to and focused. The parameter is used up, so a reload does not repeat it.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const openId = searchParams.get('open');
+  useEffect(() => {
+    if (!openId || !assignments) return;
+    setSearchParams(
+      (params) => {
+        params.delete('open');
+        return params;
+      },
+      { replace: true },
+    );
+    const target = assignments.find((a) => a.id === openId);
+    if (!target) {
+      toast.error('That assignment is no longer available.', { id: 'open-assignment' });
+      return;
+    }
+    if (isTeacher) {
+      setReviewing(target);
+      return;
+    }
+    // After the layout has focused the new page's heading (it waits for the heading to appear).
+    // Not cancelled on re-run: using up the parameter re-runs this effect at once.
+    requestAnimationFrame(() => {
+      const card = document.querySelector<HTMLElement>(`[data-assignment="${CSS.escape(openId)}"]`);
+      card?.scrollIntoView?.({ block: 'center' });
+      card?.focus({ preventScroll: true });
+    });
+  }, [openId, assignments, isTeacher, setSearchParams]);
+
   // The open dialogs follow the cached assignment, so a grade or a deletion shows at once.
   const reviewed = reviewing && (assignments?.find((a) => a.id === reviewing.id) ?? reviewing);
+  const answering = submitting && (assignments?.find((a) => a.id === submitting.id) ?? submitting);
 
   function renderList() {
     if (isLoading) {
@@ -149,8 +186,10 @@ export function AssignmentsPage() {
               assignment={assignment}
               role={role}
               now={now}
+              queued={queuedIds.has(assignment.id)}
               onSubmit={setSubmitting}
               onViewSubmissions={setReviewing}
+              onEdit={setEditing}
             />
           </li>
         ))}
@@ -192,11 +231,13 @@ export function AssignmentsPage() {
             coursesLoading={courses.isLoading}
           />
           <SubmissionsModal assignment={reviewed} onClose={() => setReviewing(null)} />
+          <EditAssignmentModal assignment={editing} onClose={() => setEditing(null)} />
         </>
       )}
       {!isTeacher && (
         <SubmitAssignmentModal
-          assignment={submitting}
+          assignment={answering}
+          openedWith={submitting}
           onClose={() => setSubmitting(null)}
           onSubmitted={setJustSubmitted}
         />

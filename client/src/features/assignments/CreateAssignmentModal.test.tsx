@@ -89,6 +89,8 @@ describe('CreateAssignmentModal', () => {
       dueDate: new Date('2030-05-01T09:30').toISOString(),
       maxPoints: 50,
       courseId: expect.any(String),
+      gradeRelease: 'auto',
+      closesAtDue: false,
     });
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(screen.getByRole('article', { name: 'Lab report' })).toHaveTextContent('50 points');

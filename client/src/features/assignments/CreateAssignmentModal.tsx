@@ -1,26 +1,18 @@
-import { DEFAULT_MAX_POINTS, LIMITS, type Course } from '@classwave/shared';
+import { DEFAULT_MAX_POINTS, type Course, type GradeRelease } from '@classwave/shared';
 import { useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
 import { FormModal } from '../../components/FormModal';
-import { Input } from '../../components/Input';
 import { Select } from '../../components/Select';
-import { Textarea } from '../../components/Textarea';
+import { AssignmentFields, dueInstant } from './AssignmentFields';
 import { useCreateAssignmentMutation } from './assignmentsApi';
 import '../../components/forms.css';
 
 export const SELECT_A_COURSE = 'Please select a course.';
 /** The title's message when it holds only spaces (an empty one is stopped by the browser). */
 export const ENTER_A_TITLE = 'Please enter a title.';
-/** Shown under Due Date while it is in the past: allowed (e.g. recording past work), but never by accident. */
-export const PAST_DUE_WARNING = 'This date has passed: students will see the assignment as Overdue at once.';
-
-/** Whether a datetime-local value is a valid moment before `now`. */
-export function isPastDue(value: string, now: number = Date.now()): boolean {
-  const time = new Date(value).getTime();
-  return !Number.isNaN(time) && time < now;
-}
+export { isPastDue, PAST_DUE_WARNING } from './AssignmentFields';
 
 const emptyForm = () => ({
   title: '',
@@ -28,6 +20,8 @@ const emptyForm = () => ({
   dueDate: '',
   maxPoints: String(DEFAULT_MAX_POINTS),
   description: '',
+  gradeRelease: 'auto' as GradeRelease,
+  closesAtDue: false,
 });
 
 export interface CreateAssignmentModalProps {
@@ -74,8 +68,8 @@ export function CreateAssignmentModal({
       return;
     }
     const maxPoints = Number.parseInt(values.maxPoints, 10);
-    const dueDate = new Date(values.dueDate);
-    if (Number.isNaN(maxPoints) || Number.isNaN(dueDate.getTime())) return;
+    const dueDate = dueInstant(values.dueDate);
+    if (Number.isNaN(maxPoints) || dueDate === null) return;
     try {
       await createAssignment({
         title: values.title.trim(),
@@ -83,6 +77,8 @@ export function CreateAssignmentModal({
         dueDate: dueDate.toISOString(),
         maxPoints,
         courseId: values.courseId,
+        gradeRelease: values.gradeRelease,
+        closesAtDue: values.closesAtDue,
       }).unwrap();
       toast.success('Assignment created!');
       close();
@@ -91,17 +87,7 @@ export function CreateAssignmentModal({
     }
   }
 
-  function set(field: keyof ReturnType<typeof emptyForm>) {
-    return (event: { target: { value: string } }) => {
-      const { value } = event.target;
-      if (field === 'courseId' && value) setCourseError(null);
-      if (field === 'title' && value.trim() !== '') setTitleError(null);
-      setValues((current) => ({ ...current, [field]: value }));
-    };
-  }
-
   const noCourses = !coursesLoading && courses.length === 0;
-  const pastDue = isPastDue(values.dueDate);
 
   return (
     <FormModal
@@ -113,76 +99,43 @@ export function CreateAssignmentModal({
       submitting={isLoading}
       onSubmit={handleSubmit}
     >
-      <Input
-        id={titleId}
-        label="Title"
-        name="title"
-        required
-        error={titleError ?? undefined}
-        maxLength={LIMITS.assignmentTitle}
-        value={values.title}
-        onChange={set('title')}
-      />
-      <Select
-        ref={courseRef}
-        label="Course"
-        name="courseId"
-        aria-required="true"
-        value={values.courseId}
-        onChange={set('courseId')}
-        error={courseError ?? undefined}
-        hint={
-          noCourses ? (
-            <>
-              You have no courses yet. <Link to="/courses">Create a course</Link> first.
-            </>
-          ) : undefined
+      <AssignmentFields
+        values={values}
+        onChange={(changes) => {
+          if (changes.title !== undefined && changes.title.trim() !== '') setTitleError(null);
+          setValues((current) => ({ ...current, ...changes }));
+        }}
+        titleId={titleId}
+        titleError={titleError}
+        courseField={
+          <Select
+            ref={courseRef}
+            label="Course"
+            name="courseId"
+            aria-required="true"
+            value={values.courseId}
+            onChange={(event) => {
+              const { value } = event.target;
+              if (value) setCourseError(null);
+              setValues((current) => ({ ...current, courseId: value }));
+            }}
+            error={courseError ?? undefined}
+            hint={
+              noCourses ? (
+                <>
+                  You have no courses yet. <Link to="/courses">Create a course</Link> first.
+                </>
+              ) : undefined
+            }
+          >
+            <option value="">Select a course</option>
+            {courses.map((course) => (
+              <option key={course.id} value={course.id}>
+                {course.title} ({course.code})
+              </option>
+            ))}
+          </Select>
         }
-      >
-        <option value="">Select a course</option>
-        {courses.map((course) => (
-          <option key={course.id} value={course.id}>
-            {course.title} ({course.code})
-          </option>
-        ))}
-      </Select>
-      <div className="form-row form-row--wide-first">
-        <Input
-          label="Due Date"
-          name="dueDate"
-          type="datetime-local"
-          required
-          value={values.dueDate}
-          onChange={set('dueDate')}
-          hint={
-            pastDue ? (
-              <span className="field__warning" role="status">
-                {PAST_DUE_WARNING}
-              </span>
-            ) : undefined
-          }
-        />
-        <Input
-          label="Max Points"
-          name="maxPoints"
-          type="number"
-          inputMode="numeric"
-          required
-          min={1}
-          max={LIMITS.maxPoints}
-          step={1}
-          value={values.maxPoints}
-          onChange={set('maxPoints')}
-        />
-      </div>
-      <Textarea
-        label="Description"
-        name="description"
-        rows={4}
-        maxLength={LIMITS.assignmentDescription}
-        placeholder="Instructions for your students (optional)"
-        value={values.description}
-        onChange={set('description')}
       />
     </FormModal>
   );

@@ -1,49 +1,99 @@
-import { LIMITS, type Submission } from '@classwave/shared';
+import { LIMITS, type CurrentGrade, type Submission } from '@classwave/shared';
 import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
 import { Field } from '../../components/Field';
+import { Notice } from '../../components/Notice';
 import { Textarea } from '../../components/Textarea';
+import { ConflictChoice } from '../grading/ConflictChoice';
+import { gradeConflictOf } from '../grading/gradingApi';
 import { useGradeSubmissionMutation } from './assignmentsApi';
+import '../grading/grading.css';
 
-/** Points (0 to the assignment's max, whole numbers) and optional feedback for one submission. */
+const pointsText = (grade: number | null) => (grade === null ? '' : String(grade));
+
+/**
+ * Points (0 to the assignment's max, whole numbers) and optional feedback for one submission.
+ * Every save names the version it started from; a grade given elsewhere meanwhile comes back as a
+ * conflict, shown here with "Keep mine" and "Use theirs" (DESIGN §13). A live grade never
+ * replaces what is being typed: a notice says it arrived instead.
+ */
 export function GradeForm({ submission, maxPoints }: { submission: Submission; maxPoints: number }) {
   const maxId = useId();
-  const [points, setPoints] = useState(submission.grade === null ? '' : String(submission.grade));
+  const [points, setPoints] = useState(pointsText(submission.grade));
   const [feedback, setFeedback] = useState(submission.feedback ?? '');
-  // A new grade (saved here, or live from another tab) resets the fields without remounting the
-  // form, so keyboard focus stays where it was.
-  const [shownGradedAt, setShownGradedAt] = useState(submission.gradedAt);
-  if (submission.gradedAt !== shownGradedAt) {
-    setShownGradedAt(submission.gradedAt);
-    setPoints(submission.grade === null ? '' : String(submission.grade));
-    setFeedback(submission.feedback ?? '');
-  }
+  // The grade the fields started from: what "unsaved changes" are measured against.
+  const [base, setBase] = useState({
+    version: submission.version,
+    grade: submission.grade,
+    feedback: submission.feedback,
+  });
+  const [conflict, setConflict] = useState<CurrentGrade | null>(null);
+  const [arrived, setArrived] = useState<Submission | null>(null);
   const [gradeSubmission, { isLoading }] = useGradeSubmissionMutation();
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  const edited = points !== pointsText(base.grade) || feedback !== (base.feedback ?? '');
+
+  // A new version (saved here, or live from another tab) fills the fields without remounting the
+  // form, so keyboard focus stays; while the grader has unsaved changes it only says so.
+  const [seenVersion, setSeenVersion] = useState(submission.version);
+  if (submission.version !== seenVersion) {
+    setSeenVersion(submission.version);
+    const sameAsTyped =
+      points === pointsText(submission.grade) && feedback.trim() === (submission.feedback ?? '');
+    if (!edited || sameAsTyped) {
+      setBase({ version: submission.version, grade: submission.grade, feedback: submission.feedback });
+      setPoints(pointsText(submission.grade));
+      setFeedback(submission.feedback ?? '');
+      setArrived(null);
+    } else {
+      setArrived(submission);
+    }
+  }
+
+  async function save(baseVersion: number) {
     const grade = Number.parseInt(points, 10);
     if (Number.isNaN(grade) || grade < 0 || grade > maxPoints) return;
     try {
-      await gradeSubmission({
+      const saved = await gradeSubmission({
         submissionId: submission.id,
         assignmentId: submission.assignmentId,
         grade,
         feedback: feedback.trim() === '' ? null : feedback.trim(),
+        baseVersion,
       }).unwrap();
+      setBase({ version: saved.version, grade: saved.grade, feedback: saved.feedback });
+      setPoints(pointsText(saved.grade));
+      setFeedback(saved.feedback ?? '');
+      setConflict(null);
+      setArrived(null);
       toast.success('Grade saved');
     } catch (error) {
-      toast.error(apiErrorMessage(error, 'Failed to save grade.'));
+      const current = gradeConflictOf(error);
+      if (current) setConflict(current);
+      else toast.error(apiErrorMessage(error, 'Failed to save grade.'));
     }
+  }
+
+  function takeTheirs(current: { version: number; grade: number | null; feedback: string | null }) {
+    setBase({ version: current.version, grade: current.grade, feedback: current.feedback });
+    setPoints(pointsText(current.grade));
+    setFeedback(current.feedback ?? '');
+    setConflict(null);
+    setArrived(null);
+  }
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    void save(base.version);
   }
 
   return (
     <form
       className="grade-form"
       aria-label={`Grade ${submission.student.fullName}'s submission`}
-      onSubmit={(event) => void handleSubmit(event)}
+      onSubmit={handleSubmit}
     >
       <Field props={{ label: 'Points', containerClassName: 'grade-form__points', 'aria-describedby': maxId }}>
         {(control) => (
@@ -75,9 +125,30 @@ export function GradeForm({ submission, maxPoints }: { submission: Submission; m
         value={feedback}
         onChange={(event) => setFeedback(event.target.value)}
       />
-      <Button type="submit" size="sm" className="grade-form__save" loading={isLoading}>
+      <Button type="submit" size="sm" className="grade-form__save" loading={isLoading && !conflict}>
         Save grade
       </Button>
+      {arrived && !conflict && (
+        <Notice tone="info" className="grade-form__notice">
+          {arrived.gradedBy?.fullName ?? 'Someone'} just graded this{' '}
+          {arrived.grade === null ? '' : `${arrived.grade}/${maxPoints}`}. Your unsaved changes are kept.{' '}
+          <button type="button" className="link-button" onClick={() => takeTheirs(arrived)}>
+            Use theirs
+          </button>
+        </Notice>
+      )}
+      {conflict && (
+        <div className="grade-form__notice">
+          <ConflictChoice
+            current={conflict}
+            maxPoints={maxPoints}
+            mine={points}
+            busy={isLoading}
+            onKeepMine={() => void save(conflict.version)}
+            onUseTheirs={() => takeTheirs(conflict)}
+          />
+        </div>
+      )}
     </form>
   );
 }

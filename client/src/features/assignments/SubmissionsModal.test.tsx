@@ -91,6 +91,7 @@ describe('SubmissionsModal', () => {
     expect(calls.find((call) => call.method === 'PATCH')?.body).toEqual({
       grade: 18,
       feedback: 'Clear and thorough.',
+      baseVersion: 0,
     });
     // The toast can come a render before the list shows the saved grade.
     await waitFor(() => expect(within(dialog).getAllByRole('listitem')[0]).toHaveTextContent('Grade: 18/20'));
@@ -110,7 +111,11 @@ describe('SubmissionsModal', () => {
     await user.type(within(item).getByLabelText('Points'), '7');
     await user.click(within(item).getByRole('button', { name: 'Save grade' }));
     expect(await findToast('body.grade must be at most 20')).toBeInTheDocument();
-    expect(calls.find((call) => call.method === 'PATCH')?.body).toEqual({ grade: 7, feedback: null });
+    expect(calls.find((call) => call.method === 'PATCH')?.body).toEqual({
+      grade: 7,
+      feedback: null,
+      baseVersion: 0,
+    });
   });
 
   it.each([

@@ -1,5 +1,6 @@
-import type { Assignment } from '@classwave/shared';
-import { Inbox } from 'lucide-react';
+import { formatLateness, type Assignment, type Submission } from '@classwave/shared';
+import { Inbox, Send } from 'lucide-react';
+import { useState } from 'react';
 import { Avatar } from '../../components/Avatar';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
@@ -8,6 +9,8 @@ import { Modal } from '../../components/Modal';
 import { Spinner } from '../../components/Spinner';
 import { useErrorToast } from '../../components/useErrorToast';
 import { useGetSubmissionsQuery } from './assignmentsApi';
+import { useReturnWithUndo } from '../grading/useReturnWithUndo';
+import { WorkPanel } from '../grading/WorkPanel';
 import { GradeForm } from './GradeForm';
 import '../../components/Input.css';
 
@@ -21,6 +24,44 @@ export function SubmissionsModal({
 }) {
   const { data, isLoading, error } = useGetSubmissionsQuery(assignment?.id ?? '', { skip: !assignment });
   useErrorToast(error, 'Failed to load submissions.');
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const returnWithUndo = useReturnWithUndo();
+  const manual = assignment?.gradeRelease === 'manual';
+  // Graded but not yet returned: what Return would send.
+  const held = (data ?? []).filter((s) => s.grade !== null && s.returnedAt === null);
+  const chosen = held.filter((s) => selected.has(s.id));
+
+  function toggle(id: string, on: boolean) {
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  }
+
+  function handleReturn() {
+    if (!assignment) return;
+    const ids = chosen.length > 0 ? chosen.map((s) => s.id) : undefined;
+    returnWithUndo({
+      assignmentId: assignment.id,
+      courseId: assignment.courseId,
+      // "Return all" names the grades on screen too (the server takes those still held at the click);
+      // past the body's limit of 1,000 ids it asks for every grade held at the click.
+      ...(ids || held.length <= 1000 ? { submissionIds: ids ?? held.map((s) => s.id) } : {}),
+    });
+    setSelected(new Set());
+  }
+
+  // Only where grades wait for Return: with automatic release every grade is the student's at once.
+  function releaseBadge(submission: Submission) {
+    if (!manual || submission.grade === null) return null;
+    return submission.returnedAt !== null ? (
+      <Badge tone="primary">Returned</Badge>
+    ) : (
+      <Badge tone="warning">Held</Badge>
+    );
+  }
 
   function renderBody() {
     if (!assignment) return null;
@@ -47,29 +88,59 @@ export function SubmissionsModal({
       );
     }
     return (
-      <ul className="submissions" aria-label="Submissions">
-        {data.map((submission) => (
-          <li key={submission.id} className="submission">
-            <div className="submission__head">
-              <Avatar name={submission.student.fullName} />
-              <div className="submission__who">
-                <p className="submission__name">{submission.student.fullName}</p>
-                <p className="submission__time">Submitted {formatListDate(submission.submittedAt)}</p>
+      <>
+        {manual && (
+          <div className="return-bar">
+            <Button size="sm" icon={<Send />} disabled={held.length === 0} onClick={handleReturn}>
+              {chosen.length > 0 ? `Return ${chosen.length} selected` : `Return all graded (${held.length})`}
+            </Button>
+            <p>
+              {held.length === 0
+                ? 'No held grades: students see every grade given.'
+                : `${held.length} held: students see them only once returned.`}
+            </p>
+          </div>
+        )}
+        <ul className="submissions" aria-label="Submissions">
+          {data.map((submission) => (
+            <li key={submission.id} className="submission">
+              <div className="submission__head">
+                <Avatar name={submission.student.fullName} />
+                <div className="submission__who">
+                  <p className="submission__name">{submission.student.fullName}</p>
+                  <p className="submission__time">
+                    Submitted {formatListDate(submission.submittedAt)}
+                    {submission.late !== null && <> · {formatLateness(submission.late)}</>}
+                  </p>
+                </div>
+                <div className="submission__badges">
+                  {submission.grade === null ? (
+                    <Badge tone="neutral">Not graded</Badge>
+                  ) : (
+                    <Badge tone="success">
+                      Grade: {submission.grade}/{assignment.maxPoints}
+                    </Badge>
+                  )}
+                  {releaseBadge(submission)}
+                </div>
               </div>
-              {submission.grade === null ? (
-                <Badge tone="neutral">Not graded</Badge>
-              ) : (
-                <Badge tone="success">
-                  Grade: {submission.grade}/{assignment.maxPoints}
-                </Badge>
+              {/* Plain text in a pre-wrap box: line breaks kept, nothing ever rendered as HTML. */}
+              <p className="submission__content">{submission.content}</p>
+              <GradeForm key={submission.id} submission={submission} maxPoints={assignment.maxPoints} />
+              {manual && submission.grade !== null && submission.returnedAt === null && (
+                <label className="submission__select">
+                  <input
+                    type="checkbox"
+                    checked={selected.has(submission.id)}
+                    onChange={(event) => toggle(submission.id, event.target.checked)}
+                  />
+                  Select to return
+                </label>
               )}
-            </div>
-            {/* Plain text in a pre-wrap box: line breaks kept, nothing ever rendered as HTML. */}
-            <p className="submission__content">{submission.content}</p>
-            <GradeForm key={submission.id} submission={submission} maxPoints={assignment.maxPoints} />
-          </li>
-        ))}
-      </ul>
+            </li>
+          ))}
+        </ul>
+      </>
     );
   }
 
@@ -95,6 +166,7 @@ export function SubmissionsModal({
         </Button>
       }
     >
+      {assignment && <WorkPanel assignmentId={assignment.id} />}
       {renderBody()}
     </Modal>
   );

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createAssignment, createOwnSubmission, createSubmission, daysFromNow } from '../../test/factories';
-import { removeAssignment, replaceSubmission, setOwnSubmission, upsertAssignments } from './assignmentCache';
+import {
+  mergeAssignment,
+  removeAssignment,
+  replaceSubmission,
+  setOwnSubmission,
+  upsertAssignments,
+} from './assignmentCache';
 
 describe('assignment cache updates', () => {
   it('adds assignments in due-date order, once each', () => {
@@ -37,5 +43,20 @@ describe('assignment cache updates', () => {
     const list = [first, second];
     replaceSubmission(list, { ...second, grade: 9 });
     expect(list.map((s) => s.grade)).toEqual([null, 9]);
+  });
+
+  it("keeps a student's own status and submission through an edit sent to the whole class", () => {
+    const excused = createAssignment({ title: 'Before', status: 'excused', dueDate: daysFromNow(-1) });
+    const shared = { ...excused, title: 'After', dueDate: daysFromNow(-2), status: null, submission: null };
+    expect(mergeAssignment(excused, shared)).toMatchObject({ title: 'After', status: 'excused' });
+    const submission = createOwnSubmission({ grade: 9, returnedAt: daysFromNow(-1) });
+    const returned = createAssignment({ status: 'returned', submission });
+    expect(mergeAssignment(returned, { ...returned, status: null, submission: null })).toMatchObject({
+      status: 'returned',
+      submission,
+    });
+    // The student's own view (an excuse taken back) is their truth, whole.
+    const own = { ...excused, status: 'missing' as const, submission: null };
+    expect(mergeAssignment(excused, own)).toEqual(own);
   });
 });

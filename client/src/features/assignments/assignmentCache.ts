@@ -14,6 +14,18 @@ export function upsertAssignments(list: Assignment[], assignments: readonly Assi
   list.sort(byDueDate);
 }
 
+/**
+ * An assignment as it arrived live or from a PATCH, merged with the copy the cache holds. An edit
+ * goes to a course's members as one shared view with `status` and `submission` null (the server
+ * cannot put each student's own work in one event): those per-student fields are kept from the
+ * cached copy, so an Excused or Graded badge survives a teacher's edit. A view of one student's own
+ * (with a status) is that student's truth and replaces the copy whole.
+ */
+export function mergeAssignment(existing: Assignment | undefined, incoming: Assignment): Assignment {
+  if (!existing || incoming.status !== null) return incoming;
+  return { ...incoming, status: existing.status, submission: existing.submission };
+}
+
 /** Removes an assignment from a cached list, if it is there. */
 export function removeAssignment(list: Assignment[], assignmentId: string): void {
   const index = list.findIndex((assignment) => assignment.id === assignmentId);
@@ -24,6 +36,12 @@ export function removeAssignment(list: Assignment[], assignmentId: string): void
 export function setOwnSubmission(list: Assignment[], assignmentId: string, submission: OwnSubmission): void {
   const assignment = list.find((candidate) => candidate.id === assignmentId);
   if (assignment) assignment.submission = submission;
+}
+
+/** Forgets the student's own submission `submissionId` (taken back, DESIGN §12), if the list still shows it. */
+export function clearOwnSubmission(list: Assignment[], assignmentId: string, submissionId: string): void {
+  const assignment = list.find((candidate) => candidate.id === assignmentId);
+  if (assignment?.submission?.id === submissionId) assignment.submission = null;
 }
 
 /** Replaces a submission (e.g. once graded) in a cached list of an assignment's submissions. */

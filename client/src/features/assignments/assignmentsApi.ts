@@ -1,10 +1,13 @@
 import type { Assignment, CreateAssignmentBody, OwnSubmission, Submission } from '@classwave/shared';
+import { retryAfterMs } from '../../api/errors';
 import { coursesApi, dashboardTagUnlessFailed } from '../courses/coursesApi';
 import { removeAssignment, replaceSubmission, setOwnSubmission, upsertAssignments } from './assignmentCache';
 
 export interface SubmitAssignmentArgs {
   assignmentId: string;
   content: string;
+  /** Made when Submit was pressed (DESIGN §12): a retry with it answers the same submission. */
+  idempotencyKey?: string;
 }
 
 export interface GradeSubmissionArgs {
@@ -12,7 +15,10 @@ export interface GradeSubmissionArgs {
   /** The submission's assignment, whose cached submission list is updated. */
   assignmentId: string;
   grade: number;
-  feedback: string | null;
+  /** Omitted: the feedback stays as it is (the gradebook writes points only). */
+  feedback?: string | null;
+  /** The submission's version the grader started from (409 grade_conflict when stale). */
+  baseVersion: number;
 }
 
 const assignmentsQueries = coursesApi.injectEndpoints({
@@ -115,13 +121,19 @@ export const assignmentsApi = assignmentsQueries.injectEndpoints({
         patchCourseDetails(dispatch, getState(), (list) => removeAssignment(list, assignmentId));
       },
     }),
-    /** A student's one submission; 409 if they already submitted. */
+    /** A student's one submission; 409 if they already submitted (unless it is a repeat of the same key). */
     submitAssignment: build.mutation<OwnSubmission, SubmitAssignmentArgs>({
-      query: ({ assignmentId, content }) => ({
+      query: ({ assignmentId, content, idempotencyKey }) => ({
         url: `/assignments/${encodeURIComponent(assignmentId)}/submissions`,
         method: 'POST',
         body: { content },
+        ...(idempotencyKey ? { headers: { 'Idempotency-Key': idempotencyKey } } : {}),
       }),
+      // A queued submit that met a busy server waits as long as the server asked (Retry-After).
+      transformErrorResponse: (error, meta) => {
+        const retryAfter = meta?.response?.headers.get('retry-after');
+        return retryAfter ? { ...error, retryAfterMs: retryAfterMs(retryAfter) } : error;
+      },
       // The student's dashboard counts only work still open to them.
       invalidatesTags: dashboardTagUnlessFailed,
       async onQueryStarted({ assignmentId }, { dispatch, getState, queryFulfilled }) {
@@ -137,23 +149,51 @@ export const assignmentsApi = assignmentsQueries.injectEndpoints({
     }),
     /** The course's teacher grades (or regrades) a submission. */
     gradeSubmission: build.mutation<Submission, GradeSubmissionArgs>({
-      query: ({ submissionId, grade, feedback }) => ({
+      query: ({ submissionId, grade, feedback, baseVersion }) => ({
         url: `/submissions/${encodeURIComponent(submissionId)}`,
         method: 'PATCH',
-        body: { grade, feedback },
+        body: { grade, feedback, baseVersion },
       }),
-      async onQueryStarted({ assignmentId }, { dispatch, queryFulfilled }) {
+      async onQueryStarted(_args, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
         if (!data) return;
-        dispatch(
-          assignmentsQueries.util.updateQueryData('getSubmissions', assignmentId, (list) =>
-            replaceSubmission(list, data),
-          ),
-        );
+        dispatch(applyGradedSubmission(data));
       },
     }),
   }),
 });
+
+/**
+ * A graded submission (saved here, or live from another tab) in the teacher's caches: its row in
+ * the submissions list, and the assignment's "N to grade" when it was waiting for a grade.
+ */
+export const applyGradedSubmission =
+  (submission: Submission) =>
+  (dispatch: (action: unknown) => unknown, getState: () => unknown): void => {
+    const state = getState() as State;
+    const cached = assignmentsQueries.endpoints.getSubmissions.select(submission.assignmentId)(state).data;
+    const before = cached?.find((s) => s.id === submission.id);
+    // Without the list open, whether it was waiting is unknown: the count loads again.
+    if (!before) {
+      dispatch(coursesApi.util.invalidateTags([{ type: 'Assignment', id: 'LIST' }]));
+      for (const courseId of coursesApi.util.selectCachedArgsForQuery(state, 'getCourse')) {
+        dispatch(coursesApi.util.invalidateTags([{ type: 'Course', id: courseId }]));
+      }
+    }
+    const wasWaiting = before !== undefined && before.grade === null && submission.grade !== null;
+    dispatch(
+      assignmentsQueries.util.updateQueryData('getSubmissions', submission.assignmentId, (list) =>
+        replaceSubmission(list, submission),
+      ),
+    );
+    if (!wasWaiting) return;
+    const lessToGrade = (list: Assignment[]) => {
+      const target = list.find((a) => a.id === submission.assignmentId);
+      if (target?.needsGrading) target.needsGrading -= 1;
+    };
+    dispatch(assignmentsQueries.util.updateQueryData('getAssignments', undefined, lessToGrade));
+    patchCourseDetails(dispatch, state, lessToGrade);
+  };
 
 export const {
   useGetAssignmentsQuery,

@@ -1,4 +1,4 @@
-import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '@classwave/shared';
+import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@classwave/shared';
 import { LockKeyhole, Mail } from 'lucide-react';
 import { Input, type InputProps } from '../../components/Input';
 
@@ -33,6 +33,18 @@ export function PasswordInput(props: AuthInputProps & { autoComplete: 'current-p
       required
       maxLength={PASSWORD_MAX_LENGTH}
       icon={<LockKeyhole />}
+      {...props}
+    />
+  );
+}
+
+/** A password being chosen (sign-up, reset, change): the length rule is enforced and said under the field. */
+export function NewPasswordInput(props: Omit<AuthInputProps, 'minLength' | 'hint' | 'autoComplete'>) {
+  return (
+    <PasswordInput
+      autoComplete="new-password"
+      minLength={PASSWORD_MIN_LENGTH}
+      hint={`${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`}
       {...props}
     />
   );

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { refreshSession } from '../../api/refreshSession';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { subscribeToAuth } from './authChannel';
-import { selectAuthStatus, selectSession, signedOut, tokenRefreshed } from './authSlice';
+import { selectAuthStatus, selectSession, sessionExpired, tokenRefreshed } from './authSlice';
 import { followOtherTab, restoreSession } from './session';
 import { REFRESH_RETRY_MS, refreshDelayMs } from './silentRefresh';
 
@@ -30,8 +30,6 @@ export function AuthSync() {
     if (status !== 'signedIn' || session === null) return;
     let cancelled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    // The effect runs as soon as a session arrives, so now + expiresIn is when it expires.
-    const expiresAtMs = Date.now() + session.expiresIn * 1000;
 
     async function refresh() {
       const result = await refreshSession();
@@ -39,10 +37,12 @@ export function AuthSync() {
       if (result.ok) {
         // The new session re-runs this effect, which schedules the next refresh.
         dispatch(tokenRefreshed(result.session));
-      } else if (result.reason === 'unavailable' && expiresAtMs - Date.now() > REFRESH_RETRY_MS) {
+      } else if (result.reason === 'unavailable') {
+        // No answer (offline, server down) is not the end of the session: try again, even past the
+        // token's expiry (a request meanwhile gets token_expired and refreshes too).
         timer = setTimeout(() => void refresh(), REFRESH_RETRY_MS);
       } else {
-        dispatch(signedOut());
+        dispatch(sessionExpired());
       }
     }
 

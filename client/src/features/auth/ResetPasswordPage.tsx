@@ -1,11 +1,11 @@
-import { ErrorCode, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@classwave/shared';
+import { ErrorCode, PASSWORD_MIN_LENGTH } from '@classwave/shared';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { apiErrorCode, apiErrorMessage } from '../../api/errors';
 import { Notice } from '../../components/Notice';
 import { useResetPasswordMutation } from './authApi';
-import { PasswordInput } from './AuthFields';
+import { NewPasswordInput, PasswordInput } from './AuthFields';
 import { AuthForm } from './AuthForm';
 
 /**
@@ -60,11 +60,8 @@ export function ResetPasswordPage() {
         )
       }
     >
-      <PasswordInput
+      <NewPasswordInput
         label="New password"
-        autoComplete="new-password"
-        minLength={PASSWORD_MIN_LENGTH}
-        hint={`${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`}
         value={password}
         onChange={(event) => setPassword(event.target.value)}
       />

@@ -1,4 +1,4 @@
-import { FULL_NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type Role } from '@classwave/shared';
+import { FULL_NAME_MAX_LENGTH, type Role } from '@classwave/shared';
 import { KeyRound, MailCheck, UserRound } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
@@ -7,7 +7,7 @@ import { apiErrorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
 import { Input } from '../../components/Input';
 import { useGetAuthSettingsQuery, useSignUpMutation, verificationRedirect } from './authApi';
-import { EmailInput, PasswordInput } from './AuthFields';
+import { EmailInput, NewPasswordInput } from './AuthFields';
 import { AuthForm } from './AuthForm';
 import { AuthLayout } from './AuthLayout';
 import { useResendVerification } from './ResendVerification';
@@ -91,13 +91,7 @@ export function SignupPage() {
         value={email}
         onChange={(event) => setEmail(event.target.value)}
       />
-      <PasswordInput
-        autoComplete="new-password"
-        minLength={PASSWORD_MIN_LENGTH}
-        hint={`${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`}
-        value={password}
-        onChange={(event) => setPassword(event.target.value)}
-      />
+      <NewPasswordInput value={password} onChange={(event) => setPassword(event.target.value)} />
     </AuthForm>
   );
 }

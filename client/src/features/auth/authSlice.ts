@@ -3,9 +3,11 @@ import type { Profile, Session } from '@classwave/shared';
 
 /**
  * 'loading' until the first session check ends (spec §4), then 'signedIn' or 'signedOut'.
- * Protected routes need 'signedIn' and a profile.
+ * Protected routes need 'signedIn' and a profile. 'expired': the session ran out (its refresh was
+ * refused) while signed in; nobody chose to leave, so the page stays (with its cache and the
+ * profile) under a sign-in dialog instead of going to /login (issue 12: the text stays).
  */
-export type AuthStatus = 'loading' | 'signedIn' | 'signedOut';
+export type AuthStatus = 'loading' | 'signedIn' | 'signedOut' | 'expired';
 
 export interface AuthState {
   status: AuthStatus;
@@ -44,7 +46,28 @@ export const authSlice = createSlice({
     profileCleared(state) {
       state.profile = null;
     },
-    /** No session: after a sign-out, a failed restore or refresh, or a sign-out in another tab. */
+    /**
+     * The refresh was refused while signed in: the access token is dropped, the profile and the
+     * page stay until someone signs in again (or out). Before sign-in finished it is a sign-out.
+     */
+    sessionExpired(state) {
+      state.session = null;
+      if (state.status === 'signedIn' && state.profile !== null) {
+        state.status = 'expired';
+      } else {
+        state.status = 'signedOut';
+        state.profile = null;
+      }
+    },
+    /**
+     * Someone else signed in through the expired session's dialog: the previous account's profile
+     * (and, through listeners, its cache and chat) goes; the page waits for the new profile.
+     */
+    accountSwitched(state, action: PayloadAction<Session>) {
+      state.session = action.payload;
+      state.profile = null;
+    },
+    /** No session: after a sign-out, a failed restore, or a sign-out in another tab. */
     signedOut(state) {
       state.status = 'signedOut';
       state.session = null;
@@ -61,7 +84,15 @@ export const authSlice = createSlice({
   },
 });
 
-export const { sessionReceived, tokenRefreshed, signedIn, profileLoaded, profileCleared, signedOut } =
-  authSlice.actions;
+export const {
+  sessionReceived,
+  tokenRefreshed,
+  signedIn,
+  profileLoaded,
+  profileCleared,
+  sessionExpired,
+  accountSwitched,
+  signedOut,
+} = authSlice.actions;
 export const { selectAuthStatus, selectSession, selectAccessToken, selectProfile, selectIsAuthenticated } =
   authSlice.selectors;

@@ -69,7 +69,6 @@ describe('route guards', () => {
   });
 
   it.each([
-    ['/calendar', 'Calendar'],
     ['/live-classes', 'Live Classes'],
     ['/teams', 'Teams'],
     ['/messages', 'Messages'],

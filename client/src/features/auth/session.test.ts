@@ -1,7 +1,77 @@
-import { describe, expect, it } from 'vitest';
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeStore } from '../../app/store';
-import { signedInAuth } from '../../test/factories';
-import { followOtherTab } from './session';
+import { answerApi, apiError } from '../../test/api';
+import { createProfile, createSession, signedInAuth } from '../../test/factories';
+import { readDeviceDraft, writeDeviceDraft } from '../drafts/deviceStore';
+import { followOtherTab, restoreSession, signOut } from './session';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('restoreSession', () => {
+  it('signs in with the profile that came with the refresh, without asking GET /api/me', async () => {
+    const session = createSession();
+    const profile = createProfile({ fullName: 'Grace Hopper', role: 'teacher' });
+    const calls = answerApi({ 'POST /api/auth/refresh': { body: { session, profile } } });
+    const store = makeStore();
+    await store.dispatch(restoreSession());
+    expect(store.getState().auth).toEqual({ status: 'signedIn', session, profile });
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/auth/refresh']);
+  });
+
+  it('asks GET /api/me when the refresh brought no profile', async () => {
+    const session = createSession();
+    const profile = createProfile();
+    const calls = answerApi({
+      'POST /api/auth/refresh': { body: { session } },
+      'GET /api/me': { body: { user: session.user, profile } },
+    });
+    const store = makeStore();
+    await store.dispatch(restoreSession());
+    expect(store.getState().auth).toEqual({ status: 'signedIn', session, profile });
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/auth/refresh', 'GET /api/me']);
+  });
+});
+
+describe('startSession', () => {
+  it("reports the browser's time zone once signed in, so the server writes texts in it", async () => {
+    const session = createSession();
+    const profile = createProfile();
+    const calls = answerApi({
+      'POST /api/auth/refresh': { body: { session, profile } },
+      'PUT /api/me/time-zone': ({ body }) => ({
+        body: {
+          quietHours: { enabled: false, start: '21:00', end: '07:00', ...(body as object) },
+          email: false,
+        },
+      }),
+    });
+    const store = makeStore();
+    await store.dispatch(restoreSession());
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    await vi.waitFor(() =>
+      expect(calls.find((c) => c.path === '/api/me/time-zone')).toEqual({
+        method: 'PUT',
+        path: '/api/me/time-zone',
+        body: { timeZone: zone },
+      }),
+    );
+  });
+
+  it('reports nothing when no session started', async () => {
+    const calls = answerApi({
+      'POST /api/auth/refresh': apiError(401, 'No session.', 'invalid_token'),
+      // Routed here, so that a report would show in the calls.
+      'PUT /api/me/time-zone': { body: {} },
+    });
+    const store = makeStore();
+    await store.dispatch(restoreSession());
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/auth/refresh']);
+  });
+});
 
 describe('followOtherTab', () => {
   it('signs this tab out at once when another tab signs out', async () => {
@@ -15,5 +85,33 @@ describe('followOtherTab', () => {
     const store = makeStore({ auth });
     await store.dispatch(followOtherTab({ type: 'signed-in' }));
     expect(store.getState().auth).toEqual(auth);
+  });
+});
+
+describe('signOut', () => {
+  it('forgets the device copies the server already holds, and keeps text it never received', async () => {
+    answerApi({ 'POST /api/auth/signout': { status: 204 } });
+    const auth = signedInAuth();
+    const userId = auth.profile!.id;
+    const savedAt = Date.now();
+    await writeDeviceDraft(userId, 'saved', {
+      content: 'on the server',
+      baseVersion: 2,
+      synced: true,
+      savedAt,
+    });
+    await writeDeviceDraft(userId, 'unsent', {
+      content: 'typed offline',
+      baseVersion: 0,
+      synced: false,
+      savedAt,
+    });
+    const store = makeStore({ auth });
+
+    expect(await store.dispatch(signOut())).toBe(true);
+
+    expect(store.getState().auth.status).toBe('signedOut');
+    expect(await readDeviceDraft(userId, 'saved')).toBeUndefined();
+    expect((await readDeviceDraft(userId, 'unsent'))?.content).toBe('typed offline');
   });
 });

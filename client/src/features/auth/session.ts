@@ -3,6 +3,7 @@ import { toast } from 'sonner';
 import { httpStatus } from '../../api/errors';
 import { refreshSession } from '../../api/refreshSession';
 import type { AppThunk } from '../../app/store';
+import { reportTimeZone } from '../notifications/timeZone';
 import { authApi } from './authApi';
 import { broadcastAuth, type AuthMessage } from './authChannel';
 import { profileCleared, profileLoaded, sessionReceived, signedIn, signedOut } from './authSlice';
@@ -34,13 +35,18 @@ export const loadProfile = (): AppThunk<Promise<Profile | null>> => async (dispa
   }
 };
 
-/** Holds a new session, loads its profile and ends the session check. Resolves to the profile, if loaded. */
+/**
+ * Holds a new session, loads its profile (unless it came with the session, as a refresh's does) and
+ * ends the session check. Resolves to the profile, if loaded.
+ */
 export const startSession =
-  (session: Session): AppThunk<Promise<Profile | null>> =>
+  (session: Session, knownProfile?: Profile): AppThunk<Promise<Profile | null>> =>
   async (dispatch) => {
     dispatch(sessionReceived(session));
-    const profile = await dispatch(loadProfile());
+    if (knownProfile) dispatch(profileLoaded(knownProfile));
+    const profile = knownProfile ?? (await dispatch(loadProfile()));
     dispatch(signedIn(profile));
+    if (profile) dispatch(reportTimeZone());
     return profile;
   };
 
@@ -51,7 +57,7 @@ export const startSession =
 export const restoreSession = (): AppThunk<Promise<void>> => async (dispatch) => {
   const result = await refreshSession();
   if (result.ok) {
-    await dispatch(startSession(result.session));
+    await dispatch(startSession(result.session, result.profile));
     return;
   }
   if (result.reason === 'unavailable')
@@ -68,7 +74,8 @@ let signingOutHere = false;
 /** True while this tab's own sign-out is in flight (its socket then hears `session:ended` first). */
 export const isSigningOutHere = () => signingOutHere;
 
-export const signOut = (): AppThunk<Promise<boolean>> => async (dispatch) => {
+export const signOut = (): AppThunk<Promise<boolean>> => async (dispatch, getState) => {
+  const userId = getState().auth.profile?.id;
   let confirmed = true;
   signingOutHere = true;
   try {
@@ -81,6 +88,8 @@ export const signOut = (): AppThunk<Promise<boolean>> => async (dispatch) => {
   }
   dispatch(signedOut());
   broadcastAuth({ type: 'signed-out' });
+  // Loaded only here: the sign-in page's first load stays free of the device store.
+  if (userId) await (await import('../drafts/deviceStore')).forgetSyncedWork(userId);
   return confirmed;
 };
 

@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { signedOut } from '../auth/authSlice';
+import { accountSwitched, signedOut } from '../auth/authSlice';
 
 /** A chat message; kept in the browser only (spec §3). */
 export interface ChatMessage {
@@ -51,6 +51,7 @@ export const chatSlice = createSlice({
   extraReducers: (builder) => {
     // A conversation belongs to the user who had it.
     builder.addCase(signedOut, () => initialState);
+    builder.addCase(accountSwitched, () => initialState);
   },
   selectors: {
     selectChatMessages: (state) => state.messages,

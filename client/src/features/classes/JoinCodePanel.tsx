@@ -5,6 +5,7 @@ import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
 import { Card } from '../../components/Card';
+import { Switch } from '../../components/Switch';
 import { useChangeJoinCodeMutation } from './classesApi';
 import { PresentOverlay } from './PresentOverlay';
 import './JoinCodePanel.css';
@@ -77,19 +78,12 @@ export function JoinCodePanel({ course }: { course: Course & { joinCode: string 
           Reset
         </Button>
       </div>
-      <button
-        type="button"
-        role="switch"
-        aria-checked={course.joinEnabled}
-        aria-busy={busy('enable') || busy('disable') || undefined}
-        className="join-code-panel__switch"
-        onClick={() => void run(course.joinEnabled ? 'disable' : 'enable')}
-      >
-        <span className="join-code-panel__track" aria-hidden="true">
-          <span className="join-code-panel__thumb" />
-        </span>
-        Students can join
-      </button>
+      <Switch
+        checked={course.joinEnabled}
+        busy={busy('enable') || busy('disable')}
+        label="Students can join"
+        onChange={(on) => void run(on ? 'enable' : 'disable')}
+      />
       {presenting && (
         <PresentOverlay
           title={course.title}

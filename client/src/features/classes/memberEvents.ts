@@ -12,6 +12,10 @@ type MemberEvent = LiveEvent<'member:joined' | 'member:left' | 'member:removed' 
  * `course:updated` (DESIGN §11, §13): the course changes where it is shown, in the list and on its
  * page. The owner's copy carries the join code; a member's has none, and never gains one here.
  */
+
+/** One toast for a removal: the member event and the stored notification both announce it. */
+export const removedToastId = (courseId: string) => `removed-${courseId}`;
+
 export const applyCourseUpdated =
   (course: Course): AppThunk =>
   (dispatch) => {
@@ -66,7 +70,7 @@ export const applyMemberEvent =
         break;
       case 'member:removed':
         dispatch(dropCourse(course.id));
-        toast.error(`You were removed from ${course.title}`, { id: `removed-${course.id}` });
+        toast.error(`You were removed from ${course.title}`, { id: removedToastId(course.id) });
         break;
     }
   };

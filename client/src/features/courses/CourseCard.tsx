@@ -1,12 +1,13 @@
 import type { Course } from '@classwave/shared';
 import { BookOpen, Pencil, Trash2 } from 'lucide-react';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { apiErrorBody, httpStatus } from '../../api/errors';
 import { Avatar } from '../../components/Avatar';
 import { ButtonLink } from '../../components/ButtonLink';
 import { IconButton } from '../../components/IconButton';
 import { Skeleton } from '../../components/Skeleton';
+import { EditCourseModal } from '../grading/EditCourseModal';
 import { useDeleteCourseMutation } from './coursesApi';
 
 export const DELETE_COURSE_CONFIRMATION =
@@ -20,10 +21,11 @@ function accentOf(id: string): number {
   return hash % ACCENTS;
 }
 
-/** One course in the grid. Its owner also gets edit (not wired yet) and delete. */
+/** One course in the grid. Its owner also gets edit and delete. */
 export function CourseCard({ course, isOwner }: { course: Course; isOwner: boolean }) {
   const titleId = useId();
   const [deleteCourse, { isLoading: deleting }] = useDeleteCourseMutation();
+  const [editing, setEditing] = useState(false);
 
   async function handleDelete() {
     if (!window.confirm(DELETE_COURSE_CONFIRMATION)) return;
@@ -51,7 +53,7 @@ export function CourseCard({ course, isOwner }: { course: Course; isOwner: boole
         <span className="course-card__code">{course.code}</span>
         {isOwner && (
           <div className="course-card__tools">
-            <IconButton label="Edit course" title="Editing courses is coming soon" icon={<Pencil />} />
+            <IconButton label="Edit course" icon={<Pencil />} onClick={() => setEditing(true)} />
             <IconButton
               label="Delete course"
               tone="danger"
@@ -75,6 +77,7 @@ export function CourseCard({ course, isOwner }: { course: Course; isOwner: boole
           View Course
         </ButtonLink>
       </div>
+      {isOwner && <EditCourseModal course={editing ? course : null} onClose={() => setEditing(false)} />}
     </article>
   );
 }

@@ -1,9 +1,21 @@
 import { formatDetailDate, type CourseDetail } from '@classwave/shared';
 import { formatListDate } from '../../components/dates';
-import { ArrowLeft, ChevronRight, ClipboardList, FolderOpen, SearchX, Video } from 'lucide-react';
+import {
+  ArrowLeft,
+  ChevronRight,
+  ClipboardList,
+  FolderOpen,
+  Pencil,
+  SearchX,
+  Table2,
+  Video,
+} from 'lucide-react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { httpStatus } from '../../api/errors';
 import { Avatar } from '../../components/Avatar';
+import { Button } from '../../components/Button';
+import { ButtonLink } from '../../components/ButtonLink';
 import { Card } from '../../components/Card';
 import { EmptyState } from '../../components/EmptyState';
 import { LoadFailed } from '../../components/LoadFailed';
@@ -14,6 +26,7 @@ import { selectProfile } from '../auth/authSlice';
 import { JoinCodePanel } from '../classes/JoinCodePanel';
 import { LeaveClassButton } from '../classes/LeaveClassButton';
 import { RosterSection } from '../classes/RosterSection';
+import { EditCourseModal } from '../grading/EditCourseModal';
 import { useGetCourseQuery } from './coursesApi';
 import './CourseDetailPage.css';
 
@@ -106,6 +119,7 @@ function CourseDetailView({ detail: { course, assignments } }: { detail: CourseD
   // Only the owner is sent the code (DESIGN §11); it also marks the page as theirs.
   const isOwner = profile?.role === 'teacher' && course.teacherId === profile.id;
   const joinCode = isOwner ? course.joinCode : null;
+  const [editing, setEditing] = useState(false);
   return (
     <>
       <BackLink />
@@ -114,7 +128,18 @@ function CourseDetailView({ detail: { course, assignments } }: { detail: CourseD
         <h1 className="course-detail__title">{course.title}</h1>
         <p className="course-detail__meta">Created {formatDetailDate(course.createdAt)}</p>
         {profile?.role === 'student' && <LeaveClassButton course={course} />}
+        {isOwner && (
+          <div className="course-detail__owner-actions">
+            <Button variant="secondary" size="sm" icon={<Pencil />} onClick={() => setEditing(true)}>
+              Edit course
+            </Button>
+            <ButtonLink to={`/courses/${course.id}/gradebook`} size="sm" icon={<Table2 />}>
+              Gradebook
+            </ButtonLink>
+          </div>
+        )}
       </header>
+      {isOwner && <EditCourseModal course={editing ? course : null} onClose={() => setEditing(false)} />}
 
       <div className="course-detail__layout">
         <div className="course-detail__main">
@@ -148,6 +173,14 @@ function CourseDetailView({ detail: { course, assignments } }: { detail: CourseD
                           <span>Due {formatListDate(assignment.dueDate)}</span>
                           <span aria-hidden="true"> · </span>
                           <span className="course-assignment__points">{assignment.maxPoints} points</span>
+                          {isOwner && (assignment.needsGrading ?? 0) > 0 && (
+                            <>
+                              <span aria-hidden="true"> · </span>
+                              <span className="course-assignment__to-grade">
+                                {assignment.needsGrading} to grade
+                              </span>
+                            </>
+                          )}
                         </span>
                       </span>
                       <ChevronRight className="course-assignment__chevron" aria-hidden="true" size={18} />

@@ -1,15 +1,12 @@
-import { LIMITS } from '@classwave/shared';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { apiErrorBody, httpStatus } from '../../api/errors';
 import { blankFieldErrors, focusFirstError } from '../../components/blankFields';
 import { FormModal } from '../../components/FormModal';
-import { Input } from '../../components/Input';
-import { Textarea } from '../../components/Textarea';
+import { CourseFields, type CourseField } from './CourseFields';
 import { useCreateCourseMutation } from './coursesApi';
 
 const EMPTY = { title: '', code: '', description: '' };
-type CourseField = keyof typeof EMPTY;
 
 /** Each field's message when it holds only spaces (an empty one is stopped by the browser). */
 export const BLANK_COURSE_FIELD: Record<CourseField, string> = {
@@ -59,11 +56,10 @@ export function CreateCourseModal({ open, onClose }: { open: boolean; onClose: (
     }
   }
 
-  const set = (field: CourseField) => (event: { target: { value: string } }) => {
-    const { value } = event.target;
+  function change(field: CourseField, value: string) {
     setValues((current) => ({ ...current, [field]: value }));
     if (value.trim() !== '') setErrors((current) => ({ ...current, [field]: undefined }));
-  };
+  }
 
   return (
     <FormModal
@@ -75,39 +71,7 @@ export function CreateCourseModal({ open, onClose }: { open: boolean; onClose: (
       submitting={isLoading}
       onSubmit={handleSubmit}
     >
-      <Input
-        id={idOf('title')}
-        label="Course Title"
-        name="title"
-        required
-        maxLength={LIMITS.courseTitle}
-        value={values.title}
-        onChange={set('title')}
-        error={errors.title}
-      />
-      <Input
-        id={idOf('code')}
-        label="Course Code"
-        name="code"
-        placeholder="e.g. CS101"
-        required
-        maxLength={LIMITS.courseCode}
-        autoComplete="off"
-        value={values.code}
-        onChange={set('code')}
-        error={errors.code}
-      />
-      <Textarea
-        id={idOf('description')}
-        label="Description"
-        name="description"
-        rows={4}
-        required
-        maxLength={LIMITS.courseDescription}
-        value={values.description}
-        onChange={set('description')}
-        error={errors.description}
-      />
+      <CourseFields values={values} errors={errors} idOf={idOf} onChange={change} />
     </FormModal>
   );
 }

@@ -1,6 +1,5 @@
 import { firstName, greetingFor, type Dashboard, type UpcomingEvent } from '@classwave/shared';
 import {
-  Bell,
   BookOpen,
   CalendarClock,
   ChevronRight,
@@ -17,6 +16,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { Skeleton } from '../../components/Skeleton';
 import { useErrorToast } from '../../components/useErrorToast';
 import { selectProfile } from '../auth/authSlice';
+import { TodoPanel } from '../todo/TodoPanel';
 import { useGetDashboardQuery } from './dashboardApi';
 import { QUICK_ACTIONS } from './quickActions';
 import './DashboardPage.css';
@@ -30,7 +30,7 @@ const STATS: readonly { key: keyof Dashboard['stats']; label: string; icon: Luci
 
 const EVENT_PLACEHOLDERS = 3;
 
-/** The dashboard (spec §2): greeting, stats, upcoming events and quick actions for the user's role. */
+/** The dashboard (spec §2): greeting, stats, to-do (DESIGN §14), upcoming events and quick actions for the user's role. */
 export function DashboardPage() {
   const profile = useAppSelector(selectProfile);
   const role = profile?.role ?? 'student';
@@ -43,11 +43,6 @@ export function DashboardPage() {
       <PageHeader
         title={`${greetingFor(new Date())}, ${firstName(profile?.fullName)}!`}
         subtitle={`Welcome to your ${role} dashboard`}
-        actions={
-          <button type="button" className="dashboard__bell" aria-label="Notifications">
-            <Bell aria-hidden="true" size={20} />
-          </button>
-        }
       />
 
       <section aria-label="Overview" className="stat-grid">
@@ -67,40 +62,43 @@ export function DashboardPage() {
       </section>
 
       <div className="dashboard__columns">
-        <Card as="section" aria-labelledby="upcoming-events" className="dashboard__panel">
-          <h2 id="upcoming-events" className="dashboard__panel-title">
-            Upcoming Events
-          </h2>
-          {isLoading ? (
-            <ul className="event-list" aria-busy="true">
-              {Array.from({ length: EVENT_PLACEHOLDERS }, (_, index) => (
-                <li
-                  key={index}
-                  className="event event--placeholder"
-                  data-testid="event-placeholder"
-                  aria-hidden="true"
-                >
-                  <Skeleton width="2.5rem" height="2.5rem" className="event__icon-skeleton" />
-                  <div className="event__text">
-                    <Skeleton width="60%" />
-                    <Skeleton width="35%" height="0.75rem" />
-                  </div>
-                </li>
-              ))}
-            </ul>
-          ) : data && data.upcomingEvents.length > 0 ? (
-            <ul className="event-list">
-              {data.upcomingEvents.map((event) => (
-                <EventItem key={`${event.type}:${event.id}`} event={event} />
-              ))}
-            </ul>
-          ) : (
-            <p className="dashboard__empty">
-              <CalendarClock aria-hidden="true" size={22} />
-              {data ? 'No upcoming events' : 'Upcoming events could not be loaded.'}
-            </p>
-          )}
-        </Card>
+        <div className="dashboard__stack">
+          <TodoPanel role={role} />
+          <Card as="section" aria-labelledby="upcoming-events" className="dashboard__panel">
+            <h2 id="upcoming-events" className="dashboard__panel-title">
+              Upcoming Events
+            </h2>
+            {isLoading ? (
+              <ul className="event-list" aria-busy="true">
+                {Array.from({ length: EVENT_PLACEHOLDERS }, (_, index) => (
+                  <li
+                    key={index}
+                    className="event event--placeholder"
+                    data-testid="event-placeholder"
+                    aria-hidden="true"
+                  >
+                    <Skeleton width="2.5rem" height="2.5rem" className="event__icon-skeleton" />
+                    <div className="event__text">
+                      <Skeleton width="60%" />
+                      <Skeleton width="35%" height="0.75rem" />
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            ) : data && data.upcomingEvents.length > 0 ? (
+              <ul className="event-list">
+                {data.upcomingEvents.map((event) => (
+                  <EventItem key={`${event.type}:${event.id}`} event={event} />
+                ))}
+              </ul>
+            ) : (
+              <p className="dashboard__empty">
+                <CalendarClock aria-hidden="true" size={22} />
+                {data ? 'No upcoming events' : 'Upcoming events could not be loaded.'}
+              </p>
+            )}
+          </Card>
+        </div>
 
         <Card as="section" aria-labelledby="quick-actions" className="dashboard__panel">
           <h2 id="quick-actions" className="dashboard__panel-title">

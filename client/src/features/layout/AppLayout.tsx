@@ -4,6 +4,10 @@ import { useCallback, useEffect, useRef, type CSSProperties } from 'react';
 import { Link, Outlet } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Logo } from '../../components/Logo';
+import { ConnectionIndicator } from '../../realtime/ConnectionIndicator';
+import { SubmitQueueFlusher } from '../drafts/SubmitQueueFlusher';
+import { HeldAlerts } from '../notifications/HeldAlerts';
+import { NotificationBell } from '../notifications/NotificationBell';
 import { mobileNavSet, selectMobileNavOpen } from './layoutSlice';
 import { SIDEBAR_ID, Sidebar } from './Sidebar';
 import { DRAWER_MEDIA_QUERY, useMediaQuery } from './useMediaQuery';
@@ -16,7 +20,10 @@ const shellStyle = {
   '--sidebar-width-collapsed': `${SIDEBAR_WIDTH_COLLAPSED}px`,
 } as CSSProperties;
 
-/** The signed-in frame: side navigation, a top bar with a menu button below tablet-landscape width, and the page. */
+/**
+ * The signed-in frame: side navigation, a top bar with the notification bell (and, below
+ * tablet-landscape width, the menu button) and the page.
+ */
 export function AppLayout() {
   const dispatch = useAppDispatch();
   const drawerOpen = useAppSelector(selectMobileNavOpen);
@@ -71,7 +78,11 @@ export function AppLayout() {
           <Link to="/dashboard" className="topbar__brand">
             <Logo />
           </Link>
+          <NotificationBell />
+          <HeldAlerts />
         </header>
+        <ConnectionIndicator />
+        <SubmitQueueFlusher />
         <main ref={mainRef} id="main-content" className="app-main" tabIndex={-1}>
           <Outlet />
         </main>

@@ -106,7 +106,9 @@ export function Sidebar({ onCloseDrawer }: SidebarProps) {
         </div>
 
         <nav className="sidebar__nav" aria-label="Main">
-          <ul className="sidebar__list">{mainNavItems.map(renderItem)}</ul>
+          <ul className="sidebar__list">
+            {mainNavItems.filter((item) => !item.role || item.role === role).map(renderItem)}
+          </ul>
           <ul className="sidebar__list sidebar__list--bottom">{renderItem(settingsNavItem)}</ul>
         </nav>
 

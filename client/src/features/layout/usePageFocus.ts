@@ -1,6 +1,6 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import { useLocation } from 'react-router-dom';
-import { documentTitleFor } from './navigation';
+import { documentTitleFor } from './pageTitles';
 
 /** How long to wait for a page that is still loading to render its heading. */
 const HEADING_WAIT_MS = 3000;

@@ -1,14 +1,9 @@
-import { CalendarDays, MessageSquare, Settings, Users, Video, type LucideIcon } from 'lucide-react';
+import { MessageSquare, Settings, Users, Video, type LucideIcon } from 'lucide-react';
 import { Card } from '../../components/Card';
 import { PageHeader } from '../../components/PageHeader';
 import './placeholders.css';
 
 const sections = {
-  calendar: {
-    title: 'Calendar',
-    icon: CalendarDays,
-    description: 'Classes and due dates together on one calendar.',
-  },
   liveClasses: {
     title: 'Live Classes',
     icon: Video,

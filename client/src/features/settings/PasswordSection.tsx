@@ -1,9 +1,8 @@
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@classwave/shared';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
-import { PasswordInput } from '../auth/AuthFields';
+import { NewPasswordInput, PasswordInput } from '../auth/AuthFields';
 import { SettingsSection } from './SettingsSection';
 import { useChangePasswordMutation } from './settingsApi';
 
@@ -44,12 +43,9 @@ export function PasswordSection() {
           value={currentPassword}
           onChange={(event) => setCurrent(event.target.value)}
         />
-        <PasswordInput
+        <NewPasswordInput
           label="New password"
           name="newPassword"
-          autoComplete="new-password"
-          minLength={PASSWORD_MIN_LENGTH}
-          hint={`${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`}
           value={newPassword}
           onChange={(event) => setNew(event.target.value)}
         />

@@ -122,10 +122,7 @@ describe('the submissions batch', () => {
       t.clock.advance(1000);
     }
     // A crash between a batch's commit and its job's: the poller applies every job again.
-    await t.app.database.db
-      .update(jobs)
-      .set({ doneAt: null })
-      .where(like(jobs.key, 'submission_batch:%'));
+    await t.app.database.db.update(jobs).set({ doneAt: null }).where(like(jobs.key, 'submission_batch:%'));
     t.clock.advance(61_000);
     await t.app.jobs.runDue();
     await barrier(teacherTab);

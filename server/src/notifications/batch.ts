@@ -6,7 +6,7 @@ import {
   type SubmissionWithdrawnEvent,
 } from '@classwave/shared';
 import type { Tx } from '../db/client.js';
-import { assignments, courses, notifications, submissions } from '../db/schema.js';
+import { assignments, courses, notifications } from '../db/schema.js';
 import type { RecordEvent } from '../realtime/outbox.js';
 import { userRoom } from '../realtime/rooms.js';
 import { assignmentLink, settingsOf, storeNotifications, toNotification } from './store.js';

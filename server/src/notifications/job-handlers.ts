@@ -51,8 +51,10 @@ async function assignmentAndMissing(tx: Tx, assignmentId: string) {
   const [roster] = await tx
     .select({
       members: sql<number>`count(*)::int`,
-      excused: sql<number>`count(*) filter (where exists (select 1 from ${excusals}
-        where ${excusals.assignmentId} = ${assignmentId} and ${excusals.studentId} = ${courseMembers.studentId}))::int`,
+      // Tables named in full: in the select list of a one-table query drizzle leaves columns
+      // unqualified, and "student_id" = "student_id" would be the excusal's own column twice.
+      excused: sql<number>`count(*) filter (where exists (select 1 from excusals e
+        where e.assignment_id = ${assignmentId} and e.student_id = course_members.student_id))::int`,
     })
     .from(courseMembers)
     .where(and(eq(courseMembers.courseId, row.course.id), eq(courseMembers.status, 'active')));

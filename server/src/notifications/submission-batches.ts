@@ -124,7 +124,7 @@ export function createSubmissionBatcher({
   async function drain(assignmentId: string, waiting: { id: string; applied: () => void }[]) {
     while (waiting.length > 0) {
       const taken = waiting.splice(0);
-      await run(taken.map((w) => w.id)).catch((err: unknown) => 
+      await run(taken.map((w) => w.id)).catch((err: unknown) =>
         log.warn({ err, assignmentId }, 'submissions batch not updated now; its jobs will be'),
       );
       for (const w of taken) w.applied();

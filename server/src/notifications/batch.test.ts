@@ -3,15 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment, Notification, NotificationPage } from '@classwave/shared';
 import { jobs } from '../db/schema.js';
 import { createTestApp, type TestApp } from '../test/app.js';
-import {
-  createAssignment,
-  createCourse,
-  createStudent,
-  createTeacher,
-  joinCourse,
-  submit,
-  type Actor,
-} from '../test/factories.js';
+import { createClass, createAssignment, submit, type Actor } from '../test/factories.js';
 import { barrier, connect, listen, type Recorder } from '../test/sockets.js';
 
 /** The teacher's "new submissions" batch counts distinct students whose submission stands. */
@@ -28,10 +20,7 @@ afterAll(async () => {
 });
 
 async function setUp(n: number) {
-  const teacher = await createTeacher(t);
-  const course = await createCourse(t, teacher);
-  const students = await Promise.all(Array.from({ length: n }, () => createStudent(t)));
-  await Promise.all(students.map((s) => joinCourse(t, s, course)));
+  const { teacher, course, students } = await createClass(t, n);
   const assignment = await createAssignment(t, teacher, course, { title: 'Poem' });
   const teacherTab = await connect(url, teacher.token);
   sockets.push(teacherTab);

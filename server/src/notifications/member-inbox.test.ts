@@ -2,13 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs, notifications } from '../db/schema.js';
 import { createTestApp, type TestApp } from '../test/app.js';
-import {
-  createAssignment,
-  createCourse,
-  createStudent,
-  createTeacher,
-  joinCourse,
-} from '../test/factories.js';
+import { createClass, createAssignment } from '../test/factories.js';
 
 /** A new assignment's inbox entries are written right after it commits, with a job as the net. */
 let t: TestApp;
@@ -17,13 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function classOf(n: number) {
-  const teacher = await createTeacher(t);
-  const course = await createCourse(t, teacher, { title: 'Botany' });
-  const students = await Promise.all(Array.from({ length: n }, () => createStudent(t)));
-  await Promise.all(students.map((s) => joinCourse(t, s, course)));
-  return { teacher, course, students };
-}
+const classOf = (n: number) => createClass(t, n, { title: 'Botany' });
 
 const entriesOf = (assignmentId: string) =>
   t.app.database.db

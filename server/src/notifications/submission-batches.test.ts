@@ -3,15 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment, NotificationPage } from '@classwave/shared';
 import { jobs, notifications } from '../db/schema.js';
 import { createTestApp, type TestApp } from '../test/app.js';
-import {
-  createAssignment,
-  createCourse,
-  createStudent,
-  createTeacher,
-  joinCourse,
-  submit,
-  type Actor,
-} from '../test/factories.js';
+import { createClass, createAssignment, submit, type Actor } from '../test/factories.js';
 
 /** The teacher's batch is applied after each submission commits, with a job as the net (issue 15). */
 let t: TestApp;
@@ -21,10 +13,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function classOf(n: number) {
-  const teacher = await createTeacher(t);
-  const course = await createCourse(t, teacher);
-  const students = await Promise.all(Array.from({ length: n }, (_, i) => createStudent(t, `Student ${i}`)));
-  await Promise.all(students.map((s) => joinCourse(t, s, course)));
+  const { teacher, course, students } = await createClass(t, n);
   const assignment = await createAssignment(t, teacher, course, { title: 'Deadline' });
   return { teacher, students, assignment };
 }

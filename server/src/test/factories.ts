@@ -88,3 +88,18 @@ export async function joinCourse(t: TestApp, student: Actor, course: Course): Pr
   if (res.statusCode !== 200) throw new Error(`joinCourse: ${res.statusCode} ${res.body}`);
   return (res.json() as { course: Course }).course;
 }
+
+/** A teacher's new course with `students` members, each named apart ("Student 1", "Student 2", …). */
+export async function createClass(
+  t: TestApp,
+  students: number,
+  course: Parameters<typeof createCourse>[2] = {},
+): Promise<{ teacher: Actor; course: Course; students: Actor[] }> {
+  const teacher = await createTeacher(t);
+  const created = await createCourse(t, teacher, course);
+  const members = await Promise.all(
+    Array.from({ length: students }, (_, i) => createStudent(t, `Student ${i + 1}`)),
+  );
+  await Promise.all(members.map((s) => joinCourse(t, s, created)));
+  return { teacher, course: created, students: members };
+}

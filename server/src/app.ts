@@ -39,7 +39,7 @@ import { createRealtime, type AppIo } from './realtime/socket-server.js';
 import { createMailer, type Mailer } from './auth/mailer.js';
 import { accountRoutes } from './account/routes.js';
 import { createAccountService } from './account/service.js';
-import { defaultRateLimits, tryAgainMessage, type RateLimits } from './auth/limits.js';
+import { defaultRateLimits, scalePerIp, tryAgainMessage, type RateLimits } from './auth/limits.js';
 import { createRecoveryService } from './auth/recovery.js';
 import { authRoutes, meRoutes } from './auth/routes.js';
 import { createAuthService, defaultAuthSettings, type AuthSettings } from './auth/service.js';
@@ -207,7 +207,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       refreshKey: createHash('sha256').update(`refresh:${config.jwtSecret}`).digest('base64url'),
     },
   });
-  const rateLimits = { ...defaultRateLimits, ...options.rateLimits };
+  const rateLimits = { ...scalePerIp(defaultRateLimits, config.perIpLimitScale), ...options.rateLimits };
   const db = database.db;
   // Every change's notifications are derived in its own transaction (DESIGN §14).
   const outbox = createOutbox({ db, bus: domainEvents, clock, derive: createDeriver(clock) });
@@ -360,7 +360,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
             bus: domainEvents,
             limiter: createWrongCodeLimiter({
               redis,
-              limits: { ...defaultWrongCodeLimits, ...options.joinLimits },
+              limits: {
+                ...defaultWrongCodeLimits,
+                ip: {
+                  ...defaultWrongCodeLimits.ip,
+                  max: defaultWrongCodeLimits.ip.max * config.perIpLimitScale,
+                },
+                ...options.joinLimits,
+              },
               now: () => clock.now().getTime(),
               onError: (err) => app.log.warn({ err }, 'join-code limits: redis error'),
             }),

@@ -13,6 +13,7 @@ describe('loadConfig', () => {
     expect(first).toMatchObject({
       port: 3000,
       accessTokenTtlSeconds: 900,
+      perIpLimitScale: 1,
       appOrigin: 'http://localhost:3000',
       databaseUrl: undefined,
       trustProxy: false,
@@ -38,6 +39,8 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
     [{ ACCESS_TOKEN_TTL: '5' }, 'ACCESS_TOKEN_TTL'],
     [{ ACCESS_TOKEN_TTL: 'an hour' }, 'ACCESS_TOKEN_TTL'],
+    [{ PER_IP_LIMIT_SCALE: '0' }, 'PER_IP_LIMIT_SCALE'],
+    [{ PER_IP_LIMIT_SCALE: 'lots' }, 'PER_IP_LIMIT_SCALE'],
     [{ TEACHER_SIGNUP: 'anyone' }, 'TEACHER_SIGNUP'],
     [{ TEACHER_SIGNUP: 'domains:' }, 'TEACHER_SIGNUP'],
     [{ TEACHER_SIGNUP: 'domains:school example' }, 'TEACHER_SIGNUP'],

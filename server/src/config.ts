@@ -35,6 +35,11 @@ export interface Config {
    * lets a test watch sessions expire and refresh in seconds.
    */
   accessTokenTtlSeconds: number;
+  /**
+   * PER_IP_LIMIT_SCALE: multiplies the per-address limits (sign-up, sign-in, recovery, refresh,
+   * wrong join codes). A school's students often share one address (NAT); 1 keeps the defaults.
+   */
+  perIpLimitScale: number;
 }
 
 /** Who may create a teacher account: anyone, addresses at some e-mail domains, or holders of an invite code. */
@@ -198,6 +203,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     teacherSignup: teacherSignup(env, nodeEnv),
     jobPollMs: integer(env, 'JOB_POLL_MS', 2000, 0, 3_600_000),
     accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL', 900, 10, 86_400),
+    perIpLimitScale: integer(env, 'PER_IP_LIMIT_SCALE', 1, 1, 1000),
   };
   return { ...config, ...overrides };
 }

@@ -41,6 +41,18 @@ export const defaultRateLimits: RateLimits = {
   password: { max: 5, timeWindow: 10 * MINUTE },
 };
 
+/** The limits with every per-address one (and refresh, which is per address) raised `scale` times. */
+export function scalePerIp(limits: RateLimits, scale: number): RateLimits {
+  const times = (limit: Limit): Limit => ({ ...limit, max: limit.max * scale });
+  return {
+    ...limits,
+    signUpPerIp: times(limits.signUpPerIp),
+    signInPerIp: times(limits.signInPerIp),
+    recoverPerIp: times(limits.recoverPerIp),
+    refresh: times(limits.refresh),
+  };
+}
+
 /** "Try again in 9 minutes": people plan in minutes; seconds only under a minute. */
 export function tryAgainMessage(ttlMs: number): string {
   const seconds = Math.max(1, Math.ceil(ttlMs / 1000));

@@ -104,3 +104,17 @@ describe('rate limits with the default budgets', () => {
     expect(other.statusCode).toBe(200);
   });
 });
+
+describe('PER_IP_LIMIT_SCALE', () => {
+  it('raises the per-address limits for a school behind one address', async () => {
+    const scaled = await createTestApp({ config: { perIpLimitScale: 2 } });
+    try {
+      const refresh = () => scaled.app.inject({ method: 'POST', url: '/api/auth/refresh' });
+      // Refresh is 120 a minute per address by default; twice that here.
+      for (let i = 0; i < 240; i++) expect((await refresh()).statusCode).not.toBe(429);
+      expect((await refresh()).statusCode).toBe(429);
+    } finally {
+      await scaled.close();
+    }
+  });
+});

@@ -87,10 +87,15 @@ export async function signUpAndSignIn(
 
 /** Follows a link of the side navigation (not a same-named link elsewhere on the page). */
 export async function navTo(page: Page, label: string): Promise<void> {
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: label, exact: true })
-    .click();
+  const link = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true });
+  const heading = page.getByRole('main').getByRole('heading', { level: 1 }).first();
+  const already = (await link.getAttribute('aria-current')) === 'page';
+  const before = already ? null : await heading.textContent({ timeout: 1000 }).catch(() => null);
+  await link.click();
+  await expect(link).toHaveAttribute('aria-current', 'page');
+  // Each page is a chunk of its own: until it has loaded, the previous page stays on screen, and a
+  // button both pages have (Generate Samples) would be the old page's.
+  if (before !== null) await expect(heading).not.toHaveText(before);
 }
 
 /** The class code of one of the teacher's courses, read from its page (DESIGN §11). */

@@ -10,20 +10,10 @@ import type { Clock } from '../clock.js';
 import type { Caller } from '../auth/service.js';
 import { isoText, type Database, type Statement } from '../db/client.js';
 import type { assignments } from '../db/schema.js';
-import type { AssignmentReadModel } from './read-model.js';
+import type { AssignmentReadModel, SharedRow } from './read-model.js';
 
 /** A row of the hot lists (`listStatement`): timestamps as ISO text made by PostgreSQL. */
-interface ListRow {
-  id: string;
-  title: string;
-  description: string;
-  due_date: string;
-  max_points: number;
-  course_id: string;
-  course_title: string;
-  created_at: string;
-  grade_release: 'auto' | 'manual';
-  closes_at_due: boolean;
+interface ListRow extends SharedRow {
   /** Student lists: their own submission (all null without one) and excusal. */
   sub_id?: string | null;
   sub_submitted_at?: string | null;

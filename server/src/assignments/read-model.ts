@@ -20,7 +20,8 @@ interface SharedAssignment {
   closesAtDue: boolean;
 }
 
-interface SharedRow {
+/** An assignment as the hot list statements return it: timestamps as ISO text made by PostgreSQL. */
+export interface SharedRow {
   id: string;
   title: string;
   description: string;

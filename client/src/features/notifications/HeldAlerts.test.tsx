@@ -100,4 +100,17 @@ describe('HeldAlerts', () => {
     await act(async () => void vi.advanceTimersByTime(1000));
     expect(summary('While quiet hours were on: 1 notification')).toBeNull();
   });
+
+  it('says "or more" when the whole first page of the inbox was held and older pages exist', async () => {
+    vi.setSystemTime(new Date('2026-11-26T08:00:00Z'));
+    const items = Array.from({ length: 20 }, (_, i) =>
+      createNotification({
+        title: `Due soon: Task ${20 - i}`,
+        alert: false,
+        updatedAt: new Date(Date.parse('2026-11-26T06:00:00Z') - i * 60_000).toISOString(),
+      }),
+    );
+    renderApp({ items, unreadCount: 31, nextBefore: items[19]!.updatedAt });
+    expect(await findToast('While quiet hours were on: 20 or more notifications')).toBeInTheDocument();
+  });
 });

@@ -1,7 +1,7 @@
 import { inQuietHours, quietHoursEnd } from '@classwave/shared';
 import { useEffect, useRef } from 'react';
 import { useAppSelector } from '../../app/hooks';
-import { releaseHeldAlerts } from './heldAlerts';
+import { releaseHeldAlerts, type InboxPage } from './heldAlerts';
 import { useGetNotificationSettingsQuery, useGetNotificationsQuery } from './notificationsApi';
 
 /**
@@ -15,8 +15,8 @@ export function HeldAlerts() {
   const { data: page } = useGetNotificationsQuery();
   const { data: settings } = useGetNotificationSettingsQuery();
   // The inbox as it is when the timer fires, not as it was when it was set.
-  const items = useRef(page?.items ?? []);
-  items.current = page?.items ?? [];
+  const inbox = useRef<InboxPage>({ items: [], more: false });
+  inbox.current = { items: page?.items ?? [], more: Boolean(page?.nextBefore) };
   // The user whose held alerts were last released outside quiet hours by this tab.
   const releasedFor = useRef<string | null>(null);
 
@@ -24,7 +24,7 @@ export function HeldAlerts() {
     if (!userId || !page || !settings) return;
     const release = () => {
       releasedFor.current = userId;
-      void releaseHeldAlerts(userId, () => items.current);
+      void releaseHeldAlerts(userId, () => inbox.current);
     };
     const now = new Date();
     if (!inQuietHours(now, settings.quietHours)) {

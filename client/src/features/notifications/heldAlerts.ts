@@ -39,18 +39,28 @@ export function heldSince(items: readonly Notification[], since: number, now: nu
   });
 }
 
-/** "While quiet hours were on: 3 notifications". */
-export const heldSummaryTitle = (count: number) =>
-  `While quiet hours were on: ${count} ${count === 1 ? 'notification' : 'notifications'}`;
+/**
+ * "While quiet hours were on: 3 notifications"; "… 20 or more notifications" when the inbox's first
+ * page is held all through and older pages may hold more (the summary reads that page only).
+ */
+export const heldSummaryTitle = (count: number, orMore = false) =>
+  `While quiet hours were on: ${count}${orMore ? ' or more' : ''} ${count === 1 && !orMore ? 'notification' : 'notifications'}`;
 
-function summarize(userId: string, items: readonly Notification[], now: number): void {
+/** The inbox's first page as the summary sees it. */
+export interface InboxPage {
+  items: readonly Notification[];
+  /** Older entries exist beyond this page. */
+  more: boolean;
+}
+
+function summarize(userId: string, page: InboxPage, now: number): void {
   const since = lastSummary(userId) ?? now - FIRST_LOOK_MS;
-  const held = heldSince(items, since, now);
+  const held = heldSince(page.items, since, now);
   remember(userId, now);
   if (held.length === 0) return;
   const titles = held.slice(0, 2).map((n) => n.title);
   const more = held.length - titles.length;
-  toast(heldSummaryTitle(held.length), {
+  toast(heldSummaryTitle(held.length, page.more && held.length === page.items.length), {
     // Its own id per summary: one never replaces (or revives) an earlier one.
     id: `held-alerts:${now}`,
     description: titles.join(' · ') + (more > 0 ? ` and ${more} more` : ''),
@@ -61,8 +71,8 @@ function summarize(userId: string, items: readonly Notification[], now: number):
  * Shows the summary now, once for all tabs: where the browser has Web Locks, two tabs whose quiet
  * hours end at the same moment take turns, and the second finds nothing left since the first.
  */
-export function releaseHeldAlerts(userId: string, items: () => readonly Notification[]): Promise<void> {
-  const run = () => summarize(userId, items(), Date.now());
+export function releaseHeldAlerts(userId: string, page: () => InboxPage): Promise<void> {
+  const run = () => summarize(userId, page(), Date.now());
   const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
   if (!locks) {
     run();

@@ -133,6 +133,24 @@ describe('NotificationBell', () => {
     expect(screen.queryByText('Due tomorrow: Essay', { selector: '[data-sonner-toast] *' })).toBeNull();
   });
 
+  it('clears the toasts when the inbox opens, and toasts nothing over it while it is open', async () => {
+    const { store, user } = renderCourses(page([]));
+    await screen.findByRole('button', { name: 'Notifications' });
+    const first = createNotification({ title: 'Grade returned: Quiz' });
+    act(() => void store.dispatch(applyLiveEvent(event('notification:created', first))));
+    expect(await findToast('Grade returned: Quiz')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Notifications, 1 unread' }));
+    const inbox = await screen.findByRole('dialog', { name: 'Notifications' });
+    await waitFor(() =>
+      expect(screen.queryByText('Grade returned: Quiz', { selector: '[data-sonner-toast] *' })).toBeNull(),
+    );
+    const second = createNotification({ title: 'Due soon: Essay' });
+    act(() => void store.dispatch(applyLiveEvent(event('notification:created', second))));
+    expect(await within(inbox).findByText('Due soon: Essay')).toBeInTheDocument();
+    expect(screen.queryByText('Due soon: Essay', { selector: '[data-sonner-toast] *' })).toBeNull();
+  });
+
   it('does not toast a batch re-sent without moving (recounted after a take-back); toasts it when it grows', async () => {
     const batch = createNotification({ kind: 'submissions', count: 2, title: '2 new submissions: Essay' });
     const { store } = renderCourses(page([batch]));

@@ -12,6 +12,7 @@ import {
   useGetNotificationsQuery,
   useReadNotificationsMutation,
 } from './notificationsApi';
+import { setInboxOpen } from './toastNotification';
 import './NotificationBell.css';
 
 /** The bell's accessible name: the count in words, so it is heard and not only seen. */
@@ -46,7 +47,11 @@ export function NotificationBell() {
   }, [data]);
 
   useEffect(() => {
+    setInboxOpen(open);
     if (!open) return;
+    // The panel opens under the toasts' corner: they would cover its entries (and a toast under
+    // the pointer never times out). What they said is in the list.
+    toast.dismiss();
     const panel = panelRef.current;
     (panel && (focusableWithin(panel)[0] ?? panel))?.focus();
     function onKeyDown(event: KeyboardEvent) {
@@ -62,6 +67,7 @@ export function NotificationBell() {
     document.addEventListener('keydown', onKeyDown);
     document.addEventListener('pointerdown', onPointerDown);
     return () => {
+      setInboxOpen(false);
       document.removeEventListener('keydown', onKeyDown);
       document.removeEventListener('pointerdown', onPointerDown);
     };

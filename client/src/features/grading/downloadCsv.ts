@@ -1,3 +1,5 @@
+import { saveFile } from '../../components/saveFile';
+
 /**
  * Fetches the gradebook's CSV with the bearer token (a plain link would carry none) and saves it
  * as a file named after the course.
@@ -11,16 +13,7 @@ export async function downloadGradebookCsv(
     headers: token ? { authorization: `Bearer ${token}` } : {},
   });
   if (!response.ok) throw new Error(`The gradebook could not be downloaded (${response.status}).`);
-  const blob = await response.blob();
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Some browsers read the blob after click returns.
-  window.setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveFile(await response.blob(), fileName);
 }
 
 /** "CS101 gradebook.csv", keeping only characters every file system accepts. */

@@ -8,23 +8,12 @@ import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../components/Button';
 import { Modal } from '../../components/Modal';
 import { Notice } from '../../components/Notice';
+import { saveFile } from '../../components/saveFile';
 import { broadcastAuth } from '../auth/authChannel';
 import { PasswordInput } from '../auth/AuthFields';
 import { signedOut } from '../auth/authSlice';
 import { SettingsSection } from './SettingsSection';
 import { useDeleteAccountMutation, useExportDataMutation } from './settingsApi';
-
-/** Saves JSON as a file through a temporary link (the export is small: one person's data). */
-function saveJson(data: unknown, filename: string): void {
-  const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 /** Download my data, and delete my account (asks the password). */
 export function DataSection() {
@@ -33,7 +22,10 @@ export function DataSection() {
 
   async function handleExport() {
     try {
-      saveJson(await exportData().unwrap(), 'classwave-my-data.json');
+      saveFile(
+        new Blob([JSON.stringify(await exportData().unwrap(), null, 2)], { type: 'application/json' }),
+        'classwave-my-data.json',
+      );
     } catch (error) {
       toast.error(apiErrorMessage(error, 'We could not prepare your data.'));
     }

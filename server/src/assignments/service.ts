@@ -10,7 +10,7 @@ import {
 } from '@classwave/shared';
 import type { Caller } from '../auth/service.js';
 import type { Clock } from '../clock.js';
-import type { Db } from '../db/client.js';
+import type { Db, Tx } from '../db/client.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
 import { assignments, courses, submissions } from '../db/schema.js';
@@ -61,6 +61,18 @@ export function recordAssignment(
   record(type, teacherView, audience.owner(teacherId));
   record(type, membersView, audience.members(row.courseId));
   return teacherView;
+}
+
+/** The caller's assignment with its course, locked for the change (the owner rule of requireOwnerOf). */
+async function lockOwnAssignment(tx: Tx, caller: Caller, id: string, action: string) {
+  const [row] = await tx
+    .select({ assignment: assignments, course: courses })
+    .from(assignments)
+    .innerJoin(courses, eq(courses.id, assignments.courseId))
+    .where(eq(assignments.id, id))
+    .for('update', { of: assignments });
+  const course = await requireOwnerOf(tx, caller, row?.course, action, 'Assignment');
+  return { assignment: row!.assignment, course };
 }
 
 export function createAssignmentService({
@@ -169,14 +181,12 @@ export function createAssignmentService({
         throw badRequest('body.dueDate must be a valid date-time');
       const title = body.title?.trim();
       return outbox.transaction(async (tx, record) => {
-        const [row] = await tx
-          .select({ assignment: assignments, course: courses })
-          .from(assignments)
-          .innerJoin(courses, eq(courses.id, assignments.courseId))
-          .where(eq(assignments.id, id))
-          .for('update', { of: assignments });
-        const course = await requireOwnerOf(tx, caller, row?.course, 'edit its assignments', 'Assignment');
-        const before = row!.assignment;
+        const { assignment: before, course } = await lockOwnAssignment(
+          tx,
+          caller,
+          id,
+          'edit its assignments',
+        );
         if (body.maxPoints !== undefined && body.maxPoints < before.maxPoints) {
           const [{ highest } = { highest: null }] = await tx
             .select({ highest: max(submissions.grade) })
@@ -231,13 +241,7 @@ export function createAssignmentService({
     /** Deletes an assignment of the caller's course together with its submissions, in one transaction. */
     async remove(caller: Caller, id: string): Promise<void> {
       await outbox.transaction(async (tx, record) => {
-        const [row] = await tx
-          .select({ assignment: assignments, course: courses })
-          .from(assignments)
-          .innerJoin(courses, eq(courses.id, assignments.courseId))
-          .where(eq(assignments.id, id))
-          .for('update', { of: assignments });
-        const course = await requireOwnerOf(tx, caller, row?.course, 'delete its assignments', 'Assignment');
+        const { course } = await lockOwnAssignment(tx, caller, id, 'delete its assignments');
         await tx.delete(submissions).where(eq(submissions.assignmentId, id));
         await tx.delete(assignments).where(eq(assignments.id, id));
         record(

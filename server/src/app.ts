@@ -18,7 +18,12 @@ import { createAssignmentReadModel } from './assignments/read-model.js';
 import { createAssignmentService } from './assignments/service.js';
 import { createAuthenticateHook } from './auth/authenticate.js';
 import { classRoutes } from './classes/routes.js';
-import { createWrongCodeLimiter, defaultWrongCodeLimits, type WrongCodeLimits } from './classes/limits.js';
+import {
+  createWrongCodeLimiter,
+  defaultWrongCodeLimits,
+  scaleWrongCodeLimits,
+  type WrongCodeLimits,
+} from './classes/limits.js';
 import { createClassService } from './classes/service.js';
 import { courseRoutes } from './courses/routes.js';
 import { createCourseService } from './courses/service.js';
@@ -361,11 +366,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
             limiter: createWrongCodeLimiter({
               redis,
               limits: {
-                ...defaultWrongCodeLimits,
-                ip: {
-                  ...defaultWrongCodeLimits.ip,
-                  max: defaultWrongCodeLimits.ip.max * config.perIpLimitScale,
-                },
+                ...scaleWrongCodeLimits(defaultWrongCodeLimits, config.perIpLimitScale),
                 ...options.joinLimits,
               },
               now: () => clock.now().getTime(),

@@ -17,6 +17,12 @@ export const defaultWrongCodeLimits: WrongCodeLimits = {
   ip: { max: 200, windowMs: 10 * 60 * 1000 },
 };
 
+/** The limits with the per-address budget raised `scale` times (PER_IP_LIMIT_SCALE). */
+export const scaleWrongCodeLimits = (limits: WrongCodeLimits, scale: number): WrongCodeLimits => ({
+  ...limits,
+  ip: { ...limits.ip, max: limits.ip.max * scale },
+});
+
 interface Counter {
   /** Milliseconds until the key's window ends, when it has reached `max`; otherwise null. */
   blockedFor(key: string, max: number): Promise<number | null>;

@@ -98,6 +98,8 @@ declare module 'fastify' {
     replay: ReplayService;
     /** Timed work (reminders, held e-mails, retention): polled every JOB_POLL_MS; tests run it by hand. */
     jobs: JobRunner;
+    /** Work that follows a commit without holding its answer (the teacher's submissions batch). */
+    afterCommit: { settled(): Promise<void> };
   }
 }
 
@@ -229,6 +231,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('jobs', jobRunner);
   outbox.runSoon = jobRunner.runNow;
   const batcher = createSubmissionBatcher({ outbox, clock, log: app.log });
+  app.decorate('afterCommit', { settled: batcher.settled });
+  // Added after the database's own close hook, so it runs before it (close hooks run last first).
+  app.addHook('onClose', () => batcher.settled());
   const wakeUps = createJobWakeUps({
     clock,
     runDue: () => jobRunner.runDue(),

@@ -27,10 +27,14 @@ async function setUp(n: number) {
   return { teacher, course, students, assignment, teacherTab };
 }
 
-const batches = async (teacher: Actor, assignment: Assignment) =>
-  (await t.app.inject({ method: 'GET', url: '/api/notifications', headers: teacher.headers }))
+/** The teacher's batches once the work after the commits is done (the submit does not wait for it). */
+async function batches(teacher: Actor, assignment: Assignment) {
+  await t.app.afterCommit.settled();
+  const res = await t.app.inject({ method: 'GET', url: '/api/notifications', headers: teacher.headers });
+  return res
     .json<NotificationPage>()
     .items.filter((n) => n.kind === 'submissions' && n.assignmentId === assignment.id);
+}
 
 async function unsubmit(student: Actor, assignment: Assignment) {
   const res = await t.app.inject({

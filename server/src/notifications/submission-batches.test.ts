@@ -2,6 +2,9 @@ import { and, eq, inArray, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment, NotificationPage } from '@classwave/shared';
 import { jobs, notifications } from '../db/schema.js';
+import { DomainEventBus } from '../events.js';
+import { createOutbox } from '../realtime/outbox.js';
+import { createSubmissionService } from '../submissions/service.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createClass, createAssignment, submit, type Actor } from '../test/factories.js';
 
@@ -18,10 +21,14 @@ async function classOf(n: number) {
   return { teacher, students, assignment };
 }
 
-const batchesOf = async (teacher: Actor, assignment: Assignment) =>
-  (await t.app.inject({ method: 'GET', url: '/api/notifications', headers: teacher.headers }))
+/** The batch as the teacher reads it once the work after the commits is done. */
+async function batchesOf(teacher: Actor, assignment: Assignment) {
+  await t.app.afterCommit.settled();
+  const res = await t.app.inject({ method: 'GET', url: '/api/notifications', headers: teacher.headers });
+  return res
     .json<NotificationPage>()
     .items.filter((n) => n.kind === 'submissions' && n.assignmentId === assignment.id);
+}
 
 const jobsOf = (keyPrefix: string) =>
   t.app.database.db
@@ -43,13 +50,43 @@ describe('the submissions batch, after the commit', () => {
       ),
     );
     expect(answers.map((a) => a.statusCode)).toEqual(students.map(() => 201));
-    // Every answer came after its batch was up to date: the entry counts all of them at once.
+    // The answers did not wait for the batch; once it is up to date, one entry counts them all.
     expect((await batchesOf(teacher, assignment)).map((n) => n.count)).toEqual([24]);
     const net = await jobsOf('submission_batch:');
     const mine = new Set(answers.map((a) => `submission_batch:${a.json<{ id: string }>().id}`));
     const ours = net.filter((j) => mine.has(j.key));
     expect(ours).toHaveLength(24);
     expect(ours.every((j) => j.doneAt !== null)).toBe(true);
+  });
+
+  it('answers the submit without waiting for the batch, which follows the commit', async () => {
+    const { students, assignment } = await classOf(1);
+    const database = t.app.database;
+    let handedOver: string | undefined;
+    const service = createSubmissionService({
+      db: database.db,
+      database,
+      clock: t.clock,
+      outbox: createOutbox({ db: database.db, bus: new DomainEventBus(), clock: t.clock }),
+      // A batch that never finishes: the answer must not hang on it.
+      onSubmitted: (_assignmentId, submissionId) => {
+        handedOver = submissionId;
+        return new Promise<void>(() => {});
+      },
+    });
+    const caller = {
+      userId: students[0]!.id,
+      sessionId: 'test',
+      role: 'student' as const,
+      tokenExpiresAt: 0,
+    };
+    const answer = await Promise.race([
+      service.submit(caller, assignment.id, { content: 'On time' }),
+      new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 5_000)),
+    ]);
+    expect(answer).not.toBe('hung');
+    expect(answer).toMatchObject({ created: true });
+    expect(handedOver).toBe((answer as { submission: { id: string } }).submission.id);
   });
 
   it('leaves an applied submission alone when the poller comes by', async () => {

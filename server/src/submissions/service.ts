@@ -127,7 +127,8 @@ export function createSubmissionService({
   outbox: Outbox;
   /**
    * After a submission committed (the live assignment panel counts it, the teacher's batch takes
-   * it); the answer waits for what this returns.
+   * it). The answer does not wait for it: the submission stands once committed, and what follows
+   * reaches the teacher as live events (a failure is logged, and the batch's job is the net).
    */
   onSubmitted?: (assignmentId: string, submissionId: string) => Promise<void> | void;
 }) {
@@ -221,7 +222,7 @@ export function createSubmissionService({
         if (pgCode(error) === PG.foreignKeyViolation) throw found(undefined, 'Assignment');
         throw error;
       }
-      if (own.created) await onSubmitted?.(assignmentId, own.submission.id);
+      if (own.created) void onSubmitted?.(assignmentId, own.submission.id);
       return own;
     },
 

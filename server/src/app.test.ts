@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, openTestDatabase, TEST_ORIGIN, type TestApp } from './test/app.js';
+import { apiSecurityHeaders, securityHeaderOptions, securityHeaders } from './http/security-headers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -117,11 +118,29 @@ describe('serving the client', () => {
 });
 
 describe('security headers', () => {
-  it('sends them on API answers too', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+  it.each([
+    ['an answer', 'GET', '/api/health'],
+    ['a refusal', 'GET', '/api/courses'],
+    ['an unknown route', 'GET', '/api/nope'],
+    ['a URL the router cannot read', 'GET', '/api/courses/%E0%A4%A'],
+  ])("sends the API's own, stricter set on %s", async (_what, method, url) => {
+    const res = await t.app.inject({ method: method as 'GET', url });
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers['x-frame-options']).toBe('DENY');
     expect(res.headers['strict-transport-security']).toBeUndefined(); // http here: no HSTS
+  });
+
+  it('keeps HSTS on API answers behind https', () => {
+    const page = securityHeaders(securityHeaderOptions('https://school.example'));
+    expect(page['strict-transport-security']).toMatch(/max-age=\d+/);
+    expect(apiSecurityHeaders(page)['strict-transport-security']).toBe(page['strict-transport-security']);
+  });
+
+  it('sends the page policy on the API docs, which are a page', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs' });
+    expect(res.headers['content-security-policy']).not.toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
   it('sends helmet headers and a CSP the client can run under', async () => {

@@ -60,7 +60,12 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { DomainEventBus } from './events.js';
 import { errorBody, installErrorHandler } from './http/errors.js';
-import { installSecurityHeaders, securityHeaderOptions, securityHeaders } from './http/security-headers.js';
+import {
+  installSecurityHeaders,
+  securityHeaderOptions,
+  securityHeaders,
+  securityHeadersFor,
+} from './http/security-headers.js';
 import { installAccessLog } from './http/access-log.js';
 import { installJsonParser, installValidation } from './http/validation.js';
 
@@ -106,6 +111,7 @@ declare module 'fastify' {
 /** Builds the whole app (API, docs, static client) without listening, so tests and main.ts share it. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const headers = securityHeaders(securityHeaderOptions(config.appOrigin));
+  const headersFor = securityHeadersFor(headers);
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -131,10 +137,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     onConstructorPoisoning: 'error',
     routerOptions: { maxParamLength: 200 },
     // A URL the router can't read (broken %-encoding, an over-long id) gets our error shape and headers too.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, request, reply) => {
       const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
       void (reply as unknown as FastifyReply)
-        .headers(headers)
+        .headers(headersFor(request.url))
         .status(status)
         .send(
           errorBody(status, ErrorCode.validationFailed, 'The URL is not valid: check the path and its ids.'),

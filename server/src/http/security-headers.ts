@@ -46,10 +46,42 @@ export function securityHeaders(options: HelmetOptions): Record<string, string> 
   return headers;
 }
 
-/** Sends the headers on every response; a route may still replace one (the API docs set their own CSP). */
-export function installSecurityHeaders(app: FastifyInstance, headers: Record<string, string>): void {
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+/**
+ * What an API answer carries instead of the page policy (OWASP's REST security headers): JSON, CSV
+ * and calendar files are never rendered as pages, so a policy that forbids everything (stricter
+ * than the pages') and no-sniff say all that matters, in about a fifth of the bytes. Sending the
+ * page's dozen headers on every API answer cost a quarter of a bare request (bench S1).
+ */
+export function apiSecurityHeaders(pageHeaders: Record<string, string>): Record<string, string> {
+  const kept = ['strict-transport-security'].filter((name) => name in pageHeaders);
+  return {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-resource-policy': 'same-origin',
+    ...Object.fromEntries(kept.map((name) => [name, pageHeaders[name]!])),
+  };
+}
+
+/** Whether a URL is the API's, not a page's (the API's docs are pages). */
+export const isApiUrl = (url: string) =>
+  url.startsWith('/api/') && !url.startsWith('/api/docs');
+
+/** The headers for a response to this URL. */
+export function securityHeadersFor(pageHeaders: Record<string, string>) {
+  const api = apiSecurityHeaders(pageHeaders);
+  return (url: string) => (isApiUrl(url) ? api : pageHeaders);
+}
+
+/**
+ * Sends the headers on every response, the API's set on API answers; a route may still replace
+ * one (the API docs set their own CSP).
+ */
+export function installSecurityHeaders(app: FastifyInstance, pageHeaders: Record<string, string>): void {
+  const headersFor = securityHeadersFor(pageHeaders);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(headersFor(request.url));
     done();
   });
 }

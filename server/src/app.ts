@@ -251,7 +251,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const assignmentLists = prepareAssignmentLists(
     database,
     clock,
-    createAssignmentReadModel({ database, clock, bus: domainEvents }),
+    createAssignmentReadModel({
+      database,
+      clock,
+      bus: domainEvents,
+      // Own parts only where this process commits every write (no workers, no Redis-linked peers).
+      cacheOwn: !config.redisUrl && !cluster.isWorker,
+    }),
   );
   const replay = createReplayService({
     db,

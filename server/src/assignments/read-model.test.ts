@@ -1,7 +1,9 @@
 import type { Assignment, Course } from '@classwave/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.js';
+import { DomainEventBus } from '../events.js';
 import { createTestApp, openTestDatabase, type TestApp } from '../test/app.js';
+import { createAssignmentReadModel } from './read-model.js';
 import {
   createAssignment,
   createCourse,
@@ -160,5 +162,138 @@ describe("a student's assignment lists, from the read model", () => {
     const returned = (await listOf(t, student))[0]!;
     expect(returned.submission).toMatchObject({ grade: 17, feedback: 'Held feedback' });
     expect(returned.status).toBe('returned');
+  });
+});
+
+/** A test app over the real database whose own-part reads are counted and may be held at a gate. */
+async function countedApp() {
+  const database = await openTestDatabase();
+  const counted = { own: 0, gate: undefined as { reached: () => void; open: Promise<void> } | undefined };
+  const wrapped = Object.assign(Object.create(database) as Database, {
+    async rows<R>(statement: { name: string; text: string }, params: readonly string[]): Promise<R[]> {
+      const result = await database.rows<R>(statement, params);
+      if (statement.name.startsWith('assignments_own_part')) {
+        counted.own += 1;
+        const held = counted.gate;
+        counted.gate = undefined;
+        if (held) {
+          held.reached();
+          await held.open;
+        }
+      }
+      return result;
+    },
+  });
+  const t = await createTestApp({ database: wrapped });
+  apps.push({ ...t, close: async () => (await t.close(), await database.dispose()) });
+  return { t, counted };
+}
+
+describe("a student's own part of the lists, kept in one process", () => {
+  it('is read once, and again only after something happens to that student', async () => {
+    const { t, counted } = await countedApp();
+    const teacher = await createTeacher(t);
+    const [student, classmate] = [await createStudent(t), await createStudent(t)];
+    const course = await createCourse(t, teacher);
+    await joinCourse(t, student, course);
+    await joinCourse(t, classmate, course);
+    const assignment = await createAssignment(t, teacher, course, { title: 'Essay' });
+
+    await listOf(t, student);
+    const afterFirst = counted.own;
+    await listOf(t, student);
+    expect(counted.own).toBe(afterFirst); // from memory
+    await submit(t, classmate, assignment); // someone else's work: not this student's part
+    expect((await listOf(t, student))[0]!.status).toBe('not_submitted');
+    expect(counted.own).toBe(afterFirst);
+    await submit(t, student, assignment);
+    expect((await listOf(t, student))[0]!.status).toBe('submitted');
+    expect(counted.own).toBe(afterFirst + 1);
+  });
+
+  it('follows a removal, a restore and a submission taken back, each read from memory before', async () => {
+    const { t } = await countedApp();
+    const teacher = await createTeacher(t);
+    const student = await createStudent(t);
+    const course = await createCourse(t, teacher);
+    await joinCourse(t, student, course);
+    const assignment = await createAssignment(t, teacher, course, { title: 'Essay' });
+    await submit(t, student, assignment);
+    expect((await listOf(t, student)).map((a) => a.status)).toEqual(['submitted']);
+
+    const taken = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/assignments/${assignment.id}/submission`,
+      headers: student.headers,
+    });
+    expect(taken.statusCode, taken.body).toBe(200);
+    expect((await listOf(t, student)).map((a) => a.status)).toEqual(['not_submitted']);
+
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/courses/${course.id}/members/${student.id}`,
+      headers: teacher.headers,
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(await listOf(t, student)).toEqual([]);
+
+    const restored = await t.app.inject({
+      method: 'POST',
+      url: `/api/courses/${course.id}/members/${student.id}/restore`,
+      headers: teacher.headers,
+    });
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect((await listOf(t, student)).map((a) => a.title)).toEqual(['Essay']);
+  });
+
+  it('never keeps a part read before a change that committed while it was read', async () => {
+    const { t, counted } = await countedApp();
+    const teacher = await createTeacher(t);
+    const student = await createStudent(t);
+    const course = await createCourse(t, teacher);
+    await joinCourse(t, student, course);
+    const assignment = await createAssignment(t, teacher, course, { title: 'Essay' });
+
+    let open!: () => void;
+    const reached = new Promise<void>((resolve) => {
+      counted.gate = { reached: resolve, open: new Promise<void>((r) => (open = r)) };
+    });
+    const early = listOf(t, student);
+    await reached; // the own part is read (nothing submitted), not yet stored
+    await submit(t, student, assignment);
+    open();
+    expect((await early)[0]!.status).toBe('not_submitted');
+    expect((await listOf(t, student))[0]!.status).toBe('submitted');
+  });
+
+  it('is not kept when other processes serve the same students', async () => {
+    const { t } = await countedApp();
+    const teacher = await createTeacher(t);
+    const student = await createStudent(t);
+    const course = await createCourse(t, teacher);
+    await joinCourse(t, student, course);
+    await createAssignment(t, teacher, course, { title: 'Essay' });
+    let own = 0;
+    const database = t.app.database;
+    const model = (cacheOwn: boolean) =>
+      createAssignmentReadModel({
+        database: {
+          rows: async <R>(statement: { name: string; text: string }, params: readonly string[]) => {
+            if (statement.name.startsWith('assignments_own_part')) own += 1;
+            return database.rows<R>(statement, params);
+          },
+        },
+        clock: t.clock,
+        bus: new DomainEventBus(),
+        cacheOwn,
+      });
+    const linked = model(false);
+    expect((await linked.forStudent(student.id)).map((a) => a.title)).toEqual(['Essay']);
+    await linked.forStudent(student.id);
+    expect(own).toBe(2);
+    const alone = model(true);
+    await alone.forStudent(student.id);
+    await alone.forStudent(student.id);
+    expect(own).toBe(3);
   });
 });

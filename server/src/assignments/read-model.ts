@@ -89,23 +89,34 @@ interface Entry {
  * alike is kept in memory per course until a committed event that may change it (any event to the
  * course's room, or about the course or one of its assignments) drops it, on this process at once
  * and on the others through the socket adapter (`readModel:stale` on the bus; the realtime module
- * carries it). Each request then costs one small query for the student's own part (memberships,
- * submissions, excusals: never cached, so a student always reads their own writes) spliced into
- * the cached rows.
+ * carries it). The student's own part (memberships, submissions, excusals) comes from one small
+ * query spliced into the cached rows.
+ *
+ * In a single process (`cacheOwn`), the own part is kept too, until any committed event to the
+ * student's own room: every write that changes it (a submission made or taken back, a grade
+ * returned, an excusal, joining, leaving, removal, restoring) tells the student live, and the
+ * event reaches the bus before the write's answer is sent, so a student still reads their own
+ * writes. Across processes it is not kept: a student's next request may reach a process the news
+ * has not reached yet.
  *
  * A refill racing an invalidation: each course has a generation, bumped by every invalidation; a
  * read stores what it fetched only if the generation is the one it started from, and a read that
- * starts after an invalidation never joins a fetch begun before it.
+ * starts after an invalidation never joins a fetch begun before it. Own parts do the same with
+ * one counter: a fetch stores its part only if no invalidation of that student came after it began.
  */
 export function createAssignmentReadModel({
   database,
   clock,
   bus,
+  cacheOwn = false,
 }: {
   database: Pick<Database, 'rows'>;
   clock: Clock;
   bus: DomainEventBus;
+  /** Keep students' own parts too (only where this process sees every committed event). */
+  cacheOwn?: boolean;
 }) {
+  const owns = createOwnParts(database, cacheOwn);
   const entries = new Map<string, Entry>();
   const generations = new Map<string, number>();
   /** Fetches in flight, by course and generation. */
@@ -120,6 +131,7 @@ export function createAssignmentReadModel({
   };
 
   bus.on('live', (event) => {
+    owns.invalidate(event.audience);
     const stale = staleCourses(event);
     if (stale.length === 0) return;
     invalidate(stale);
@@ -170,8 +182,7 @@ export function createAssignmentReadModel({
 
   /** A student's assignments, in `courseId` only or in every active course, by due date. */
   async function forStudent(studentId: string, courseId?: string): Promise<Assignment[]> {
-    const [row] = await database.rows<{ own: string }>(ownStatement, [studentId]);
-    const own = JSON.parse(row!.own) as OwnPart;
+    const own = await owns.of(studentId);
     const courseIds = courseId === undefined ? own.c : own.c.filter((id) => id === courseId);
     if (courseIds.length === 0) return [];
     const shared = (await sharedOf(courseIds)).flat();
@@ -185,11 +196,68 @@ export function createAssignmentReadModel({
 
   return {
     forStudent,
-    /** Drops every course's rows (tests; a process that lost its adapter). */
-    clear: () => invalidate([...new Set([...entries.keys(), ...generations.keys()])]),
+    /** Drops every course's rows and every own part (tests; a process that lost its adapter). */
+    clear: () => {
+      invalidate([...new Set([...entries.keys(), ...generations.keys()])]);
+      owns.clear();
+    },
   };
 }
 export type AssignmentReadModel = ReturnType<typeof createAssignmentReadModel>;
+
+/** Own parts kept at most this long, and at most this many (the oldest go first). */
+const OWN_MAX_AGE_MS = 30_000;
+const OWN_MAX_ENTRIES = 20_000;
+
+/** Students' own parts, kept (when `keep`) until an event to the student's room. */
+function createOwnParts(database: Pick<Database, 'rows'>, keep: boolean) {
+  const kept = new Map<string, { part: OwnPart; at: number }>();
+  /** Invalidations so far; per student, the count at their latest one (or below `floor`). */
+  let count = 0;
+  let floor = 0;
+  const invalidatedAt = new Map<string, number>();
+
+  const fetch = async (studentId: string) => {
+    const [row] = await database.rows<{ own: string }>(ownStatement, [studentId]);
+    return JSON.parse(row!.own) as OwnPart;
+  };
+
+  return {
+    async of(studentId: string): Promise<OwnPart> {
+      if (!keep) return fetch(studentId);
+      const entry = kept.get(studentId);
+      if (entry && Date.now() - entry.at < OWN_MAX_AGE_MS) return entry.part;
+      const started = count;
+      const part = await fetch(studentId);
+      if (started >= floor && (invalidatedAt.get(studentId) ?? 0) <= started) {
+        kept.delete(studentId);
+        kept.set(studentId, { part, at: Date.now() });
+        if (kept.size > OWN_MAX_ENTRIES) kept.delete(kept.keys().next().value!);
+      }
+      return part;
+    },
+    invalidate(rooms: readonly string[]) {
+      if (!keep) return;
+      for (const room of rooms) {
+        if (!room.startsWith('user:')) continue;
+        const id = room.slice(5);
+        count += 1;
+        kept.delete(id);
+        invalidatedAt.set(id, count);
+      }
+      // Forgetting who was invalidated when: no fetch begun before this may store its part.
+      if (invalidatedAt.size > OWN_MAX_ENTRIES) {
+        invalidatedAt.clear();
+        floor = ++count;
+      }
+    },
+    clear() {
+      kept.clear();
+      invalidatedAt.clear();
+      floor = ++count;
+    },
+  };
+}
 
 /** The courses whose shared rows an event may change. */
 function staleCourses(event: AudiencedEvent): string[] {

@@ -65,8 +65,7 @@ export function apiSecurityHeaders(pageHeaders: Record<string, string>): Record<
 }
 
 /** Whether a URL is the API's, not a page's (the API's docs are pages). */
-export const isApiUrl = (url: string) =>
-  url.startsWith('/api/') && !url.startsWith('/api/docs');
+export const isApiUrl = (url: string) => url.startsWith('/api/') && !url.startsWith('/api/docs');
 
 /** The headers for a response to this URL. */
 export function securityHeadersFor(pageHeaders: Record<string, string>) {

@@ -5,7 +5,9 @@ import type { Role } from '@classwave/shared';
  * Only this module maps events to rooms.
  */
 export const userRoom = (userId: string) => `user:${userId}`;
-export const roleRoom = (role: Role) => `role:${role}`;
+/** One string per role, shared by every socket in it (not a copy per socket). */
+const ROLE_ROOMS: Readonly<Record<Role, string>> = { student: 'role:student', teacher: 'role:teacher' };
+export const roleRoom = (role: Role) => ROLE_ROOMS[role];
 export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 /** A course's active members' sockets (DESIGN §11); joined at connect and on every membership change. */
 export const courseRoom = (courseId: string) => `course:${courseId}`;

@@ -122,26 +122,14 @@ export function createRealtime(options: RealtimeOptions) {
     return byStudent;
   });
   async function activeCourseRooms(studentId: string): Promise<string[]> {
-    return (await activeCoursesOf(studentId)) ?? [];
+    return (await activeCoursesOf(studentId)) ?? NO_ROOMS;
   }
 
-  // Beside the socket, not in socket.data: fetchSockets() sends socket.data to other processes
-  // (presence, DESIGN §13), and a timer does not serialize.
-  const expiryTimers = new WeakMap<AppSocket, NodeJS.Timeout>();
-
-  /** Closes the socket when its access token runs out, unless a fresh one was handed over. */
-  function armExpiry(socket: AppSocket) {
-    clearTimeout(expiryTimers.get(socket));
-    const ms = socket.data.caller.tokenExpiresAt * 1000 - clock.now().getTime();
-    const timer = setTimeout(
-      () => {
-        socket.emit('error:message', { code: ErrorCode.tokenExpired, message: 'Your access token expired.' });
-        socket.disconnect(true);
-      },
-      Math.max(0, Math.min(ms, 2 ** 31 - 1)),
-    );
-    expiryTimers.set(socket, timer);
-  }
+  /** Closes a socket whose access token ran out (a fresh one handed over moves it to a later second). */
+  const expiries = createExpiries(clock, (socket) => {
+    socket.emit('error:message', { code: ErrorCode.tokenExpired, message: 'Your access token expired.' });
+    socket.disconnect(true);
+  });
 
   io.use(async (socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
@@ -151,7 +139,7 @@ export function createRealtime(options: RealtimeOptions) {
     try {
       const caller = await auth.authenticate(token);
       socket.data.caller = caller;
-      socket.data.courseRooms = caller.role === 'student' ? await activeCourseRooms(caller.userId) : [];
+      socket.data.courseRooms = caller.role === 'student' ? await activeCourseRooms(caller.userId) : NO_ROOMS;
       socket.data.chatPending = false;
       next();
     } catch (error) {
@@ -198,8 +186,8 @@ export function createRealtime(options: RealtimeOptions) {
       sessionRoom(caller.sessionId),
       ...socket.data.courseRooms,
     ]);
-    armExpiry(socket);
-    socket.on('disconnect', () => clearTimeout(expiryTimers.get(socket)));
+    expiries.add(socket, caller.tokenExpiresAt);
+    socket.on('disconnect', () => expiries.remove(socket, socket.data.caller.tokenExpiresAt));
     void catchUp(socket, hold);
 
     socket.on('auth:token', async (payload, ack) => {
@@ -211,8 +199,9 @@ export function createRealtime(options: RealtimeOptions) {
         if (next.sessionId !== caller.sessionId || next.userId !== caller.userId) {
           return ack(refuse(ErrorCode.forbidden, 'That token belongs to another session.'));
         }
+        expiries.remove(socket, socket.data.caller.tokenExpiresAt);
         socket.data.caller = next;
-        armExpiry(socket);
+        expiries.add(socket, next.tokenExpiresAt);
         ack({ ok: true });
       } catch (error) {
         ack(
@@ -341,6 +330,43 @@ function slidingWindow({ max, windowMs }: { max: number; windowMs: number }) {
       recent.push(now);
       times.set(key, recent);
       return true;
+    },
+  };
+}
+
+/** One empty list for every socket in no course room (most teachers' and new students'). */
+const NO_ROOMS: string[] = Object.freeze([]) as unknown as string[];
+
+/**
+ * Sockets by the second their access token runs out, with one timer per second that has any
+ * (issue 15: a timer per socket, kept in a WeakMap, was about a tenth of what the app adds to a
+ * socket's memory in S5). Tokens are stamped in seconds, and those issued together share one.
+ */
+function createExpiries(clock: Clock, expire: (socket: AppSocket) => void) {
+  const seconds = new Map<number, { sockets: Set<AppSocket>; timer: NodeJS.Timeout }>();
+  return {
+    add(socket: AppSocket, at: number) {
+      let second = seconds.get(at);
+      if (!second) {
+        const sockets = new Set<AppSocket>();
+        const ms = at * 1000 - clock.now().getTime();
+        const timer = setTimeout(
+          () => {
+            seconds.delete(at);
+            for (const socket of sockets) expire(socket);
+          },
+          Math.max(0, Math.min(ms, 2 ** 31 - 1)),
+        );
+        second = { sockets, timer };
+        seconds.set(at, second);
+      }
+      second.sockets.add(socket);
+    },
+    remove(socket: AppSocket, at: number) {
+      const second = seconds.get(at);
+      if (!second?.sockets.delete(socket) || second.sockets.size > 0) return;
+      clearTimeout(second.timer);
+      seconds.delete(at);
     },
   };
 }

@@ -3,7 +3,9 @@
 //   { probe: 'mem' }        -> forced GC (twice), then process.memoryUsage()
 //   { probe: 'eld:start' }  -> starts an event-loop delay histogram (1 ms resolution)
 //   { probe: 'eld:stop' }   -> its p50/p99/max in ms
+//   { probe: 'snapshot', path } -> forced GC, then a heap snapshot written to path (diagnostics)
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { writeHeapSnapshot } from 'node:v8';
 
 if (process.send) {
   let eld = null;
@@ -20,6 +22,10 @@ if (process.send) {
         }, 200);
         break;
       }
+      case 'snapshot':
+        for (let i = 0; i < 3; i++) globalThis.gc?.();
+        reply(writeHeapSnapshot(message.path));
+        break;
       case 'eld:start':
         eld?.disable();
         eld = monitorEventLoopDelay({ resolution: 1 });

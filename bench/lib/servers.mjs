@@ -43,8 +43,9 @@ function ipcCall(child, message, replyKey, timeoutMs) {
   });
 }
 
-/** Asks a server started with the probe preload: 'mem', 'eld:start', 'eld:stop'. */
-export const probe = (server, what) => ipcCall(server.child, { probe: what }, 'probeReply', 30_000);
+/** Asks a server started with the probe preload: 'mem', 'eld:start', 'eld:stop', 'snapshot' (with `path`). */
+export const probe = (server, what, args = {}, timeoutMs = 30_000) =>
+  ipcCall(server.child, { ...args, probe: what }, 'probeReply', timeoutMs);
 
 /** The load generator, pinned to the load core. `call(cmd, args)` runs one of its commands. */
 export async function startLoadgen() {

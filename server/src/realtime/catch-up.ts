@@ -52,11 +52,11 @@ function idOf(packet: string): number | undefined {
  */
 export function holdLiveEvents(socket: AppSocket, graceMs = REPLAYED_GRACE_MS) {
   const conn = socket.conn as unknown as { write: Write };
-  const own = Object.hasOwn(conn, 'write');
   const write = conn.write;
+  // Assigned back, never deleted: a deleted property turns the connection object into a
+  // dictionary, several times its size (S5: memory per socket).
   const restore = () => {
-    if (own) conn.write = write;
-    else delete (conn as { write?: Write }).write;
+    conn.write = write;
   };
   const held: Held[] = [];
   conn.write = function (this: unknown, data, options, callback) {

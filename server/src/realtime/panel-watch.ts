@@ -1,7 +1,8 @@
 import { ErrorCode, type Ack } from '@classwave/shared';
 import type { Caller } from '../auth/service.js';
-import { panelRoom } from './rooms.js';
+import { PANEL_PREFIX, panelRoom } from './rooms.js';
 import type { AppIo, AppSocket } from './socket-server.js';
+import { socketListener } from './listener.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** How long another process's word that it shows a panel holds; it is said again every third of it. */
@@ -48,42 +49,43 @@ export function installPanelWatch(
         const now = Date.now();
         for (const [id, until] of leases) if (until < now) leases.delete(id);
         const here = [...io.of('/').adapter.rooms.keys()]
-          .filter((room) => room.startsWith('panel:'))
-          .map((room) => room.slice('panel:'.length));
+          .filter((room) => room.startsWith(PANEL_PREFIX))
+          .map((room) => room.slice(PANEL_PREFIX.length));
         tellOthers(here);
       }, WATCH_LEASE_MS / 3)
     : undefined;
   renew?.unref();
 
-  io.on('connection', (socket: AppSocket) => {
-    let watching: string | undefined;
-    socket.on('panel:watch', async (payload, ack) => {
-      const answer = (result: Ack) => (typeof ack === 'function' ? ack(result) : undefined);
-      const { caller } = socket.data;
-      if (caller.role !== 'teacher')
-        return answer(refuse(ErrorCode.forbidden, "Only the course's teacher watches its panel."));
-      const assignmentId = (payload as { assignmentId?: unknown } | null)?.assignmentId;
-      if (assignmentId === null) {
-        if (watching) void socket.leave(panelRoom(watching));
-        watching = undefined;
-        return answer({ ok: true });
-      }
-      if (typeof assignmentId !== 'string' || !UUID.test(assignmentId))
-        return answer(refuse(ErrorCode.validationFailed, 'assignmentId must be an assignment id or null.'));
-      let owns: boolean;
-      try {
-        owns = await options.owns(caller, assignmentId);
-      } catch {
-        return answer(refuse(ErrorCode.serviceUnavailable, 'The panel could not be checked; try again.'));
-      }
-      if (!owns || socket.disconnected) return answer(refuse(ErrorCode.notFound, 'Assignment not found.'));
-      if (watching && watching !== assignmentId) void socket.leave(panelRoom(watching));
-      watching = assignmentId;
-      void socket.join(panelRoom(assignmentId));
-      tellOthers([assignmentId]);
-      answer({ ok: true });
-    });
+  const onWatch = socketListener(async (socket, payload: unknown, ack: unknown) => {
+    // The panel this socket watches is its panel room (at most one), read when it is changed.
+    const watching = () =>
+      [...socket.rooms].find((room) => room.startsWith(PANEL_PREFIX))?.slice(PANEL_PREFIX.length);
+    const answer = (result: Ack) => (typeof ack === 'function' ? ack(result) : undefined);
+    const { caller } = socket.data;
+    if (caller.role !== 'teacher')
+      return answer(refuse(ErrorCode.forbidden, "Only the course's teacher watches its panel."));
+    const assignmentId = (payload as { assignmentId?: unknown } | null)?.assignmentId;
+    if (assignmentId === null) {
+      const was = watching();
+      if (was) void socket.leave(panelRoom(was));
+      return answer({ ok: true });
+    }
+    if (typeof assignmentId !== 'string' || !UUID.test(assignmentId))
+      return answer(refuse(ErrorCode.validationFailed, 'assignmentId must be an assignment id or null.'));
+    let owns: boolean;
+    try {
+      owns = await options.owns(caller, assignmentId);
+    } catch {
+      return answer(refuse(ErrorCode.serviceUnavailable, 'The panel could not be checked; try again.'));
+    }
+    if (!owns || socket.disconnected) return answer(refuse(ErrorCode.notFound, 'Assignment not found.'));
+    const was = watching();
+    if (was && was !== assignmentId) void socket.leave(panelRoom(was));
+    void socket.join(panelRoom(assignmentId));
+    tellOthers([assignmentId]);
+    answer({ ok: true });
   });
+  io.on('connection', (socket: AppSocket) => socket.on('panel:watch', onWatch));
 
   return {
     /** Does any tab, on this process or (by its lease) another, show this assignment's panel? */

@@ -2,6 +2,7 @@ import { ErrorCode, type Ack, type PresenceState } from '@classwave/shared';
 import type { Caller } from '../auth/service.js';
 import { courseRoom, presenceRoom } from './rooms.js';
 import type { AppIo, AppSocket } from './socket-server.js';
+import { socketListener } from './listener.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -20,51 +21,52 @@ const refuse = (code: string, message: string): Ack => ({ ok: false, code, messa
  * kept; the state lives on the socket (socket.data), so it goes when the socket goes.
  */
 export function installPresence(io: AppIo, rules: PresenceRules): void {
-  io.on('connection', (socket: AppSocket) => {
-    socket.on('presence:set', async (payload, ack) => {
-      const answer = (result: Ack) => (typeof ack === 'function' ? ack(result) : undefined);
-      const { caller } = socket.data;
-      if (caller.role !== 'student')
-        return answer(refuse(ErrorCode.forbidden, 'Only students report presence.'));
-      const body = payload as { assignmentId?: unknown; state?: unknown } | null;
-      const before = socket.data.presence;
-      if (body?.assignmentId === null) {
-        socket.data.presence = undefined;
-        if (before) {
-          void socket.leave(presenceRoom(before.assignmentId));
-          rules.changed(before.assignmentId);
-        }
-        return answer({ ok: true });
-      }
-      if (typeof body?.assignmentId !== 'string' || !UUID.test(body.assignmentId)) {
-        return answer(refuse(ErrorCode.validationFailed, 'assignmentId must be an assignment id or null.'));
-      }
-      if (body.state !== 'viewing' && body.state !== 'writing') {
-        return answer(refuse(ErrorCode.validationFailed, "state must be 'viewing' or 'writing'."));
-      }
-      const assignmentId = body.assignmentId;
-      const state = body.state;
-      let courseId: string | null;
-      try {
-        courseId = await rules.courseOf(caller, assignmentId);
-      } catch {
-        return answer(refuse(ErrorCode.serviceUnavailable, 'Presence could not be checked; try again.'));
-      }
-      if (!courseId || socket.disconnected)
-        return answer(refuse(ErrorCode.notFound, 'Assignment not found.'));
-      socket.data.presence = { assignmentId, courseId, state };
-      if (before && before.assignmentId !== assignmentId) {
+  const onPresence = socketListener(async (socket, payload: unknown, ack: unknown) => {
+    const answer = (result: Ack) => (typeof ack === 'function' ? ack(result) : undefined);
+    const { caller } = socket.data;
+    if (caller.role !== 'student')
+      return answer(refuse(ErrorCode.forbidden, 'Only students report presence.'));
+    const body = payload as { assignmentId?: unknown; state?: unknown } | null;
+    const before = socket.data.presence;
+    if (body?.assignmentId === null) {
+      socket.data.presence = undefined;
+      if (before) {
         void socket.leave(presenceRoom(before.assignmentId));
         rules.changed(before.assignmentId);
       }
-      void socket.join(presenceRoom(assignmentId));
-      if (before?.assignmentId !== assignmentId || before.state !== state) rules.changed(assignmentId);
-      answer({ ok: true });
-    });
-    socket.on('disconnect', () => {
-      const gone = socket.data.presence;
-      if (gone) rules.changed(gone.assignmentId);
-    });
+      return answer({ ok: true });
+    }
+    if (typeof body?.assignmentId !== 'string' || !UUID.test(body.assignmentId)) {
+      return answer(refuse(ErrorCode.validationFailed, 'assignmentId must be an assignment id or null.'));
+    }
+    if (body.state !== 'viewing' && body.state !== 'writing') {
+      return answer(refuse(ErrorCode.validationFailed, "state must be 'viewing' or 'writing'."));
+    }
+    const assignmentId = body.assignmentId;
+    const state = body.state;
+    let courseId: string | null;
+    try {
+      courseId = await rules.courseOf(caller, assignmentId);
+    } catch {
+      return answer(refuse(ErrorCode.serviceUnavailable, 'Presence could not be checked; try again.'));
+    }
+    if (!courseId || socket.disconnected) return answer(refuse(ErrorCode.notFound, 'Assignment not found.'));
+    socket.data.presence = { assignmentId, courseId, state };
+    if (before && before.assignmentId !== assignmentId) {
+      void socket.leave(presenceRoom(before.assignmentId));
+      rules.changed(before.assignmentId);
+    }
+    void socket.join(presenceRoom(assignmentId));
+    if (before?.assignmentId !== assignmentId || before.state !== state) rules.changed(assignmentId);
+    answer({ ok: true });
+  });
+  const onDisconnect = socketListener((socket) => {
+    const gone = socket.data.presence;
+    if (gone) rules.changed(gone.assignmentId);
+  });
+  io.on('connection', (socket: AppSocket) => {
+    socket.on('presence:set', onPresence);
+    socket.on('disconnect', onDisconnect);
   });
 }
 

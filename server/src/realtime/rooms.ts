@@ -8,7 +8,6 @@ export const userRoom = (userId: string) => `user:${userId}`;
 /** One string per role, shared by every socket in it (not a copy per socket). */
 const ROLE_ROOMS: Readonly<Record<Role, string>> = { student: 'role:student', teacher: 'role:teacher' };
 export const roleRoom = (role: Role) => ROLE_ROOMS[role];
-export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 /** A course's active members' sockets (DESIGN §11); joined at connect and on every membership change. */
 export const courseRoom = (courseId: string) => `course:${courseId}`;
 /**
@@ -17,7 +16,8 @@ export const courseRoom = (courseId: string) => `course:${courseId}`;
  */
 export const presenceRoom = (assignmentId: string) => `presence:${assignmentId}`;
 /** The sockets of the teacher's tabs that show this assignment's live panel (panel-watch.ts). */
-export const panelRoom = (assignmentId: string) => `panel:${assignmentId}`;
+export const PANEL_PREFIX = 'panel:';
+export const panelRoom = (assignmentId: string) => `${PANEL_PREFIX}${assignmentId}`;
 
 /**
  * A student's own room for an event that only a member of the assignment's course may hear (a

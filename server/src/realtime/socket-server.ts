@@ -26,8 +26,9 @@ import { batchLoader } from '../db/batch-loader.js';
 import { chatbotConversations, courseMembers } from '../db/schema.js';
 import type { DomainEventBus } from '../events.js';
 import { cursorOf, holdLiveEvents } from './catch-up.js';
+import { socketListener } from './listener.js';
 import type { ReplayService } from './replay.js';
-import { courseRoom, roleRoom, sessionRoom, userRoom } from './rooms.js';
+import { courseRoom, roleRoom, userRoom } from './rooms.js';
 
 export interface SocketData {
   caller: Caller;
@@ -42,8 +43,8 @@ export interface SocketData {
 }
 /** Between the app's processes (through the Redis or the cluster adapter). */
 interface InterServerEvents {
-  /** A session ended on another process: drop it from this process's session cache. */
-  'session:ended': (sessionId: string) => void;
+  /** A session ended on another process: drop it from this process's session cache, close its tabs here. */
+  'session:ended': (ended: { sessionId: string; userId: string; reason: string }) => void;
   /** A change on another process made these courses' cached assignment rows stale. */
   'readModel:stale': (courseIds: string[]) => void;
   /** Another process's tabs show these assignments' live panels (panel-watch.ts). */
@@ -180,86 +181,88 @@ export function createRealtime(options: RealtimeOptions) {
     const { caller } = socket.data;
     // Before joining any room: from its first live event on, the socket's events wait for its replay.
     const hold = holdLiveEvents(socket);
-    void socket.join([
-      userRoom(caller.userId),
-      roleRoom(caller.role),
-      sessionRoom(caller.sessionId),
-      ...socket.data.courseRooms,
-    ]);
+    void socket.join([userRoom(caller.userId), roleRoom(caller.role), ...socket.data.courseRooms]);
     expiries.add(socket, caller.tokenExpiresAt);
-    socket.on('disconnect', () => expiries.remove(socket, socket.data.caller.tokenExpiresAt));
+    socket.on('disconnect', onDisconnect);
     void catchUp(socket, hold);
+    socket.on('auth:token', onAuthToken);
+    socket.on('chat:ask', onChatAsk);
+  });
 
-    socket.on('auth:token', async (payload, ack) => {
-      if (typeof ack !== 'function') return;
-      const token = (payload as { token?: unknown } | null)?.token;
-      if (typeof token !== 'string') return ack(refuse(ErrorCode.validationFailed, 'Send { token }.'));
-      try {
-        const next = await auth.authenticate(token);
-        if (next.sessionId !== caller.sessionId || next.userId !== caller.userId) {
-          return ack(refuse(ErrorCode.forbidden, 'That token belongs to another session.'));
-        }
-        expiries.remove(socket, socket.data.caller.tokenExpiresAt);
-        socket.data.caller = next;
-        expiries.add(socket, next.tokenExpiresAt);
-        ack({ ok: true });
-      } catch (error) {
-        ack(
-          refuse(error instanceof AppError ? error.code : ErrorCode.invalidToken, 'That token is not valid.'),
-        );
-      }
-    });
+  // The socket's handlers are made once (socketListener), not again for every socket.
+  const onDisconnect = socketListener((socket) => expiries.remove(socket, socket.data.caller.tokenExpiresAt));
 
-    socket.on('chat:ask', (payload, ack) => {
-      const answer = (result: Ack) =>
-        typeof ack === 'function' ? ack(result) : result.ok || socket.emit('error:message', result);
-      const question = (payload as { question?: unknown } | null)?.question;
-      if (typeof question !== 'string' || question.trim() === '') {
-        return answer(refuse(ErrorCode.validationFailed, 'Type a question first.'));
+  const onAuthToken = socketListener(async (socket, payload: unknown, ack: unknown) => {
+    if (typeof ack !== 'function') return;
+    const token = (payload as { token?: unknown } | null)?.token;
+    if (typeof token !== 'string') return ack(refuse(ErrorCode.validationFailed, 'Send { token }.'));
+    try {
+      const next = await auth.authenticate(token);
+      const { caller } = socket.data;
+      if (next.sessionId !== caller.sessionId || next.userId !== caller.userId) {
+        return ack(refuse(ErrorCode.forbidden, 'That token belongs to another session.'));
       }
-      if (isBrokenText(question)) {
-        return answer(
-          refuse(ErrorCode.validationFailed, 'The question must be valid text: no NUL characters.'),
-        );
-      }
-      if (question.length > CHAT_QUESTION_MAX_LENGTH) {
-        return answer(
-          refuse(
-            ErrorCode.validationFailed,
-            `Questions can be at most ${CHAT_QUESTION_MAX_LENGTH} characters.`,
-          ),
-        );
-      }
-      if (socket.data.chatPending)
-        return answer(refuse(ErrorCode.conflict, 'Please wait for the answer to your last question.'));
-      // Counted per user (on this process), not per socket: more tabs must not mean more questions.
-      if (!chatFlood.allow(caller.userId, Date.now())) {
-        return answer(
-          refuse(ErrorCode.rateLimited, 'That is a lot of questions at once. Please wait a minute.'),
-        );
-      }
-      socket.data.chatPending = true;
-      answer({ ok: true });
-
-      const text = question.trim();
-      const delay = options.chatDelayMs ?? CHATBOT_REPLY_DELAY_MS;
-      setTimeout(
-        async () => {
-          const reply = chatReply(text);
-          try {
-            await options.db
-              .insert(chatbotConversations)
-              .values({ userId: caller.userId, question: text, answer: reply, createdAt: clock.now() });
-          } catch (err) {
-            // The spec keeps the chat going when the log fails; the failure is only logged.
-            log.warn({ err }, 'could not store the chat conversation');
-          }
-          socket.data.chatPending = false;
-          socket.emit('chat:reply', { question: text, answer: reply, at: clock.now().toISOString() });
-        },
-        delay.min + Math.random() * (delay.max - delay.min),
+      expiries.remove(socket, socket.data.caller.tokenExpiresAt);
+      socket.data.caller = next;
+      expiries.add(socket, next.tokenExpiresAt);
+      ack({ ok: true });
+    } catch (error) {
+      ack(
+        refuse(error instanceof AppError ? error.code : ErrorCode.invalidToken, 'That token is not valid.'),
       );
-    });
+    }
+  });
+
+  const onChatAsk = socketListener((socket, payload: unknown, ack: unknown) => {
+    const { caller } = socket.data;
+    const answer = (result: Ack) =>
+      typeof ack === 'function' ? ack(result) : result.ok || socket.emit('error:message', result);
+    const question = (payload as { question?: unknown } | null)?.question;
+    if (typeof question !== 'string' || question.trim() === '') {
+      return answer(refuse(ErrorCode.validationFailed, 'Type a question first.'));
+    }
+    if (isBrokenText(question)) {
+      return answer(
+        refuse(ErrorCode.validationFailed, 'The question must be valid text: no NUL characters.'),
+      );
+    }
+    if (question.length > CHAT_QUESTION_MAX_LENGTH) {
+      return answer(
+        refuse(
+          ErrorCode.validationFailed,
+          `Questions can be at most ${CHAT_QUESTION_MAX_LENGTH} characters.`,
+        ),
+      );
+    }
+    if (socket.data.chatPending)
+      return answer(refuse(ErrorCode.conflict, 'Please wait for the answer to your last question.'));
+    // Counted per user (on this process), not per socket: more tabs must not mean more questions.
+    if (!chatFlood.allow(caller.userId, Date.now())) {
+      return answer(
+        refuse(ErrorCode.rateLimited, 'That is a lot of questions at once. Please wait a minute.'),
+      );
+    }
+    socket.data.chatPending = true;
+    answer({ ok: true });
+
+    const text = question.trim();
+    const delay = options.chatDelayMs ?? CHATBOT_REPLY_DELAY_MS;
+    setTimeout(
+      async () => {
+        const reply = chatReply(text);
+        try {
+          await options.db
+            .insert(chatbotConversations)
+            .values({ userId: caller.userId, question: text, answer: reply, createdAt: clock.now() });
+        } catch (err) {
+          // The spec keeps the chat going when the log fails; the failure is only logged.
+          log.warn({ err }, 'could not store the chat conversation');
+        }
+        socket.data.chatPending = false;
+        socket.emit('chat:reply', { question: text, answer: reply, at: clock.now().toISOString() });
+      },
+      delay.min + Math.random() * (delay.max - delay.min),
+    );
   });
 
   bus.on('live', (event) => {
@@ -277,18 +280,44 @@ export function createRealtime(options: RealtimeOptions) {
     else sockets.socketsLeave(courseRoom(courseId));
   });
 
-  io.on('session:ended', (sessionId) => auth.forgetSession(sessionId));
+  /**
+   * Tells this process's tabs of an ended session and closes them. They are found through their
+   * user's room (a user has a few tabs), not a room per session: a room of its own for every
+   * socket was a fifth of what the app adds to a socket's memory (bench/heap-diff.mjs).
+   */
+  function closeSessionHere({
+    sessionId,
+    userId,
+    reason,
+  }: {
+    sessionId: string;
+    userId: string;
+    reason: string;
+  }) {
+    const ids = io.of('/').adapter.rooms.get(userRoom(userId));
+    for (const id of ids ? [...ids] : []) {
+      const socket = io.of('/').sockets.get(id);
+      if (socket?.data.caller.sessionId !== sessionId) continue;
+      socket.emit('session:ended', { reason });
+      socket.disconnect(true);
+    }
+  }
+
+  io.on('session:ended', (ended) => {
+    if (typeof ended?.sessionId !== 'string' || typeof ended.userId !== 'string') return;
+    auth.forgetSession(ended.sessionId);
+    closeSessionHere(ended);
+  });
   io.on('readModel:stale', (courseIds) => {
     if (Array.isArray(courseIds)) bus.emit('readModel:stale', { courseIds, remote: true });
   });
   bus.on('readModel:stale', ({ courseIds, remote }) => {
     if (!remote && otherProcesses) io.serverSideEmit('readModel:stale', courseIds);
   });
-  bus.on('session:ended', ({ sessionId, reason }) => {
-    if (otherProcesses) io.serverSideEmit('session:ended', sessionId); // one process: nobody else to tell
-    const room = io.in(sessionRoom(sessionId));
-    room.emit('session:ended', { reason });
-    room.disconnectSockets(true);
+  bus.on('session:ended', ({ sessionId, userId, reason }) => {
+    // One process: nobody else to tell.
+    if (otherProcesses) io.serverSideEmit('session:ended', { sessionId, userId, reason });
+    closeSessionHere({ sessionId, userId, reason });
   });
 
   return {

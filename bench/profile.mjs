@@ -60,7 +60,7 @@ try {
         headers: { authorization: `Bearer ${teachers[0].token}` },
         body: {
           title: `Quiz ${keyMark(key)}`,
-          dueDate: new Date(Date.now() + 86_400_000).toISOString(),
+          dueDate: new Date(Date.now() + 7 * 86_400_000).toISOString(), // as S3: no reminder yet
           courseId: courses[0].id,
         },
         status: 201,

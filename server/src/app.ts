@@ -103,7 +103,10 @@ declare module 'fastify' {
     replay: ReplayService;
     /** Timed work (reminders, held e-mails, retention): polled every JOB_POLL_MS; tests run it by hand. */
     jobs: JobRunner;
-    /** Work that follows a commit without holding its answer (the teacher's submissions batch). */
+    /**
+     * Work that follows a commit without holding its answer (the teacher's submissions batch, a new
+     * assignment's inbox rows): `settled()` resolves once what was started so far is done.
+     */
     afterCommit: { settled(): Promise<void> };
   }
 }
@@ -237,9 +240,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('jobs', jobRunner);
   outbox.runSoon = jobRunner.runNow;
   const batcher = createSubmissionBatcher({ outbox, clock, log: app.log });
-  app.decorate('afterCommit', { settled: batcher.settled });
+  const afterCommit = {
+    settled: async () => void (await Promise.all([batcher.settled(), outbox.settled()])),
+  };
+  app.decorate('afterCommit', afterCommit);
   // Added after the database's own close hook, so it runs before it (close hooks run last first).
-  app.addHook('onClose', () => batcher.settled());
+  app.addHook('onClose', () => afterCommit.settled());
   const wakeUps = createJobWakeUps({
     clock,
     runDue: () => jobRunner.runDue(),

@@ -103,10 +103,7 @@ declare module 'fastify' {
     replay: ReplayService;
     /** Timed work (reminders, held e-mails, retention): polled every JOB_POLL_MS; tests run it by hand. */
     jobs: JobRunner;
-    /**
-     * Work that follows a commit without holding its answer (the teacher's submissions batch, a new
-     * assignment's inbox rows): `settled()` resolves once what was started so far is done.
-     */
+    /** Work that follows a commit without holding its answer (the teacher's submissions batch). */
     afterCommit: { settled(): Promise<void> };
   }
 }
@@ -240,12 +237,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('jobs', jobRunner);
   outbox.runSoon = jobRunner.runNow;
   const batcher = createSubmissionBatcher({ outbox, clock, log: app.log });
-  const afterCommit = {
-    settled: async () => void (await Promise.all([batcher.settled(), outbox.settled()])),
-  };
-  app.decorate('afterCommit', afterCommit);
+  app.decorate('afterCommit', { settled: batcher.settled });
   // Added after the database's own close hook, so it runs before it (close hooks run last first).
-  app.addHook('onClose', () => afterCommit.settled());
+  app.addHook('onClose', () => batcher.settled());
   const wakeUps = createJobWakeUps({
     clock,
     runDue: () => jobRunner.runDue(),

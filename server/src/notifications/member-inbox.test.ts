@@ -1,9 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomUUID } from 'node:crypto';
 import { jobs, notifications } from '../db/schema.js';
-import { DomainEventBus } from '../events.js';
-import { createOutbox } from '../realtime/outbox.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createClass, createAssignment } from '../test/factories.js';
 
@@ -30,29 +27,7 @@ const jobOf = async (assignmentId: string) =>
   )[0];
 
 describe("a new assignment's inbox entries", () => {
-  it("do not hold the teacher's answer: the write returns before the job it names has run", async () => {
-    let named: string[] = [];
-    const outbox = createOutbox({
-      db: t.app.database.db,
-      bus: new DomainEventBus(),
-      clock: t.clock,
-      derive: async (_tx, _pending, soon) => (soon('member_inbox:test'), []),
-    });
-    // A job that never finishes: the write must not wait for it.
-    outbox.runSoon = (keys) => ((named = keys), new Promise<void>(() => {}));
-    const answer = await Promise.race([
-      outbox.transaction(async (_tx, record) => {
-        const nobody = randomUUID();
-        record('profile:updated', { id: nobody, fullName: 'Nobody', role: 'student' }, [`user:${nobody}`]);
-        return 'committed';
-      }),
-      new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 5_000)),
-    ]);
-    expect(answer).toBe('committed');
-    expect(named).toEqual(['member_inbox:test']);
-  });
-
-  it('are there, one per member, once the work after the commit is done; the job is done', async () => {
+  it('are there, one per member, once the teacher has the answer; the job is done', async () => {
     const { teacher, course, students } = await classOf(5);
     const assignment = await createAssignment(t, teacher, course, { title: 'Leaves' });
     const entries = await entriesOf(assignment.id);

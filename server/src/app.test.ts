@@ -137,6 +137,16 @@ describe('security headers', () => {
     expect(apiSecurityHeaders(page)['strict-transport-security']).toBe(page['strict-transport-security']);
   });
 
+  it('sends built assets no-sniff and their resource policy, not the page policy', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(res.headers['content-security-policy']).toBeUndefined();
+    const page = await t.app.inject({ method: 'GET', url: '/login' });
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+  });
+
   it('sends the page policy on the API docs, which are a page', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/docs' });
     expect(res.headers['content-security-policy']).not.toBe("default-src 'none'; frame-ancestors 'none'");

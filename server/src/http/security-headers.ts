@@ -67,10 +67,25 @@ export function apiSecurityHeaders(pageHeaders: Record<string, string>): Record<
 /** Whether a URL is the API's, not a page's (the API's docs are pages). */
 export const isApiUrl = (url: string) => url.startsWith('/api/') && !url.startsWith('/api/docs');
 
-/** The headers for a response to this URL. */
+/**
+ * What a built script, stylesheet or icon carries: no-sniff (a script is run only as a script) and
+ * resource policy. A page's policy means nothing on them, and repeated on each of a first visit's
+ * twenty-odd assets it was about a seventh of the JavaScript bytes Lighthouse counts.
+ */
+export function assetSecurityHeaders(pageHeaders: Record<string, string>): Record<string, string> {
+  const kept = ['strict-transport-security'].filter((name) => name in pageHeaders);
+  return {
+    'x-content-type-options': 'nosniff',
+    'cross-origin-resource-policy': 'same-origin',
+    ...Object.fromEntries(kept.map((name) => [name, pageHeaders[name]!])),
+  };
+}
+
+/** The headers for a response to this URL: the API's, a built asset's or a page's. */
 export function securityHeadersFor(pageHeaders: Record<string, string>) {
   const api = apiSecurityHeaders(pageHeaders);
-  return (url: string) => (isApiUrl(url) ? api : pageHeaders);
+  const asset = assetSecurityHeaders(pageHeaders);
+  return (url: string) => (isApiUrl(url) ? api : url.startsWith('/assets/') ? asset : pageHeaders);
 }
 
 /**

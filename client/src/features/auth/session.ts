@@ -3,7 +3,6 @@ import { toast } from 'sonner';
 import { httpStatus } from '../../api/errors';
 import { refreshSession } from '../../api/refreshSession';
 import type { AppThunk } from '../../app/store';
-import { reportTimeZone } from '../notifications/timeZone';
 import { authApi } from './authApi';
 import { broadcastAuth, type AuthMessage } from './authChannel';
 import { profileCleared, profileLoaded, sessionReceived, signedIn, signedOut } from './authSlice';
@@ -46,7 +45,9 @@ export const startSession =
     if (knownProfile) dispatch(profileLoaded(knownProfile));
     const profile = knownProfile ?? (await dispatch(loadProfile()));
     dispatch(signedIn(profile));
-    if (profile) dispatch(reportTimeZone());
+    // Loaded when needed: the notifications' API (and what it pulls in) stays out of the sign-in page's code.
+    if (profile)
+      void import('../notifications/timeZone').then(({ reportTimeZone }) => dispatch(reportTimeZone()));
     return profile;
   };
 

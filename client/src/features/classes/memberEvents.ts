@@ -5,6 +5,7 @@ import { upsertCourses } from '../courses/courseCache';
 import { coursesApi } from '../courses/coursesApi';
 import { classesApi, dropCourse } from './classesApi';
 import { upsertMember } from './rosterCache';
+import { removedToastId } from './toastIds';
 
 type MemberEvent = LiveEvent<'member:joined' | 'member:left' | 'member:removed' | 'member:restored'>;
 
@@ -12,9 +13,6 @@ type MemberEvent = LiveEvent<'member:joined' | 'member:left' | 'member:removed' 
  * `course:updated` (DESIGN §11, §13): the course changes where it is shown, in the list and on its
  * page. The owner's copy carries the join code; a member's has none, and never gains one here.
  */
-
-/** One toast for a removal: the member event and the stored notification both announce it. */
-export const removedToastId = (courseId: string) => `removed-${courseId}`;
 
 export const applyCourseUpdated =
   (course: Course): AppThunk =>

@@ -1,6 +1,6 @@
 import type { Notification } from '@classwave/shared';
 import { toast } from 'sonner';
-import { removedToastId } from '../classes/memberEvents';
+import { removedToastId } from '../classes/toastIds';
 
 /** Older than this, a replayed event (a reconnect's catch-up) updates the list without a toast. */
 const FRESH_MS = 60_000;

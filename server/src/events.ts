@@ -1,10 +1,16 @@
 import { EventEmitter } from 'node:events';
 import type { AudiencedEvent } from './realtime/outbox.js';
 
+/** A session that signed out or was revoked: its sockets must be told and closed. */
+export interface SessionEnded {
+  sessionId: string;
+  userId: string;
+  reason: string;
+}
+
 /** In-process domain events, emitted by services after their transaction commits. */
 export interface DomainEvents {
-  /** A session signed out or was revoked: its sockets must be told and closed. */
-  'session:ended': [{ sessionId: string; userId: string; reason: string }];
+  'session:ended': [SessionEnded];
   /** A change committed with its live event (see realtime/outbox.ts): to be sent to its audience. */
   live: [AudiencedEvent];
   /** A student's membership changed (committed): their sockets join or leave the course's room. */

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import { isoText, type Database, type Statement } from '../db/client.js';
 import type { DomainEventBus } from '../events.js';
 import type { AudiencedEvent } from '../realtime/outbox.js';
+import { userOfRoom } from '../realtime/rooms.js';
 
 /** What every member of a course reads alike about one of its assignments (no one's own work). */
 interface SharedAssignment {
@@ -239,8 +240,8 @@ function createOwnParts(database: Pick<Database, 'rows'>, keep: boolean) {
     invalidate(rooms: readonly string[]) {
       if (!keep) return;
       for (const room of rooms) {
-        if (!room.startsWith('user:')) continue;
-        const id = room.slice(5);
+        const id = userOfRoom(room);
+        if (id === undefined) continue;
         count += 1;
         kept.delete(id);
         invalidatedAt.set(id, count);

@@ -4,7 +4,11 @@ import type { Role } from '@classwave/shared';
  * The rooms the server puts sockets in (a client never names one) and who hears each event.
  * Only this module maps events to rooms.
  */
-export const userRoom = (userId: string) => `user:${userId}`;
+const USER_PREFIX = 'user:';
+export const userRoom = (userId: string) => `${USER_PREFIX}${userId}`;
+/** The user whose room this is, or undefined for any other room. */
+export const userOfRoom = (room: string) =>
+  room.startsWith(USER_PREFIX) ? room.slice(USER_PREFIX.length) : undefined;
 /** One string per role, shared by every socket in it (not a copy per socket). */
 const ROLE_ROOMS: Readonly<Record<Role, string>> = { student: 'role:student', teacher: 'role:teacher' };
 export const roleRoom = (role: Role) => ROLE_ROOMS[role];

@@ -24,7 +24,7 @@ import type { Db } from '../db/client.js';
 import { and, eq, inArray } from 'drizzle-orm';
 import { batchLoader } from '../db/batch-loader.js';
 import { chatbotConversations, courseMembers } from '../db/schema.js';
-import type { DomainEventBus } from '../events.js';
+import type { DomainEventBus, SessionEnded } from '../events.js';
 import { cursorOf, holdLiveEvents } from './catch-up.js';
 import { socketListener } from './listener.js';
 import type { ReplayService } from './replay.js';
@@ -44,7 +44,7 @@ export interface SocketData {
 /** Between the app's processes (through the Redis or the cluster adapter). */
 interface InterServerEvents {
   /** A session ended on another process: drop it from this process's session cache, close its tabs here. */
-  'session:ended': (ended: { sessionId: string; userId: string; reason: string }) => void;
+  'session:ended': (ended: SessionEnded) => void;
   /** A change on another process made these courses' cached assignment rows stale. */
   'readModel:stale': (courseIds: string[]) => void;
   /** Another process's tabs show these assignments' live panels (panel-watch.ts). */
@@ -202,7 +202,7 @@ export function createRealtime(options: RealtimeOptions) {
       if (next.sessionId !== caller.sessionId || next.userId !== caller.userId) {
         return ack(refuse(ErrorCode.forbidden, 'That token belongs to another session.'));
       }
-      expiries.remove(socket, socket.data.caller.tokenExpiresAt);
+      expiries.remove(socket, caller.tokenExpiresAt);
       socket.data.caller = next;
       expiries.add(socket, next.tokenExpiresAt);
       ack({ ok: true });
@@ -285,15 +285,7 @@ export function createRealtime(options: RealtimeOptions) {
    * user's room (a user has a few tabs), not a room per session: a room of its own for every
    * socket was a fifth of what the app adds to a socket's memory (bench/heap-diff.mjs).
    */
-  function closeSessionHere({
-    sessionId,
-    userId,
-    reason,
-  }: {
-    sessionId: string;
-    userId: string;
-    reason: string;
-  }) {
+  function closeSessionHere({ sessionId, userId, reason }: SessionEnded) {
     const ids = io.of('/').adapter.rooms.get(userRoom(userId));
     for (const id of ids ? [...ids] : []) {
       const socket = io.of('/').sockets.get(id);

@@ -37,6 +37,54 @@ async function patch(t: TestApp, actor: Actor, url: string, payload: object) {
   expect(res.statusCode, res.body).toBe(200);
 }
 
+/**
+ * A test app over the real database whose reads of the statements named with `prefix` are counted;
+ * `holdNext` holds the next such read once its rows are fetched, until the test lets it go.
+ */
+async function appWatching(prefix: string) {
+  const database = await openTestDatabase();
+  let reads = 0;
+  let gate: { reached: () => void; open: Promise<void> } | undefined;
+  const watched = Object.assign(Object.create(database) as Database, {
+    async rows<R>(statement: { name: string; text: string }, params: readonly string[]): Promise<R[]> {
+      const result = await database.rows<R>(statement, params);
+      if (statement.name.startsWith(prefix)) {
+        reads += 1;
+        const held = gate;
+        gate = undefined;
+        if (held) {
+          held.reached();
+          await held.open;
+        }
+      }
+      return result;
+    },
+  });
+  const t = await createTestApp({ database: watched });
+  apps.push({ ...t, close: async () => (await t.close(), await database.dispose()) });
+  return {
+    t,
+    reads: () => reads,
+    /** Resolves once the next read is held, with the function that lets it go on. */
+    holdNext: () =>
+      new Promise<() => void>((reached) => {
+        let open!: () => void;
+        const opened = new Promise<void>((resolve) => (open = resolve));
+        gate = { reached: () => reached(open), open: opened };
+      }),
+  };
+}
+
+/** A teacher's course with one member and one assignment. */
+async function classWithAssignment(t: TestApp, title: string) {
+  const teacher = await createTeacher(t);
+  const student = await createStudent(t);
+  const course = await createCourse(t, teacher);
+  await joinCourse(t, student, course);
+  const assignment = await createAssignment(t, teacher, course, { title });
+  return { teacher, student, course, assignment };
+}
+
 describe("a student's assignment lists, from the read model", () => {
   it('follow every change a teacher or the student makes, though the shared part is kept in memory', async () => {
     const t = await createTestApp();
@@ -98,35 +146,13 @@ describe("a student's assignment lists, from the read model", () => {
   });
 
   it('never keeps rows fetched before a change that committed while they were read', async () => {
-    const database = await openTestDatabase();
     // The real database, with the shared rows' read held at a gate the test opens.
-    let gate: { reached: () => void; open: Promise<void> } | undefined;
-    const gated = Object.assign(Object.create(database) as Database, {
-      async rows<R>(statement: { name: string; text: string }, params: readonly string[]): Promise<R[]> {
-        const result = await database.rows<R>(statement, params);
-        if (statement.name.startsWith('assignments_shared') && gate) {
-          const held = gate;
-          gate = undefined;
-          held.reached();
-          await held.open;
-        }
-        return result;
-      },
-    });
-    const t = await createTestApp({ database: gated });
-    apps.push({ ...t, close: async () => (await t.close(), await database.dispose()) });
-    const teacher = await createTeacher(t);
-    const student = await createStudent(t);
-    const course = await createCourse(t, teacher);
-    await joinCourse(t, student, course);
-    const assignment = await createAssignment(t, teacher, course, { title: 'Before' });
+    const { t, holdNext } = await appWatching('assignments_shared');
+    const { teacher, student, assignment } = await classWithAssignment(t, 'Before');
 
-    let open!: () => void;
-    const reached = new Promise<void>((resolve) => {
-      gate = { reached: resolve, open: new Promise<void>((r) => (open = r)) };
-    });
+    const held = holdNext();
     const early = listOf(t, student);
-    await reached; // the rows of 'Before' are read, not yet stored
+    const open = await held; // the rows of 'Before' are read, not yet stored
     await patch(t, teacher, `/api/assignments/${assignment.id}`, { title: 'After' });
     open();
     expect((await early).map((a) => a.title)).toEqual(['Before']);
@@ -165,33 +191,9 @@ describe("a student's assignment lists, from the read model", () => {
   });
 });
 
-/** A test app over the real database whose own-part reads are counted and may be held at a gate. */
-async function countedApp() {
-  const database = await openTestDatabase();
-  const counted = { own: 0, gate: undefined as { reached: () => void; open: Promise<void> } | undefined };
-  const wrapped = Object.assign(Object.create(database) as Database, {
-    async rows<R>(statement: { name: string; text: string }, params: readonly string[]): Promise<R[]> {
-      const result = await database.rows<R>(statement, params);
-      if (statement.name.startsWith('assignments_own_part')) {
-        counted.own += 1;
-        const held = counted.gate;
-        counted.gate = undefined;
-        if (held) {
-          held.reached();
-          await held.open;
-        }
-      }
-      return result;
-    },
-  });
-  const t = await createTestApp({ database: wrapped });
-  apps.push({ ...t, close: async () => (await t.close(), await database.dispose()) });
-  return { t, counted };
-}
-
 describe("a student's own part of the lists, kept in one process", () => {
   it('is read once, and again only after something happens to that student', async () => {
-    const { t, counted } = await countedApp();
+    const { t, reads } = await appWatching('assignments_own_part');
     const teacher = await createTeacher(t);
     const [student, classmate] = [await createStudent(t), await createStudent(t)];
     const course = await createCourse(t, teacher);
@@ -200,24 +202,20 @@ describe("a student's own part of the lists, kept in one process", () => {
     const assignment = await createAssignment(t, teacher, course, { title: 'Essay' });
 
     await listOf(t, student);
-    const afterFirst = counted.own;
+    const afterFirst = reads();
     await listOf(t, student);
-    expect(counted.own).toBe(afterFirst); // from memory
+    expect(reads()).toBe(afterFirst); // from memory
     await submit(t, classmate, assignment); // someone else's work: not this student's part
     expect((await listOf(t, student))[0]!.status).toBe('not_submitted');
-    expect(counted.own).toBe(afterFirst);
+    expect(reads()).toBe(afterFirst);
     await submit(t, student, assignment);
     expect((await listOf(t, student))[0]!.status).toBe('submitted');
-    expect(counted.own).toBe(afterFirst + 1);
+    expect(reads()).toBe(afterFirst + 1);
   });
 
   it('follows a removal, a restore and a submission taken back, each read from memory before', async () => {
-    const { t } = await countedApp();
-    const teacher = await createTeacher(t);
-    const student = await createStudent(t);
-    const course = await createCourse(t, teacher);
-    await joinCourse(t, student, course);
-    const assignment = await createAssignment(t, teacher, course, { title: 'Essay' });
+    const { t } = await appWatching('assignments_own_part');
+    const { teacher, student, course, assignment } = await classWithAssignment(t, 'Essay');
     await submit(t, student, assignment);
     expect((await listOf(t, student)).map((a) => a.status)).toEqual(['submitted']);
 
@@ -247,19 +245,12 @@ describe("a student's own part of the lists, kept in one process", () => {
   });
 
   it('never keeps a part read before a change that committed while it was read', async () => {
-    const { t, counted } = await countedApp();
-    const teacher = await createTeacher(t);
-    const student = await createStudent(t);
-    const course = await createCourse(t, teacher);
-    await joinCourse(t, student, course);
-    const assignment = await createAssignment(t, teacher, course, { title: 'Essay' });
+    const { t, holdNext } = await appWatching('assignments_own_part');
+    const { student, assignment } = await classWithAssignment(t, 'Essay');
 
-    let open!: () => void;
-    const reached = new Promise<void>((resolve) => {
-      counted.gate = { reached: resolve, open: new Promise<void>((r) => (open = r)) };
-    });
+    const held = holdNext();
     const early = listOf(t, student);
-    await reached; // the own part is read (nothing submitted), not yet stored
+    const open = await held; // the own part is read (nothing submitted), not yet stored
     await submit(t, student, assignment);
     open();
     expect((await early)[0]!.status).toBe('not_submitted');
@@ -267,33 +258,24 @@ describe("a student's own part of the lists, kept in one process", () => {
   });
 
   it('is not kept when other processes serve the same students', async () => {
-    const { t } = await countedApp();
-    const teacher = await createTeacher(t);
-    const student = await createStudent(t);
-    const course = await createCourse(t, teacher);
-    await joinCourse(t, student, course);
-    await createAssignment(t, teacher, course, { title: 'Essay' });
-    let own = 0;
-    const database = t.app.database;
+    const { t, reads } = await appWatching('assignments_own_part');
+    const { student } = await classWithAssignment(t, 'Essay');
+    // Read models of their own over the same (counted) database, one per mode.
     const model = (cacheOwn: boolean) =>
       createAssignmentReadModel({
-        database: {
-          rows: async <R>(statement: { name: string; text: string }, params: readonly string[]) => {
-            if (statement.name.startsWith('assignments_own_part')) own += 1;
-            return database.rows<R>(statement, params);
-          },
-        },
+        database: t.app.database,
         clock: t.clock,
         bus: new DomainEventBus(),
         cacheOwn,
       });
+    const before = reads();
     const linked = model(false);
     expect((await linked.forStudent(student.id)).map((a) => a.title)).toEqual(['Essay']);
     await linked.forStudent(student.id);
-    expect(own).toBe(2);
+    expect(reads() - before).toBe(2);
     const alone = model(true);
     await alone.forStudent(student.id);
     await alone.forStudent(student.id);
-    expect(own).toBe(3);
+    expect(reads() - before).toBe(3);
   });
 });

@@ -67,7 +67,7 @@ export async function runS9({ loadgen, quick, runs, log, dbName }) {
       connectRetries[workers] = c.failed;
       log(`  ${specs.length} users connected in ${(c.ms / 1000).toFixed(1)} s`);
 
-      const mix = productMix(data, { url: app.url, rate: BASE_RATE, prefix, gradeInTurn: true });
+      const mix = productMix(data, { url: app.url, rate: BASE_RATE, prefix });
       const atRate = (rate) => async () => {
         mix.setRate(rate);
         const requests = mix.take(rate * seconds);

@@ -3,7 +3,8 @@
 // out, and the dashboard signed in, each from a cold cache (Lighthouse's default mobile profile:
 // emulated Moto G Power, simulated slow 4G and 4× CPU slowdown). Localhost only, Debian's Chromium.
 //
-//   node bench/lighthouse.mjs [--runs N] [--no-build]
+//   node bench/lighthouse.mjs [--runs N] [--no-build] [--page dashboard]
+//   --page audits only the pages whose name contains it, and writes no results (for trying a change).
 //   LIGHTHOUSE_KEEP=<dir> keeps each page's full Lighthouse report (the last run) there.
 //
 // Writes bench/results/lighthouse.{json,md}; exits non-zero when a target is missed.
@@ -21,6 +22,7 @@ import { formatted } from './lib/report.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 3;
+const onlyPage = args.includes('--page') ? args[args.indexOf('--page') + 1] : undefined;
 const chromePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Issue 15's targets (scores are 0–100). */
@@ -163,6 +165,8 @@ async function audit(url, cookie) {
     const scripts = (lhr.audits['network-requests'].details?.items ?? []).filter(
       (r) => r.resourceType === 'Script',
     );
+    const { observedLoad } = lhr.audits.metrics.details.items[0];
+    const kb = (requests) => Math.round(requests.reduce((sum, r) => sum + r.transferSize, 0) / 102.4) / 10;
     const failing = Object.values(lhr.audits)
       .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary')
       .map((a) => a.id);
@@ -174,7 +178,10 @@ async function audit(url, cookie) {
       fcpMs: Math.round(lhr.audits['first-contentful-paint'].numericValue),
       lcpMs: Math.round(lhr.audits['largest-contentful-paint'].numericValue),
       tbtMs: Math.round(lhr.audits['total-blocking-time'].numericValue),
-      jsKb: Math.round(scripts.reduce((sum, r) => sum + r.transferSize, 0) / 102.4) / 10,
+      // First-load JS: what the page asked for before its load event. Chunks fetched after it (the
+      // sign-in page fetches sign-up's and the shared chunk once idle) are counted in allJsKb.
+      jsKb: kb(scripts.filter((r) => r.rendererStartTime <= observedLoad)),
+      allJsKb: kb(scripts),
       consoleErrors: (lhr.audits['errors-in-console'].details?.items ?? []).map((e) => e.description),
       failing,
     };
@@ -192,7 +199,7 @@ try {
     { page: '/login (signed out)', url: `${server.origin}/login`, signedIn: false },
     { page: '/dashboard (signed in)', url: `${server.origin}/dashboard`, signedIn: true },
   ];
-  for (const target of targets) {
+  for (const target of targets.filter((t) => !onlyPage || t.page.includes(onlyPage))) {
     const results = [];
     for (let i = 0; i < runs; i++) {
       const cookie = target.signedIn
@@ -218,7 +225,8 @@ const rows = pages.map(({ page, runs: results }) => {
     'FCP (ms)': pick((r) => r.fcpMs),
     'LCP (ms)': pick((r) => r.lcpMs),
     'TBT (ms)': pick((r) => r.tbtMs),
-    'JS sent (KB)': pick((r) => r.jsKb),
+    'first-load JS (KB)': pick((r) => r.jsKb),
+    'all JS (KB)': pick((r) => r.allJsKb),
     'console errors': Math.max(...results.map((r) => r.consoleErrors.length)),
   };
 });
@@ -226,8 +234,8 @@ const missed = rows.flatMap((row) => [
   ...Object.entries(TARGETS)
     .filter(([category, target]) => row[category] < target)
     .map(([category, target]) => `${row.page}: ${category} ${row[category]} < ${target}`),
-  ...(row['JS sent (KB)'] > MAX_FIRST_LOAD_JS_KB && row.page.startsWith('/login')
-    ? [`${row.page}: first-load JS ${row['JS sent (KB)']} KB > ${MAX_FIRST_LOAD_JS_KB} KB`]
+  ...(row['first-load JS (KB)'] > MAX_FIRST_LOAD_JS_KB && row.page.startsWith('/login')
+    ? [`${row.page}: first-load JS ${row['first-load JS (KB)']} KB > ${MAX_FIRST_LOAD_JS_KB} KB`]
     : []),
 ]);
 
@@ -251,6 +259,10 @@ const markdown = [
   '',
 ].join('\n');
 
+if (onlyPage) {
+  console.log(`\n${table}`);
+  process.exit(missed.length ? 1 : 0);
+}
 mkdirSync(path.join(root, 'bench/results'), { recursive: true });
 const jsonPath = path.join(root, 'bench/results/lighthouse.json');
 writeFileSync(

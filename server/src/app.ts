@@ -354,6 +354,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
             teacherSignup: config.teacherSignup,
             secureCookies: secure,
             rateLimits,
+            liveHead: replay.head,
           });
         },
         { prefix: '/auth' },

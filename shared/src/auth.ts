@@ -101,7 +101,21 @@ export const Session = Type.Object(
 );
 export type Session = Static<typeof Session>;
 
-export const SessionResponse = Type.Object({ session: Session }, { additionalProperties: false });
+/**
+ * The newest live event id when a session was issued. A tab whose data was all fetched after it
+ * opens its socket from there: nothing missed since means nothing to fetch again (DESIGN §8).
+ */
+export const LiveFrom = Type.Integer({
+  minimum: 0,
+  description:
+    'The newest live event id when this session was issued: open the socket with `after` set to it ' +
+    'to hear what changed since (data fetched after this answer needs no refetch when nothing did).',
+});
+
+export const SessionResponse = Type.Object(
+  { session: Session, liveFrom: LiveFrom },
+  { additionalProperties: false },
+);
 export type SessionResponse = Static<typeof SessionResponse>;
 
 /**
@@ -109,7 +123,7 @@ export type SessionResponse = Static<typeof SessionResponse>;
  * start-up has what the signed-in app shows without a second round trip (GET /api/me) before it.
  */
 export const RefreshResponse = Type.Object(
-  { session: Session, profile: Profile },
+  { session: Session, profile: Profile, liveFrom: LiveFrom },
   { additionalProperties: false },
 );
 export type RefreshResponse = Static<typeof RefreshResponse>;

@@ -6,7 +6,7 @@ import type { Profile, RefreshResponse, Session } from '@classwave/shared';
  * 'unavailable': the server could not be reached or did not answer properly (maybe try again).
  */
 export type RefreshResult =
-  | { ok: true; session: Session; profile?: Profile }
+  | { ok: true; session: Session; profile?: Profile; liveFrom?: number }
   | { ok: false; reason: 'unauthenticated' | 'unavailable' };
 
 /** Name of the Web Lock that serializes refreshes across the tabs of this browser. */
@@ -32,7 +32,12 @@ export async function requestRefresh(): Promise<RefreshResult> {
   try {
     const body = (await response.json()) as RefreshResponse;
     // The profile comes along, so restoring a session needs no GET /api/me after it.
-    return { ok: true, session: body.session, ...(body.profile ? { profile: body.profile } : {}) };
+    return {
+      ok: true,
+      session: body.session,
+      ...(body.profile ? { profile: body.profile } : {}),
+      ...(typeof body.liveFrom === 'number' ? { liveFrom: body.liveFrom } : {}),
+    };
   } catch {
     return { ok: false, reason: 'unavailable' };
   }

@@ -14,7 +14,7 @@ import { answerReceived } from '../features/chat/chatSlice';
 import { applyLiveEvent, refetchEverything } from './applyLiveEvent';
 import { createCatchUp } from './catchUp';
 import { EventCursor } from './cursor';
-import { connectionChanged, connectionFrom } from './connectionSlice';
+import { connectionChanged, connectionFrom, liveFromSet, selectLiveFrom } from './connectionSlice';
 import { closeLiveSocket, liveSocket, openLiveSocket, reconnectNow } from './socket';
 
 /**
@@ -36,7 +36,15 @@ export function LiveSync() {
     const apply = (event: LiveEvent) => {
       if (cursor.accept(event.id)) dispatch(applyLiveEvent(event));
     };
-    const catchUp = createCatchUp({ cursor, apply, refetchAll: () => dispatch(refetchEverything()) });
+    // Taken once: a later connection of this sign-in continues from its own cursor.
+    const liveFrom = selectLiveFrom(store.getState());
+    dispatch(liveFromSet(null));
+    const catchUp = createCatchUp({
+      cursor,
+      apply,
+      refetchAll: () => dispatch(refetchEverything()),
+      liveFrom,
+    });
     const socket = openLiveSocket(() => catchUp.auth(selectAccessToken(store.getState()) ?? ''));
     let retryTimer: ReturnType<typeof setTimeout> | undefined;
 

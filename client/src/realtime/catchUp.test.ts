@@ -11,14 +11,14 @@ const missed = (lastId: number, ids: number[] = []): MissedEvents => ({
   events: ids.map(event),
 });
 
-function setUp() {
+function setUp(liveFrom: number | null = null) {
   const cursor = new EventCursor();
   const applied: number[] = [];
   let refetches = 0;
   const apply = (e: LiveEvent) => {
     if (cursor.accept(e.id)) applied.push(e.id);
   };
-  const catchUp = createCatchUp({ cursor, apply, refetchAll: () => refetches++ });
+  const catchUp = createCatchUp({ cursor, apply, refetchAll: () => refetches++, liveFrom });
   return { catchUp, applied, live: (id: number) => apply(event(id)), refetches: () => refetches };
 }
 
@@ -66,5 +66,28 @@ describe('catching up over the socket', () => {
     // live events until its replay is sent), so the next handshake names the same id.
     expect(t.catchUp.auth('tok')).toEqual(first);
     expect(first).toEqual({ token: 'tok', after: 8 });
+  });
+
+  it("starts from the session answer's liveFrom, and refetches nothing when nothing changed since", () => {
+    const t = setUp(40);
+    expect(t.catchUp.auth('tok')).toEqual({ token: 'tok', after: 40 });
+    t.catchUp.onMissed(missed(52));
+    expect(t.refetches()).toBe(0);
+    expect(t.catchUp.auth('tok')).toEqual({ token: 'tok', after: 52 });
+  });
+
+  it('refetches, without applying, when something changed between liveFrom and the first connect', () => {
+    const t = setUp(40);
+    // The data fetched after liveFrom may already show event 41: applied on top, a count would double.
+    t.catchUp.onMissed(missed(41, [41]));
+    expect(t.refetches()).toBe(1);
+    expect(t.applied).toEqual([]);
+    const resynced = setUp(40);
+    resynced.catchUp.onMissed({ resync: true, lastId: 9000, events: [] });
+    expect(resynced.refetches()).toBe(1);
+    // Later connections catch up by applying, as without liveFrom.
+    t.catchUp.onMissed(missed(43, [42, 43]));
+    expect(t.applied).toEqual([42, 43]);
+    expect(t.refetches()).toBe(1);
   });
 });

@@ -10,9 +10,14 @@ export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'offline'
 
 interface State {
   state: ConnectionState;
+  /**
+   * Where this sign-in's first connection asks from (the session answer's `liveFrom`), when every
+   * query in the cache was fetched after it; null otherwise (the first connection refetches).
+   */
+  liveFrom: number | null;
 }
 
-const initialState: State = { state: 'connecting' };
+const initialState: State = { state: 'connecting', liveFrom: null };
 
 export const connectionSlice = createSlice({
   name: 'connection',
@@ -21,14 +26,18 @@ export const connectionSlice = createSlice({
     connectionChanged(state, action: PayloadAction<ConnectionState>) {
       state.state = action.payload;
     },
+    liveFromSet(state, action: PayloadAction<number | null>) {
+      state.liveFrom = action.payload;
+    },
   },
   selectors: {
     selectConnection: (state) => state.state,
+    selectLiveFrom: (state) => state.liveFrom,
   },
 });
 
-export const { connectionChanged } = connectionSlice.actions;
-export const { selectConnection } = connectionSlice.selectors;
+export const { connectionChanged, liveFromSet } = connectionSlice.actions;
+export const { selectConnection, selectLiveFrom } = connectionSlice.selectors;
 
 /**
  * The state to show given the browser's online flag, whether the socket is connected, and whether

@@ -71,7 +71,7 @@ describe('sign-up → verify → sign-in → refresh → sign-out', () => {
       fullName: 'Ada Lovelace',
       role: 'teacher',
     });
-    expect(Object.keys(refreshed.json()).sort()).toEqual(['profile', 'session']);
+    expect(Object.keys(refreshed.json()).sort()).toEqual(['liveFrom', 'profile', 'session']);
     expect(refreshCookieOf(refreshed)).not.toBe(refreshCookieOf(signin));
     expect(
       (await t.app.inject({ method: 'GET', url: '/api/me', headers: bearer(next.accessToken) })).statusCode,

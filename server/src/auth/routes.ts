@@ -31,12 +31,14 @@ export interface AuthRoutesOptions {
   teacherSignup: TeacherSignupPolicy;
   secureCookies: boolean;
   rateLimits: RateLimits;
+  /** The newest live event id, read before a session is issued (its answer's `liveFrom`). */
+  liveHead: () => Promise<number>;
 }
 
 /** Public auth endpoints: sign-up, verification, sign-in, refresh, sign-out and password recovery. */
 export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
   app,
-  { auth, recovery, teacherSignup, secureCookies, rateLimits },
+  { auth, recovery, teacherSignup, secureCookies, rateLimits, liveHead },
 ) => {
   const ip = (r: { ip: string }) => r.ip;
   // Per address first, so one account's budget runs out before the school's shared IP budget does.
@@ -128,9 +130,11 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
       },
     },
     async (request, reply) => {
+      // Read first: whatever the tab fetches with this session comes after it.
+      const liveFrom = await liveHead();
       const issued = await auth.signIn({ ...request.body, userAgent: request.headers['user-agent'] });
       setRefreshCookie(reply, issued);
-      return { session: issued.session };
+      return { session: issued.session, liveFrom };
     },
   );
 
@@ -199,9 +203,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
       const presented = request.cookies[REFRESH_COOKIE];
       if (!presented) return reply.status(204).send(null);
       try {
+        const liveFrom = await liveHead();
         const issued = await auth.refresh(presented);
         setRefreshCookie(reply, issued);
-        return { session: issued.session, profile: await auth.profileOf(issued.session.user.id) };
+        return { session: issued.session, profile: await auth.profileOf(issued.session.user.id), liveFrom };
       } catch (error) {
         clearRefreshCookie(reply);
         throw error;

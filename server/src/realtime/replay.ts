@@ -129,6 +129,9 @@ export function createReplayService({
   });
 
   const service = {
+    /** The newest event id (0 before the first): where a tab that loads its data after now starts. */
+    head: async (): Promise<number> => (await bounds()).max,
+
     /**
      * What a socket missed after `after`, for a caller whose rooms the handshake just read (their
      * user room and their active courses' rooms): the same answer as `after`, but sockets asking

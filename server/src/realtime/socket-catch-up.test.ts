@@ -7,7 +7,7 @@ import {
   type SocketAuth,
 } from '@classwave/shared';
 import { io as connectClient } from 'socket.io-client';
-import { bearer, createTestApp, signIn, type TestApp } from '../test/app.js';
+import { bearer, createTestApp, PASSWORD, refreshCookieOf, signIn, type TestApp } from '../test/app.js';
 import {
   createAssignment,
   createCourse,
@@ -113,6 +113,39 @@ describe('catching up over the socket', () => {
     expect(liveHeard.every((id) => id > second.lastId)).toBe(true);
     expect(r.events.filter((e) => ids.includes(e.id))).toEqual([]);
     socket.disconnect();
+  });
+
+  it("starts from a session answer's liveFrom: nothing when nothing of the user's changed since, else what did", async () => {
+    const signin = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/signin',
+      payload: { email: ada.email, password: PASSWORD },
+    });
+    const { session, liveFrom } = signin.json<{ session: { accessToken: string }; liveFrom: number }>();
+    // Someone else's news after it: another course, which Ada is not in.
+    const elsewhere = await createCourse(t, teacher, { title: 'Not Ada’s' });
+    await createAssignment(t, teacher, elsewhere, { title: 'Not for Ada' });
+    const quiet = await connect(url, session.accessToken, {
+      auth: { token: session.accessToken, after: liveFrom },
+    });
+    open.push(quiet);
+    expect(quiet.missed[0]).toMatchObject({ resync: false, events: [] });
+    expect(quiet.missed[0]!.lastId).toBeGreaterThan(liveFrom);
+
+    // A refresh's answer carries it too; news for Ada after it is what the next socket hears.
+    const refreshed = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      headers: { cookie: refreshCookieOf(signin) },
+    });
+    const again = refreshed.json<{ session: { accessToken: string }; liveFrom: number }>();
+    expect(again.liveFrom).toBe(quiet.missed[0]!.lastId);
+    const news = await createAssignment(t, teacher, course, { title: 'For Ada, after the refresh' });
+    const heard = await connect(url, again.session.accessToken, {
+      auth: { token: again.session.accessToken, after: again.liveFrom },
+    });
+    open.push(heard);
+    expect(heard.missed[0]!.events.map(assignmentIdOf)).toEqual([news.id]);
   });
 
   it('delivers an event written while the replay is read exactly once, after the replay', async () => {

@@ -40,8 +40,8 @@ export function LoginPage() {
     setSubmitting(true);
     setUnconfirmedEmail(null);
     try {
-      const { session } = await signIn({ email: email.trim(), password }).unwrap();
-      const profile = await dispatch(startSession(session));
+      const { session, liveFrom } = await signIn({ email: email.trim(), password }).unwrap();
+      const profile = await dispatch(startSession(session, undefined, liveFrom));
       if (!profile) {
         // A failed profile fetch has already been toasted; a session rejected right away has not.
         if (store.getState().auth.status === 'signedOut') toast.error('Authentication failed');

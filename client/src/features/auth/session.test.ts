@@ -4,7 +4,9 @@ import { makeStore } from '../../app/store';
 import { answerApi, apiError } from '../../test/api';
 import { createProfile, createSession, signedInAuth } from '../../test/factories';
 import { readDeviceDraft, writeDeviceDraft } from '../drafts/deviceStore';
-import { followOtherTab, restoreSession, signOut } from './session';
+import { dashboardApi } from '../dashboard/dashboardApi';
+import { authApi } from './authApi';
+import { followOtherTab, restoreSession, signOut, startSession } from './session';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -58,6 +60,37 @@ describe('startSession', () => {
         body: { timeZone: zone },
       }),
     );
+  });
+
+  it("keeps the refresh's liveFrom for the first live connection when nothing signed-in is cached", async () => {
+    const session = createSession();
+    const profile = createProfile();
+    answerApi({
+      'POST /api/auth/refresh': { body: { session, profile, liveFrom: 17 } },
+      // A signed-out page's query (sign-up's settings) holds nothing live events change.
+      'GET /api/auth/settings': { body: { teacherSignup: 'open' } },
+      'PUT /api/me/time-zone': { body: {} },
+    });
+    const store = makeStore();
+    await store.dispatch(authApi.endpoints.getAuthSettings.initiate());
+    await store.dispatch(restoreSession());
+    expect(store.getState().connection.liveFrom).toBe(17);
+  });
+
+  it('drops liveFrom when the cache holds data fetched before it (a page kept under an expired session)', async () => {
+    const session = createSession();
+    const profile = createProfile();
+    answerApi({
+      'GET /api/dashboard': { body: { stats: {}, upcomingEvents: [] } },
+      'PUT /api/me/time-zone': { body: {} },
+    });
+    const store = makeStore({ auth: signedInAuth() });
+    await store.dispatch(dashboardApi.endpoints.getDashboard.initiate());
+    await store.dispatch(startSession(session, profile, 17));
+    expect(store.getState().connection.liveFrom).toBeNull();
+    // And a session answer without one leaves nothing to start from.
+    await store.dispatch(startSession(session, profile));
+    expect(store.getState().connection.liveFrom).toBeNull();
   });
 
   it('reports nothing when no session started', async () => {

@@ -2,7 +2,8 @@ import type { Profile, Session } from '@classwave/shared';
 import { toast } from 'sonner';
 import { httpStatus } from '../../api/errors';
 import { refreshSession } from '../../api/refreshSession';
-import type { AppThunk } from '../../app/store';
+import type { AppThunk, RootState } from '../../app/store';
+import { liveFromSet } from '../../realtime/connectionSlice';
 import { authApi } from './authApi';
 import { broadcastAuth, type AuthMessage } from './authChannel';
 import { profileCleared, profileLoaded, sessionReceived, signedIn, signedOut } from './authSlice';
@@ -34,13 +35,23 @@ export const loadProfile = (): AppThunk<Promise<Profile | null>> => async (dispa
   }
 };
 
+/** Queries a signed-out page makes: their answers hold nothing live events change. */
+const PUBLIC_QUERIES: ReadonlySet<string> = new Set(['getAuthSettings']);
+
+/** True when the cache holds nothing fetched while signed in (all of it will be fetched from now on). */
+const nothingSignedInCached = (state: RootState) =>
+  Object.values(state.api.queries).every((query) => PUBLIC_QUERIES.has(query?.endpointName ?? ''));
+
 /**
  * Holds a new session, loads its profile (unless it came with the session, as a refresh's does) and
- * ends the session check. Resolves to the profile, if loaded.
+ * ends the session check. Resolves to the profile, if loaded. `liveFrom` (the session answer's) is
+ * where the first live connection starts, when nothing in the cache is older than it: a page kept
+ * under an expired session's dialog holds older data, and its first connection refetches it.
  */
 export const startSession =
-  (session: Session, knownProfile?: Profile): AppThunk<Promise<Profile | null>> =>
-  async (dispatch) => {
+  (session: Session, knownProfile?: Profile, liveFrom?: number): AppThunk<Promise<Profile | null>> =>
+  async (dispatch, getState) => {
+    dispatch(liveFromSet(liveFrom !== undefined && nothingSignedInCached(getState()) ? liveFrom : null));
     dispatch(sessionReceived(session));
     if (knownProfile) dispatch(profileLoaded(knownProfile));
     const profile = knownProfile ?? (await dispatch(loadProfile()));
@@ -58,7 +69,7 @@ export const startSession =
 export const restoreSession = (): AppThunk<Promise<void>> => async (dispatch) => {
   const result = await refreshSession();
   if (result.ok) {
-    await dispatch(startSession(result.session, result.profile));
+    await dispatch(startSession(result.session, result.profile, result.liveFrom));
     return;
   }
   if (result.reason === 'unavailable')

@@ -86,7 +86,8 @@ async function startServer() {
   }
   return {
     origin,
-    verifyLinks: () => [...log.matchAll(/https?:\/\/\S+?\/api\/auth\/verify\?token=[\w-]+/g)].map((m) => m[0]),
+    verifyLinks: () =>
+      [...log.matchAll(/https?:\/\/\S+?\/api\/auth\/verify\?token=[\w-]+/g)].map((m) => m[0]),
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
@@ -208,9 +209,7 @@ try {
   for (const target of targets.filter((t) => !onlyPage || t.page.includes(onlyPage))) {
     const results = [];
     for (let i = 0; i < runs; i++) {
-      const cookie = target.signedIn
-        ? (await createTeacher(server)).cookie
-        : undefined;
+      const cookie = target.signedIn ? (await createTeacher(server)).cookie : undefined;
       const result = await audit(target.url, cookie);
       console.log(`${target.page} run ${i + 1}: ${JSON.stringify(result)}`);
       results.push(result);

@@ -1,16 +1,26 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, openTestDatabase, TEST_ORIGIN, type TestApp } from './test/app.js';
-import { apiSecurityHeaders, securityHeaderOptions, securityHeaders } from './http/security-headers.js';
+import {
+  apiSecurityHeaders,
+  inlineScriptsOf,
+  securityHeaderOptions,
+  securityHeaders,
+} from './http/security-headers.js';
+
+/** The built page's inline script stand-in (the real one starts the session check). */
+const INLINE = "window.started = 'early';";
 
 let t: TestApp;
 beforeAll(async () => {
   const clientDir = mkdtempSync(path.join(tmpdir(), 'classwave-client-'));
   writeFileSync(
     path.join(clientDir, 'index.html'),
-    '<!doctype html><title>Classwave</title><div id="root"></div>',
+    `<!doctype html><title>Classwave</title><script>${INLINE}</script><div id="root"></div>` +
+      '<script type="module" src="/assets/app-abc123.js"></script>',
   );
   mkdirSync(path.join(clientDir, 'assets'));
   writeFileSync(path.join(clientDir, 'assets', 'app-abc123.js'), 'console.log(1)');
@@ -163,6 +173,18 @@ describe('security headers', () => {
     expect(csp).toContain("frame-ancestors 'none'");
     // The app is served over http here, so requests must not be upgraded to https.
     expect(csp).not.toContain('upgrade-insecure-requests');
+  });
+
+  it("allows the built page's inline script by its hash, and no other inline script", async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/dashboard' });
+    const scriptSrc = String(res.headers['content-security-policy'])
+      .split(';')
+      .find((d) => d.trim().startsWith('script-src'));
+    const hash = createHash('sha256').update(INLINE).digest('base64');
+    expect(scriptSrc?.trim()).toBe(`script-src 'self' 'sha256-${hash}'`);
+    expect(
+      inlineScriptsOf(`<script src="/x.js"></script><SCRIPT type="text/javascript">a()</SCRIPT>`),
+    ).toEqual(['a()']);
   });
 
   it('allows CORS only from APP_ORIGIN', async () => {

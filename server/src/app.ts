@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -62,6 +62,7 @@ import { DomainEventBus } from './events.js';
 import { errorBody, installErrorHandler } from './http/errors.js';
 import {
   installSecurityHeaders,
+  inlineScriptsOf,
   securityHeaderOptions,
   securityHeaders,
   securityHeadersFor,
@@ -110,7 +111,11 @@ declare module 'fastify' {
 
 /** Builds the whole app (API, docs, static client) without listening, so tests and main.ts share it. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
-  const headers = securityHeaders(securityHeaderOptions(config.appOrigin));
+  const clientDir = clientDirOf(config);
+  const page = path.join(clientDir, 'index.html');
+  // The built page's own inline script (the early session check) is allowed by its hash.
+  const inlineScripts = existsSync(page) ? inlineScriptsOf(readFileSync(page, 'utf8')) : [];
+  const headers = securityHeaders(securityHeaderOptions(config.appOrigin, inlineScripts));
   const headersFor = securityHeadersFor(headers);
   const app = Fastify({
     logger: {
@@ -437,8 +442,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 }
 
 /** Serves the built client, with index.html for client routes (never for /api or /socket.io). */
+const clientDirOf = (config: Config) =>
+  config.clientDir ?? path.resolve(import.meta.dirname, '../../client/dist');
+
 function serveClient(app: FastifyInstance, config: Config): void {
-  const clientDir = config.clientDir ?? path.resolve(import.meta.dirname, '../../client/dist');
+  const clientDir = clientDirOf(config);
   const hasClient = existsSync(path.join(clientDir, 'index.html'));
   if (hasClient)
     void app.register(fastifyStatic, {

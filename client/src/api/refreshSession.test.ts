@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createProfile, createSession } from '../test/factories';
 import { answerApi, apiError } from '../test/api';
-import { createRefresher, requestRefresh, type RefreshResult } from './refreshSession';
+import { createRefresher, requestRefresh, takeSessionCheck, type RefreshResult } from './refreshSession';
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -83,5 +83,29 @@ describe('requestRefresh', () => {
   it('takes a server error as unavailable (maybe try again)', async () => {
     answerApi({ 'POST /api/auth/refresh': apiError(503, 'Down.', 'service_unavailable') });
     await expect(requestRefresh()).resolves.toEqual({ ok: false, reason: 'unavailable' });
+  });
+});
+
+describe('takeSessionCheck', () => {
+  it("takes the page's early session check once, with what came with it", async () => {
+    const session = createSession();
+    const profile = createProfile();
+    window.__classwaveSessionCheck = Promise.resolve({
+      status: 200,
+      body: JSON.stringify({ session, profile, liveFrom: 41 }),
+    });
+    await expect(takeSessionCheck()).resolves.toEqual({ ok: true, session, profile, liveFrom: 41 });
+    // Taken: a later restore (another tab signed in) asks the server again.
+    expect(takeSessionCheck()).toBeUndefined();
+  });
+
+  it.each([
+    ['no refresh cookie (204)', { status: 204, body: '' }, { ok: false, reason: 'unauthenticated' }],
+    ['a cookie no longer valid (401)', { status: 401, body: '{}' }, { ok: false, reason: 'unauthenticated' }],
+    ['no answer at all', { status: 0, body: '' }, { ok: false, reason: 'unavailable' }],
+    ['a body that is not JSON', { status: 200, body: '<html>' }, { ok: false, reason: 'unavailable' }],
+  ])('reads %s like a refresh of its own', async (_what, answer, expected) => {
+    window.__classwaveSessionCheck = Promise.resolve(answer);
+    await expect(takeSessionCheck()).resolves.toEqual(expected);
   });
 });

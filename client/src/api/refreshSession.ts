@@ -12,25 +12,21 @@ export type RefreshResult =
 /** Name of the Web Lock that serializes refreshes across the tabs of this browser. */
 export const REFRESH_LOCK_NAME = 'classwave-refresh';
 
-/** POST /api/auth/refresh with the httpOnly cookie. Never throws. */
-export async function requestRefresh(): Promise<RefreshResult> {
-  let response: Response;
-  try {
-    // No body and no content type: the refresh token travels only in its cookie.
-    response = await fetch('/api/auth/refresh', {
-      method: 'POST',
-      credentials: 'include',
-      headers: { accept: 'application/json' },
-    });
-  } catch {
-    return { ok: false, reason: 'unavailable' };
-  }
+/** A refresh answer as status and body text; status 0 when there was no answer at all. */
+export interface RefreshAnswer {
+  status: number;
+  body: string;
+}
+
+/** What a refresh answer means. */
+export function refreshResultOf({ status, body: text }: RefreshAnswer): RefreshResult {
+  if (status === 0) return { ok: false, reason: 'unavailable' };
   // 204: no refresh cookie, so nobody is signed in here (the server answers it without an error
   // status, so a first visit logs nothing). 401: the cookie was no longer valid.
-  if (response.status === 204 || response.status === 401) return { ok: false, reason: 'unauthenticated' };
-  if (!response.ok) return { ok: false, reason: 'unavailable' };
+  if (status === 204 || status === 401) return { ok: false, reason: 'unauthenticated' };
+  if (status < 200 || status >= 300) return { ok: false, reason: 'unavailable' };
   try {
-    const body = (await response.json()) as RefreshResponse;
+    const body = JSON.parse(text) as RefreshResponse;
     // The profile comes along, so restoring a session needs no GET /api/me after it.
     return {
       ok: true,
@@ -41,6 +37,39 @@ export async function requestRefresh(): Promise<RefreshResult> {
   } catch {
     return { ok: false, reason: 'unavailable' };
   }
+}
+
+/** POST /api/auth/refresh with the httpOnly cookie. Never throws. */
+export async function requestRefresh(): Promise<RefreshResult> {
+  try {
+    // No body and no content type: the refresh token travels only in its cookie.
+    const response = await fetch('/api/auth/refresh', {
+      method: 'POST',
+      credentials: 'include',
+      headers: { accept: 'application/json' },
+    });
+    return refreshResultOf({ status: response.status, body: await response.text() });
+  } catch {
+    return { ok: false, reason: 'unavailable' };
+  }
+}
+
+declare global {
+  interface Window {
+    /** The session check index.html starts before the app's JavaScript has loaded. */
+    __classwaveSessionCheck?: Promise<RefreshAnswer>;
+  }
+}
+
+/**
+ * The answer to the session check the page started while this code downloaded (index.html), once:
+ * undefined when there was none, or it was already taken. Never rejects.
+ */
+export function takeSessionCheck(): Promise<RefreshResult> | undefined {
+  const check = typeof window === 'undefined' ? undefined : window.__classwaveSessionCheck;
+  if (!check) return undefined;
+  delete window.__classwaveSessionCheck;
+  return check.then(refreshResultOf, (): RefreshResult => ({ ok: false, reason: 'unavailable' }));
 }
 
 type LockRunner = <T>(task: () => Promise<T>) => Promise<T>;

@@ -1,15 +1,19 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
-/** The app's policy: its own scripts only, its socket's origin, no framing; HSTS and upgrades behind https. */
-export function securityHeaderOptions(appOrigin: string): HelmetOptions {
+/**
+ * The app's policy: its own scripts only (files, and the page's inline `scripts` by their hash), its
+ * socket's origin, no framing; HSTS and upgrades behind https.
+ */
+export function securityHeaderOptions(appOrigin: string, scripts: readonly string[] = []): HelmetOptions {
   const secure = appOrigin.startsWith('https:');
   return {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...scripts.map(scriptHash)],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'", 'data:'],
@@ -102,4 +106,15 @@ export function installSecurityHeaders(app: FastifyInstance, pageHeaders: Record
     reply.headers(headersFor(request.url));
     done();
   });
+}
+
+/** A CSP source that allows exactly this inline script. */
+const scriptHash = (script: string) =>
+  `'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`;
+
+/** The inline scripts of a page (the `<script>` elements without a `src`), as the browser hashes them. */
+export function inlineScriptsOf(html: string): string[] {
+  return [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)]
+    .filter(([, attributes]) => !/\bsrc\s*=/i.test(attributes ?? ''))
+    .map(([, , body]) => body ?? '');
 }

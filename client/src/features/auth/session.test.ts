@@ -23,6 +23,20 @@ describe('restoreSession', () => {
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/auth/refresh']);
   });
 
+  it('uses the session check the page started early, without a refresh of its own', async () => {
+    const session = createSession();
+    const profile = createProfile();
+    const calls = answerApi({});
+    window.__classwaveSessionCheck = Promise.resolve({
+      status: 200,
+      body: JSON.stringify({ session, profile }),
+    });
+    const store = makeStore();
+    await store.dispatch(restoreSession());
+    expect(store.getState().auth).toEqual({ status: 'signedIn', session, profile });
+    expect(calls.filter((c) => c.path === '/api/auth/refresh')).toEqual([]);
+  });
+
   it('asks GET /api/me when the refresh brought no profile', async () => {
     const session = createSession();
     const profile = createProfile();

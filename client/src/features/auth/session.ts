@@ -1,7 +1,7 @@
 import type { Profile, Session } from '@classwave/shared';
 import { toast } from 'sonner';
 import { httpStatus } from '../../api/errors';
-import { refreshSession } from '../../api/refreshSession';
+import { refreshSession, takeSessionCheck } from '../../api/refreshSession';
 import type { AppThunk, RootState } from '../../app/store';
 import { liveFromSet } from '../../realtime/connectionSlice';
 import { authApi } from './authApi';
@@ -67,7 +67,8 @@ export const startSession =
  * Without a valid cookie the user is signed out; that is the normal case for a first visit.
  */
 export const restoreSession = (): AppThunk<Promise<void>> => async (dispatch) => {
-  const result = await refreshSession();
+  // At start-up the page has usually asked already (index.html): its answer, else a refresh now.
+  const result = await (takeSessionCheck() ?? refreshSession());
   if (result.ok) {
     await dispatch(startSession(result.session, result.profile, result.liveFrom));
     return;

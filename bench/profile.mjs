@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// `node bench/profile.mjs <health|assignments|submit|connect|fanout> [seconds]`: runs the app under one load
-// with --cpu-prof and prints where its CPU time goes (self time by function, inclusive by package).
+// `node bench/profile.mjs <health|assignments|submit|connect|fanout|s3> [seconds]`: runs the app under one
+// load with --cpu-prof and prints where its CPU time goes (self time by function, inclusive by package).
+// `s3` profiles only S3's measured phase at N = 1,000 (creates to a class of 5,000, 1,000 connected),
+// through the probe's profiler: start-up, seeding and connecting are left out.
 // The .cpuprofile is kept under bench/results/profiles/ (open it in Chrome DevTools).
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { BENCH, cleanupStack } from './lib/procs.mjs';
 import { everyoneIn, seedAssignments, seedCourses, seedMembers, seedUsers } from './lib/db.mjs';
-import { startLoadgen } from './lib/servers.mjs';
+import { probe, startLoadgen } from './lib/servers.mjs';
 import { appOnPostgres, keyMark, nextKey } from './lib/scenario.mjs';
 
 const what = process.argv[2] ?? 'health';
@@ -24,7 +26,12 @@ try {
   const teachers = await seedUsers(q, 'teacher', 5, 'P Teacher');
   const courses = await seedCourses(q, teachers);
   const assignments = await seedAssignments(q, courses, 10);
-  const students = await seedUsers(q, 'student', what === 'fanout' ? 5000 : 2000, 'P Student');
+  const students = await seedUsers(
+    q,
+    'student',
+    what === 'fanout' || what === 's3' ? 5000 : 2000,
+    'P Student',
+  );
   await seedMembers(q, everyoneIn(students, courses));
   const auth = { authorization: `Bearer ${students[0].token}` };
   if (what === 'health' || what === 'assignments') {
@@ -49,8 +56,9 @@ try {
     const specs = students.map((s) => ({ id: `p:${s.id}`, auth: { token: s.token } }));
     console.log(await loadgen.call('connect', { url: app.url, specs, rate: 500 }));
     await loadgen.call('disconnect', {});
-  } else if (what === 'fanout') {
-    const specs = students.map((s) => ({ id: `p:${s.id}`, auth: { token: s.token } }));
+  } else if (what === 'fanout' || what === 's3') {
+    const connected = what === 's3' ? students.slice(0, 1000) : students;
+    const specs = connected.map((s) => ({ id: `p:${s.id}`, auth: { token: s.token } }));
     await loadgen.call('connect', { url: app.url, specs });
     const requests = Array.from({ length: seconds * 4 }, () => {
       const key = nextKey();
@@ -68,7 +76,9 @@ try {
         expect: specs.map((s) => s.id),
       };
     });
+    if (what === 's3') await probe(app, 'cpu:start');
     const r = await loadgen.call('run', { requests, sequential: true, gapMs: 50, drainMs: 1000 });
+    if (what === 's3') await probe(app, 'cpu:stop', { path: path.join(tmp, 'phase.cpuprofile') });
     console.log({ events: r.eventsAll, lost: r.lost });
     await loadgen.call('disconnect', {});
   } else throw new Error(`unknown load ${what}`);
@@ -77,7 +87,9 @@ try {
   await cleanups.run();
 }
 
-const file = readdirSync(tmp).find((f) => f.endsWith('.cpuprofile'));
+const file =
+  readdirSync(tmp).find((f) => f === 'phase.cpuprofile') ??
+  readdirSync(tmp).find((f) => f.endsWith('.cpuprofile'));
 const kept = path.join(BENCH, `results/profiles/${what}.cpuprofile`);
 renameSync(path.join(tmp, file), kept);
 rmSync(tmp, { recursive: true, force: true });

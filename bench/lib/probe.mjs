@@ -4,11 +4,20 @@
 //   { probe: 'eld:start' }  -> starts an event-loop delay histogram (1 ms resolution)
 //   { probe: 'eld:stop' }   -> its p50/p99/max in ms
 //   { probe: 'snapshot', path } -> forced GC, then a heap snapshot written to path (diagnostics)
+//   { probe: 'cpu:start' }  -> starts the V8 CPU profiler (only the phase that matters is profiled)
+//   { probe: 'cpu:stop', path } -> the profile written to path (.cpuprofile)
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
 
 if (process.send) {
   let eld = null;
+  let inspector = null;
+  const post = (method, params) =>
+    new Promise((resolve, reject) =>
+      inspector.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+    );
   process.on('message', (message) => {
     if (!message || typeof message !== 'object' || !('probe' in message)) return;
     const reply = (value) => process.send({ probeReply: message.id, value });
@@ -25,6 +34,22 @@ if (process.send) {
       case 'snapshot':
         for (let i = 0; i < 3; i++) globalThis.gc?.();
         reply(writeHeapSnapshot(message.path));
+        break;
+      case 'cpu:start':
+        inspector = new Session();
+        inspector.connect();
+        void post('Profiler.enable')
+          .then(() => post('Profiler.setSamplingInterval', { interval: 500 }))
+          .then(() => post('Profiler.start'))
+          .then(() => reply(true));
+        break;
+      case 'cpu:stop':
+        void post('Profiler.stop').then(({ profile }) => {
+          writeFileSync(message.path, JSON.stringify(profile));
+          inspector.disconnect();
+          inspector = null;
+          reply(message.path);
+        });
         break;
       case 'eld:start':
         eld?.disable();

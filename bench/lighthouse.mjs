@@ -146,6 +146,9 @@ async function signIn(server, email, password) {
   return { ...(await res.json()), cookie: cookie?.split(';')[0] };
 }
 
+/** A run Lighthouse itself could not complete (its `runtimeError`), as opposed to a broken page. */
+class LighthouseRunError extends Error {}
+
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor((sorted.length - 1) / 2)];
@@ -173,7 +176,8 @@ async function audit(url, cookie) {
     const scripts = (lhr.audits['network-requests'].details?.items ?? []).filter(
       (r) => r.resourceType === 'Script',
     );
-    const { observedLoad } = lhr.audits.metrics.details.items[0];
+    if (lhr.runtimeError) throw new LighthouseRunError(`${url}: ${lhr.runtimeError.message}`);
+    const observedLoad = lhr.audits.metrics.details?.items?.[0]?.observedLoad ?? Infinity;
     const kb = (requests) => Math.round(requests.reduce((sum, r) => sum + r.transferSize, 0) / 102.4) / 10;
     const failing = Object.values(lhr.audits)
       .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary')
@@ -209,8 +213,17 @@ try {
   for (const target of targets.filter((t) => !onlyPage || t.page.includes(onlyPage))) {
     const results = [];
     for (let i = 0; i < runs; i++) {
-      const cookie = target.signedIn ? (await createTeacher(server)).cookie : undefined;
-      const result = await audit(target.url, cookie);
+      // Lighthouse now and then fails to record a trace (NO_NAVSTART): such a run is made again.
+      let result;
+      for (let attempt = 1; !result; attempt++) {
+        const cookie = target.signedIn ? (await createTeacher(server)).cookie : undefined;
+        try {
+          result = await audit(target.url, cookie);
+        } catch (error) {
+          if (attempt === 3 || !(error instanceof LighthouseRunError)) throw error;
+          console.log(`${target.page} run ${i + 1}: ${error.message}; again`);
+        }
+      }
       console.log(`${target.page} run ${i + 1}: ${JSON.stringify(result)}`);
       results.push(result);
     }

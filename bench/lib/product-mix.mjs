@@ -75,10 +75,7 @@ export function mulberry32(seed) {
  * (one new assignment every `rate * 5` requests, i.e. every 5 s at `rate`). Deterministic: the same
  * data, rate, `random` and call order give the same requests.
  */
-export function productMix(
-  data,
-  { url, rate: initialRate, prefix, random: customRandom },
-) {
+export function productMix(data, { url, rate: initialRate, prefix, random: customRandom }) {
   let rate = initialRate;
   const { teachers, students, courses, assignments, byAssignment, activeTeachers } = data;
   const allStudents = students.map((s) => `${prefix}:${s.id}`);

@@ -31,8 +31,26 @@ test.describe('accounts', () => {
     ).toBeVisible();
     await screenshots(page, 'dashboard-teacher');
 
+    // A reload: the page's own early session check is the one refresh (its inline script allowed
+    // by the policy: nothing logged), and the socket's first catch-up fetches nothing again.
+    const asked: string[] = [];
+    const errors: string[] = [];
+    page.on('request', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path === '/api/auth/refresh' || path === '/api/dashboard') asked.push(path);
+    });
+    page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+    const caughtUp = page
+      .waitForEvent('websocket')
+      .then((ws) =>
+        ws.waitForEvent('framereceived', { predicate: (f) => String(f.payload).includes('events:missed') }),
+      );
     await page.reload();
     await expect(page.getByText('Welcome to your teacher dashboard')).toBeVisible();
+    await caughtUp;
+    await page.waitForTimeout(500);
+    expect(asked.sort()).toEqual(['/api/auth/refresh', '/api/dashboard']);
+    expect(errors).toEqual([]);
     const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
     await expect(sidebar.getByText('Grace Hopper')).toBeVisible();
     await expect(sidebar.getByText('teacher', { exact: true })).toBeVisible();

@@ -56,9 +56,16 @@ export const startSession =
     if (knownProfile) dispatch(profileLoaded(knownProfile));
     const profile = knownProfile ?? (await dispatch(loadProfile()));
     dispatch(signedIn(profile));
-    // Loaded when needed: the notifications' API (and what it pulls in) stays out of the sign-in page's code.
+    // Loaded when needed: the notifications' API (and what it pulls in) stays out of the sign-in page's
+    // code. In a task of its own, after the one that renders the signed-in page: the browser's first
+    // time-zone lookup loads its zone data (about 100 ms on Lighthouse's mid phone), which made that
+    // task's blocking time longer.
     if (profile)
-      void import('../notifications/timeZone').then(({ reportTimeZone }) => dispatch(reportTimeZone()));
+      setTimeout(
+        () =>
+          void import('../notifications/timeZone').then(({ reportTimeZone }) => dispatch(reportTimeZone())),
+        0,
+      );
     return profile;
   };
 

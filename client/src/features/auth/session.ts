@@ -57,9 +57,8 @@ export const startSession =
     const profile = knownProfile ?? (await dispatch(loadProfile()));
     dispatch(signedIn(profile));
     // Loaded when needed: the notifications' API (and what it pulls in) stays out of the sign-in page's
-    // code. In a task of its own, after the one that renders the signed-in page: the browser's first
-    // time-zone lookup loads its zone data (about 100 ms on Lighthouse's mid phone), which made that
-    // task's blocking time longer.
+    // code. After the task that renders the signed-in page; the zone itself is read in a worker
+    // (timeZone.ts).
     if (profile)
       setTimeout(
         () =>

@@ -2,6 +2,7 @@ import react from '@vitejs/plugin-react';
 import { defaultClientConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { precompress } from './precompress.ts';
+import { shellPreload } from './shellPreload.ts';
 
 /**
  * Reached from the sign-in page's modules only through the shared package's index, and used only
@@ -14,7 +15,12 @@ const SIGNED_IN_ONLY =
 const apiTarget = 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [
+    react(),
+    // What `preloadSignedInShell` (src/app/router.tsx) loads, asked for by the page itself.
+    shellPreload(['src/features/layout/AppLayout.tsx', 'src/features/dashboard/DashboardPage.tsx']),
+    precompress(),
+  ],
   resolve: {
     // `classwave-source` makes @classwave/shared resolve to its TypeScript source, so the client
     // never waits for (or drifts from) a build of shared. Vite's own defaults follow it.
@@ -40,7 +46,7 @@ export default defineConfig({
     rolldownOptions: {
       // The shared package's API schemas are TypeBox calls (`Type.Object(…)`), which a bundler must
       // keep unless told they have no side effects; the client uses their types only. Building them
-      // all was about 15 ms of the first chunk's start on Lighthouse's mid phone, and 11 KB.
+      // all was about 60 ms of the first chunk's start at Lighthouse's 4x CPU slowdown, and 11 KB.
       treeshake: { manualPureFunctions: ['Type'] },
       output: {
         // Few files, not eighty: Lighthouse's mobile run (slow 4G, HTTP/1.1 here) pays a round trip

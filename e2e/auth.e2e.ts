@@ -40,6 +40,11 @@ test.describe('accounts', () => {
       if (path === '/api/auth/refresh' || path === '/api/dashboard') asked.push(path);
     });
     page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+    // The zone is read in a worker (off the busy main thread) and reported once the session has started.
+    const zoneWorker = page.waitForEvent('worker', { predicate: (w) => w.url().includes('timeZone.worker') });
+    const zoneReport = page.waitForRequest(
+      (r) => r.method() === 'PUT' && new URL(r.url()).pathname === '/api/me/time-zone',
+    );
     const caughtUp = page
       .waitForEvent('websocket')
       .then((ws) =>
@@ -51,6 +56,19 @@ test.describe('accounts', () => {
     await page.waitForTimeout(500);
     expect(asked.sort()).toEqual(['/api/auth/refresh', '/api/dashboard']);
     expect(errors).toEqual([]);
+    const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect((await zoneReport).postDataJSON()).toEqual({ timeZone: zone });
+    await zoneWorker;
+    // The page asked for the shell's chunks itself (index.html), before its main chunk's script
+    // element, not only once that chunk ran (the router's own preload puts its links after it).
+    const askedFirst = await page.evaluate(() => {
+      const main = document.querySelector('script[type="module"][src*="/index-"]');
+      return ['AppLayout', 'common', 'DashboardPage'].map((chunk) => {
+        const link = document.querySelector(`head link[rel="modulepreload"][href*="/${chunk}-"]`);
+        return !!main && !!link && !!(link.compareDocumentPosition(main) & Node.DOCUMENT_POSITION_FOLLOWING);
+      });
+    });
+    expect(askedFirst).toEqual([true, true, true]);
     const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
     await expect(sidebar.getByText('Grace Hopper')).toBeVisible();
     await expect(sidebar.getByText('teacher', { exact: true })).toBeVisible();
@@ -107,6 +125,10 @@ test.describe('accounts', () => {
       await expect(page).toHaveURL((url) => `${url.pathname}${url.search}` === `/login${next}`);
     }
     await screenshots(page, 'login');
+    // A signed-out page loads nothing of the signed-in app ahead.
+    await page.goto('/login');
+    await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+    await expect(page.locator('link[rel="modulepreload"][href*="/AppLayout-"]')).toHaveCount(0);
     await signUpAndSignIn(page, { fullName: 'Ada Student', role: 'Student', email: uniqueEmail('ada') });
     for (const path of ['/', '/login', '/signup', '/no/such/page']) {
       await page.goto(path);

@@ -6,6 +6,7 @@ import { LoginPage } from '../features/auth/LoginPage';
 import { selectAccessToken, selectAuthStatus } from '../features/auth/authSlice';
 import { useAppSelector } from './hooks';
 import { lazyPage } from './lazyPage';
+import { isSignedOutPath } from './signedOutPaths';
 
 // Every screen but sign-in is a chunk of its own, so a signed-out visitor downloads only the
 // sign-in page (issue 15: first-load JS at most 150 KB compressed).
@@ -73,9 +74,6 @@ const SettingsPage = lazyPage(
 /** Loads the signed-in shell and the dashboard (where sign-in lands) while the profile loads. */
 export const preloadSignedInShell = () => Promise.all([AppLayout.preload(), DashboardPage.preload()]);
 
-/** Paths open to a signed-out visitor: there, nothing of the signed-in app is loaded ahead. */
-const SIGNED_OUT_PATHS = ['/login', '/signup', '/forgot-password', '/reset-password'];
-
 /**
  * At start-up, on any other path (a bookmark, a reload, a link into the app): the visitor is
  * probably signed in, so the shell and the dashboard load alongside the session check instead of
@@ -84,7 +82,7 @@ const SIGNED_OUT_PATHS = ['/login', '/signup', '/forgot-password', '/reset-passw
  * does not wait for them.
  */
 export function preloadForStartPath(pathname: string) {
-  if (SIGNED_OUT_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`))) return;
+  if (isSignedOutPath(pathname)) return;
   void preloadSignedInShell();
 }
 

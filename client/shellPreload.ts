@@ -1,5 +1,5 @@
 import type { Plugin, Rollup } from 'vite';
-import { SIGNED_OUT_PATHS } from './src/app/signedOutPaths';
+import { SIGNED_OUT_PATHS } from './src/app/signedOutPaths.ts';
 
 /**
  * Writes into index.html a small script that starts downloading the signed-in shell's chunks (the

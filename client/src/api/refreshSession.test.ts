@@ -1,7 +1,15 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createProfile, createSession } from '../test/factories';
 import { answerApi, apiError } from '../test/api';
-import { createRefresher, requestRefresh, takeSessionCheck, type RefreshResult } from './refreshSession';
+import {
+  createRefresher,
+  REFRESH_LOCK_NAME,
+  requestRefresh,
+  takeSessionCheck,
+  type RefreshResult,
+} from './refreshSession';
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -107,5 +115,42 @@ describe('takeSessionCheck', () => {
   ])('reads %s like a refresh of its own', async (_what, answer, expected) => {
     window.__classwaveSessionCheck = Promise.resolve(answer);
     await expect(takeSessionCheck()).resolves.toEqual(expected);
+  });
+});
+
+describe("index.html's early session check", () => {
+  // It runs before any bundle, so it cannot import what it shares with requestRefresh: this keeps
+  // the two from drifting apart (the URL, the request, the cross-tab lock).
+  const page = readFileSync(path.resolve(import.meta.dirname, '../../index.html'), 'utf8');
+  const script = [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)]
+    .map(([, body]) => body ?? '')
+    .find((body) => body.includes('__classwaveSessionCheck'));
+
+  it('sends the request requestRefresh sends, under the same lock, and is answered like it', async () => {
+    expect(script).toBeDefined();
+    const fetchCalls: unknown[][] = [];
+    const fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (...args: unknown[]) => {
+      fetchCalls.push(args);
+      return new Response(null, { status: 204 });
+    });
+    const locks: string[] = [];
+    const lockManager = {
+      request: (name: string, task: () => Promise<unknown>) => {
+        locks.push(name);
+        return task();
+      },
+    };
+    Object.defineProperty(navigator, 'locks', { value: lockManager, configurable: true });
+    try {
+      new Function(script ?? '')();
+      await expect(takeSessionCheck()).resolves.toEqual({ ok: false, reason: 'unauthenticated' });
+      await requestRefresh();
+      expect(fetchCalls).toHaveLength(2);
+      expect(fetchCalls[0]).toEqual(fetchCalls[1]);
+      expect(locks).toEqual([REFRESH_LOCK_NAME]);
+    } finally {
+      fetchSpy.mockRestore();
+      Reflect.deleteProperty(navigator, 'locks');
+    }
   });
 });

@@ -41,7 +41,7 @@ export function LoginPage() {
     setUnconfirmedEmail(null);
     try {
       const { session, liveFrom } = await signIn({ email: email.trim(), password }).unwrap();
-      const profile = await dispatch(startSession(session, undefined, liveFrom));
+      const profile = await dispatch(startSession(session, { liveFrom }));
       if (!profile) {
         // A failed profile fetch has already been toasted; a session rejected right away has not.
         if (store.getState().auth.status === 'signedOut') toast.error('Authentication failed');

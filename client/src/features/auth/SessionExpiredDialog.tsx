@@ -31,7 +31,7 @@ export function SessionExpiredDialog() {
     // Someone else: nothing of the previous account may stay in the cache (RequireAuth then starts
     // them on the dashboard).
     if (session.user.id !== previousId) dispatch(accountSwitched(session));
-    await dispatch(startSession(session, knownProfile));
+    await dispatch(startSession(session, { profile: knownProfile }));
   }
 
   // Signed in again in another tab of this browser: that session is this tab's too.

@@ -100,10 +100,10 @@ describe('startSession', () => {
     });
     const store = makeStore({ auth: signedInAuth() });
     await store.dispatch(dashboardApi.endpoints.getDashboard.initiate());
-    await store.dispatch(startSession(session, profile, 17));
+    await store.dispatch(startSession(session, { profile, liveFrom: 17 }));
     expect(store.getState().connection.liveFrom).toBeNull();
     // And a session answer without one leaves nothing to start from.
-    await store.dispatch(startSession(session, profile));
+    await store.dispatch(startSession(session, { profile }));
     expect(store.getState().connection.liveFrom).toBeNull();
   });
 

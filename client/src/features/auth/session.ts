@@ -49,7 +49,10 @@ const nothingSignedInCached = (state: RootState) =>
  * under an expired session's dialog holds older data, and its first connection refetches it.
  */
 export const startSession =
-  (session: Session, knownProfile?: Profile, liveFrom?: number): AppThunk<Promise<Profile | null>> =>
+  (
+    session: Session,
+    { profile: knownProfile, liveFrom }: { profile?: Profile; liveFrom?: number } = {},
+  ): AppThunk<Promise<Profile | null>> =>
   async (dispatch, getState) => {
     dispatch(liveFromSet(liveFrom !== undefined && nothingSignedInCached(getState()) ? liveFrom : null));
     dispatch(sessionReceived(session));
@@ -76,7 +79,7 @@ export const restoreSession = (): AppThunk<Promise<void>> => async (dispatch) =>
   // At start-up the page has usually asked already (index.html): its answer, else a refresh now.
   const result = await (takeSessionCheck() ?? refreshSession());
   if (result.ok) {
-    await dispatch(startSession(result.session, result.profile, result.liveFrom));
+    await dispatch(startSession(result.session, result));
     return;
   }
   if (result.reason === 'unavailable')

@@ -111,10 +111,9 @@ declare module 'fastify' {
 
 /** Builds the whole app (API, docs, static client) without listening, so tests and main.ts share it. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
-  const clientDir = clientDirOf(config);
-  const page = path.join(clientDir, 'index.html');
-  // The built page's own inline script (the early session check) is allowed by its hash.
-  const inlineScripts = existsSync(page) ? inlineScriptsOf(readFileSync(page, 'utf8')) : [];
+  const client = builtClient(config);
+  // The built page's own inline scripts (the early session check, the shell preload) are allowed by their hash.
+  const inlineScripts = client ? inlineScriptsOf(client.page) : [];
   const headers = securityHeaders(securityHeaderOptions(config.appOrigin, inlineScripts));
   const headersFor = securityHeadersFor(headers);
   const app = Fastify({
@@ -437,20 +436,22 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     { prefix: '/api' },
   );
 
-  serveClient(app, config);
+  serveClient(app, client);
   return app;
 }
 
-/** Serves the built client, with index.html for client routes (never for /api or /socket.io). */
-const clientDirOf = (config: Config) =>
-  config.clientDir ?? path.resolve(import.meta.dirname, '../../client/dist');
+/** The built client (its directory and page), or undefined when it has not been built. */
+function builtClient(config: Config): { dir: string; page: string } | undefined {
+  const dir = config.clientDir ?? path.resolve(import.meta.dirname, '../../client/dist');
+  const page = path.join(dir, 'index.html');
+  return existsSync(page) ? { dir, page: readFileSync(page, 'utf8') } : undefined;
+}
 
-function serveClient(app: FastifyInstance, config: Config): void {
-  const clientDir = clientDirOf(config);
-  const hasClient = existsSync(path.join(clientDir, 'index.html'));
-  if (hasClient)
+/** Serves the built client, with index.html for client routes (never for /api or /socket.io). */
+function serveClient(app: FastifyInstance, client: { dir: string } | undefined): void {
+  if (client)
     void app.register(fastifyStatic, {
-      root: clientDir,
+      root: client.dir,
       wildcard: false,
       index: false,
       // The build writes .br and .gz beside each text asset: no compression work per request.
@@ -463,7 +464,7 @@ function serveClient(app: FastifyInstance, config: Config): void {
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     const isApi = url === '/api' || url.startsWith('/api/') || url.startsWith('/socket.io');
-    if (hasClient && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+    if (client && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
       reply.header('cache-control', 'no-cache');
       return reply.sendFile('index.html');
     }

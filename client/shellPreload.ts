@@ -1,6 +1,9 @@
 import type { Plugin, Rollup } from 'vite';
 import { SIGNED_OUT_PATHS } from './src/app/signedOutPaths.ts';
 
+/** Where index.html wants the script: after the session check, before any stylesheet. */
+const MARKER = /<!-- shell-preload:[^>]*-->/;
+
 /**
  * Writes into index.html a small script that starts downloading the signed-in shell's chunks (the
  * layout, the dashboard and what they import, with their stylesheets) while the page's main chunk
@@ -9,8 +12,6 @@ import { SIGNED_OUT_PATHS } from './src/app/signedOutPaths.ts';
  * download between the session and the dashboard's first paint. The router still asks for them;
  * the browser then answers from these downloads. The server allows the script by its hash.
  */
-const MARKER = /<!-- shell-preload:[^>]*-->/;
-
 export function shellPreload(pageModules: readonly string[]): Plugin {
   return {
     name: 'classwave-shell-preload',

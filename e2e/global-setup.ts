@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { MailCatcher } from '../server/src/test/mail-catcher.js';
+import { MailCatcher } from '../server/test/support/mail-catcher.js';
 import { startServer } from './server.js';
 
 /**

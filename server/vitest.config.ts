@@ -6,16 +6,16 @@ export default defineProject({
   test: {
     name: 'server',
     environment: 'node',
-    include: ['src/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // The multi-process tests need a Redis server: they run in the pass that sets REDIS_URL; the
     // concurrent-transaction tests need the PostgreSQL server: they run in the pass that sets DATABASE_URL.
     // The reliability pass kills servers and restarts PostgreSQL: it runs alone (vitest.reliability.config.ts).
     exclude: [
-      'src/reliability/**',
-      ...(process.env.REDIS_URL ? [] : ['src/**/*.redis.test.ts']),
-      ...(process.env.DATABASE_URL ? [] : ['src/**/*.postgres.test.ts']),
+      'test/reliability/**',
+      ...(process.env.REDIS_URL ? [] : ['**/*.redis.test.ts']),
+      ...(process.env.DATABASE_URL ? [] : ['**/*.postgres.test.ts']),
     ],
-    globalSetup: ['src/test/global-setup.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

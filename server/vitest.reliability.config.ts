@@ -13,9 +13,9 @@ export default defineConfig({
   test: {
     name: 'reliability',
     environment: 'node',
-    include: ['src/reliability/**/*.test.ts'],
+    include: ['test/reliability/**/*.test.ts'],
     // The PostgreSQL scenarios run when DATABASE_URL names a server (as in .ci/run).
-    exclude: process.env.DATABASE_URL ? [] : ['src/**/*.postgres.test.ts'],
+    exclude: process.env.DATABASE_URL ? [] : ['**/*.postgres.test.ts'],
     fileParallelism: false,
     maxWorkers: 1,
     testTimeout: 30 * 60_000,

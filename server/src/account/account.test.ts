@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveEvent, SessionInfo } from '@classwave/shared';
-import { bearer, createTestApp, createVerifiedUser, PASSWORD, signIn, type TestApp } from '../test/app.js';
+import {
+  bearer,
+  createTestApp,
+  createVerifiedUser,
+  PASSWORD,
+  signIn,
+  type TestApp,
+} from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -8,8 +15,8 @@ import {
   createTeacher,
   joinCourse,
   submit,
-} from '../test/factories.js';
-import { connect, disconnected, listen, type Recorder } from '../test/sockets.js';
+} from '../../test/support/factories.js';
+import { connect, disconnected, listen, type Recorder } from '../../test/support/sockets.js';
 
 let t: TestApp;
 let url: string;

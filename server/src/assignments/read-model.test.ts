@@ -2,7 +2,7 @@ import type { Assignment, Course } from '@classwave/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.js';
 import { DomainEventBus } from '../events.js';
-import { createTestApp, openTestDatabase, type TestApp } from '../test/app.js';
+import { createTestApp, openTestDatabase, type TestApp } from '../../test/support/app.js';
 import { createAssignmentReadModel } from './read-model.js';
 import {
   createAssignment,
@@ -13,7 +13,7 @@ import {
   joinCourse,
   submit,
   type Actor,
-} from '../test/factories.js';
+} from '../../test/support/factories.js';
 
 const apps: TestApp[] = [];
 afterEach(async () => {

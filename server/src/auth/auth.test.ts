@@ -1,6 +1,6 @@
 import { createSigner } from 'fast-jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkIn, MailCatcher } from '../test/mail-catcher.js';
+import { linkIn, MailCatcher } from '../../test/support/mail-catcher.js';
 import {
   bearer,
   createTestApp,
@@ -12,7 +12,7 @@ import {
   TEST_SECRET,
   uniqueEmail,
   type TestApp,
-} from '../test/app.js';
+} from '../../test/support/app.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,8 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema.js';
-import { linkIn } from '../test/mail-catcher.js';
-import { createTestApp, createVerifiedUser, PASSWORD, uniqueEmail, type TestApp } from '../test/app.js';
+import { linkIn } from '../../test/support/mail-catcher.js';
+import {
+  createTestApp,
+  createVerifiedUser,
+  PASSWORD,
+  uniqueEmail,
+  type TestApp,
+} from '../../test/support/app.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetLinkIn } from '../test/mail-catcher.js';
+import { resetLinkIn } from '../../test/support/mail-catcher.js';
 import {
   bearer,
   createTestApp,
@@ -9,8 +9,8 @@ import {
   TEST_ORIGIN,
   uniqueEmail,
   type TestApp,
-} from '../test/app.js';
-import { connect, disconnected, listen, type Recorder } from '../test/sockets.js';
+} from '../../test/support/app.js';
+import { connect, disconnected, listen, type Recorder } from '../../test/support/sockets.js';
 
 let t: TestApp;
 let url: string;

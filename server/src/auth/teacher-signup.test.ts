@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestApp, PASSWORD, uniqueEmail, type TestApp } from '../test/app.js';
+import { createTestApp, PASSWORD, uniqueEmail, type TestApp } from '../../test/support/app.js';
 
 const apps: TestApp[] = [];
 afterAll(() => Promise.all(apps.map((a) => a.close())));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, createVerifiedUser, signIn, type TestApp } from '../test/app.js';
+import { bearer, createTestApp, createVerifiedUser, signIn, type TestApp } from '../../test/support/app.js';
 
 /** ACCESS_TOKEN_TTL: how long an access token lives (the chaos e2e uses seconds to watch sessions expire). */
 let t: TestApp;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Course, CourseMember, JoinPreview } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -9,7 +9,7 @@ import {
   joinCourse,
   submit,
   type Actor,
-} from '../test/factories.js';
+} from '../../test/support/factories.js';
 
 let t: TestApp;
 let teacher: Actor;

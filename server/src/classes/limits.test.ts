@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOIN_ATTEMPTS_PER_ACCOUNT } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../test/app.js';
-import { createCourse, createStudent, createTeacher, type Actor } from '../test/factories.js';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
+import { createCourse, createStudent, createTeacher, type Actor } from '../../test/support/factories.js';
 
 /** Wrong join codes are limited per account (5 in 10 minutes) and, loosely, per address (DESIGN §11). */
 let t: TestApp;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveEvent } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -8,8 +8,8 @@ import {
   createTeacher,
   joinCourse,
   type Actor,
-} from '../test/factories.js';
-import { barrier, connect, listen, type Recorder } from '../test/sockets.js';
+} from '../../test/support/factories.js';
+import { barrier, connect, listen, type Recorder } from '../../test/support/sockets.js';
 
 /** Membership moves sockets at once (DESIGN §11): in on joining, out on removal, and replay agrees. */
 let t: TestApp;

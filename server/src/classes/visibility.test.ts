@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment, Course } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -8,7 +8,7 @@ import {
   createTeacher,
   joinCourse,
   type Actor,
-} from '../test/factories.js';
+} from '../../test/support/factories.js';
 
 /**
  * Nobody sees a class they are not in (DESIGN §11): a student who never joined, one who left, one

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Course } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
 import { SAMPLE_COURSES } from './samples.js';
 import {
   createAssignment,
@@ -10,7 +10,7 @@ import {
   createTeacher,
   inDays,
   type Actor,
-} from '../test/factories.js';
+} from '../../test/support/factories.js';
 
 let t: TestApp;
 let teacher: Actor;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Course } from '@classwave/shared';
 import { liveClasses } from '../db/schema.js';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -11,7 +11,7 @@ import {
   joinCourse,
   submit,
   type Actor,
-} from '../test/factories.js';
+} from '../../test/support/factories.js';
 
 /** A database of its own, so every figure is known. */
 let t: TestApp;

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { describe, it } from 'vitest';
-import { migrateWithData } from '../test/classes-migration.js';
+import { migrateWithData } from '../../test/support/classes-migration.js';
 
 describe('migration 0002 (classes) on existing data, on PostgreSQL', () => {
   it('gives every course a join code and makes students who submitted its active members', async () => {

@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { describe, it } from 'vitest';
-import { migrateWithData } from '../test/classes-migration.js';
+import { migrateWithData } from '../../test/support/classes-migration.js';
 
 describe('migration 0002 (classes) on existing data', () => {
   // A fresh PGlite (not the migrated template copy the other tests use) starts slowly on a busy machine.

@@ -11,7 +11,7 @@ import {
   type StudentCourseGrades,
   type Submission,
 } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -20,8 +20,8 @@ import {
   joinCourse,
   submit,
   type Actor,
-} from '../test/factories.js';
-import { barrier, connect, listen, type Recorder } from '../test/sockets.js';
+} from '../../test/support/factories.js';
+import { barrier, connect, listen, type Recorder } from '../../test/support/sockets.js';
 
 /**
  * Grading teachers can trust (DESIGN §13), through the real app on a real database: versioned

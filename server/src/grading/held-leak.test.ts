@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RETURN_UNDO_SECONDS, type MissedEvents } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -10,8 +10,8 @@ import {
   joinCourse,
   submit,
   type Actor,
-} from '../test/factories.js';
-import { barrier, connect, listen, type Recorder } from '../test/sockets.js';
+} from '../../test/support/factories.js';
+import { barrier, connect, listen, type Recorder } from '../../test/support/sockets.js';
 
 /**
  * A held grade reaches the student by no route, event, replay, export, notification or feed until

@@ -1,7 +1,7 @@
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssignmentPanel, LiveEvent } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -10,8 +10,8 @@ import {
   joinCourse,
   submit,
   type Actor,
-} from '../test/factories.js';
-import { connect, listen, type Recorder } from '../test/sockets.js';
+} from '../../test/support/factories.js';
+import { connect, listen, type Recorder } from '../../test/support/sockets.js';
 
 /**
  * The live assignment panel (DESIGN §13): who is viewing or writing comes from the students'

@@ -5,8 +5,8 @@
 import { ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RETURN_UNDO_SECONDS, type Assignment, type ScheduledReturn } from '@classwave/shared';
-import { createTestApp, openTestDatabase, type TestApp } from '../test/app.js';
-import { slowJobProcess } from '../test/jobs.js';
+import { createTestApp, openTestDatabase, type TestApp } from '../../test/support/app.js';
+import { slowJobProcess } from '../../test/support/jobs.js';
 import {
   createAssignment,
   createCourse,
@@ -14,7 +14,7 @@ import {
   createTeacher,
   joinCourse,
   submit,
-} from '../test/factories.js';
+} from '../../test/support/factories.js';
 import { jobs } from '../db/schema.js';
 import { RETURN_JOB_KIND, returnJobHandlers } from './scheduled-returns.js';
 

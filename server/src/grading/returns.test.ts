@@ -8,7 +8,7 @@ import {
   type ScheduledReturn,
   type Submission,
 } from '@classwave/shared';
-import { createTestApp, openTestDatabase, type TestApp } from '../test/app.js';
+import { createTestApp, openTestDatabase, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -17,8 +17,8 @@ import {
   joinCourse,
   submit,
   type Actor,
-} from '../test/factories.js';
-import { barrier, connect, listen, type Recorder } from '../test/sockets.js';
+} from '../../test/support/factories.js';
+import { barrier, connect, listen, type Recorder } from '../../test/support/sockets.js';
 
 /**
  * How held grades leave (DESIGN §13): a Return whose undo window is kept on the server (a job that

@@ -7,7 +7,7 @@ import {
   type OwnSubmission,
 } from '@classwave/shared';
 import { defaultRateLimits } from '../auth/limits.js';
-import { bearer, createTestApp, signIn, type TestApp } from '../test/app.js';
+import { bearer, createTestApp, signIn, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -15,7 +15,7 @@ import {
   createTeacher,
   joinCourse,
   type Actor,
-} from '../test/factories.js';
+} from '../../test/support/factories.js';
 
 /**
  * Where a student's work stands is computed with the server's clock (DESIGN §13): a test moves

@@ -2,9 +2,9 @@ import { like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment, Notification, NotificationPage } from '@classwave/shared';
 import { jobs } from '../db/schema.js';
-import { createTestApp, type TestApp } from '../test/app.js';
-import { createClass, createAssignment, submit, type Actor } from '../test/factories.js';
-import { barrier, connect, listen, type Recorder } from '../test/sockets.js';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
+import { createClass, createAssignment, submit, type Actor } from '../../test/support/factories.js';
+import { barrier, connect, listen, type Recorder } from '../../test/support/sockets.js';
 
 /** The teacher's "new submissions" batch counts distinct students whose submission stands. */
 let t: TestApp;

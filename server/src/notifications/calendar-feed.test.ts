@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ICAL from 'ical.js';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -9,7 +9,7 @@ import {
   inDays,
   joinCourse,
   type Actor,
-} from '../test/factories.js';
+} from '../../test/support/factories.js';
 
 /** The personal ICS feed (DESIGN §14): read back by a parser, and held to RFC 5545 on top. */
 let t: TestApp;

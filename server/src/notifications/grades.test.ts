@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment, LiveEvent, Notification, NotificationPage } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createCourse,
   createStudent,
@@ -9,8 +9,8 @@ import {
   joinCourse,
   submit,
   type Actor,
-} from '../test/factories.js';
-import { barrier, connect, listen, type Recorder } from '../test/sockets.js';
+} from '../../test/support/factories.js';
+import { barrier, connect, listen, type Recorder } from '../../test/support/sockets.js';
 
 /** "Grade returned" (DESIGN §13, §14): only when the grade reaches the student, and only to a member. */
 let t: TestApp;

@@ -4,15 +4,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { createTestApp, openTestDatabase, type TestApp } from '../test/app.js';
-import { slowJobProcess } from '../test/jobs.js';
+import { createTestApp, openTestDatabase, type TestApp } from '../../test/support/app.js';
+import { slowJobProcess } from '../../test/support/jobs.js';
 import {
   createAssignment,
   createCourse,
   createStudent,
   createTeacher,
   joinCourse,
-} from '../test/factories.js';
+} from '../../test/support/factories.js';
 import { jobs, notifications } from '../db/schema.js';
 import { defaultJobHandlers, jobKeys } from './jobs.js';
 

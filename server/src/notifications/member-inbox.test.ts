@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs, notifications } from '../db/schema.js';
-import { createTestApp, type TestApp } from '../test/app.js';
-import { createClass, createAssignment } from '../test/factories.js';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
+import { createClass, createAssignment } from '../../test/support/factories.js';
 
 /** A new assignment's inbox entries are written right after it commits, with a job as the net. */
 let t: TestApp;

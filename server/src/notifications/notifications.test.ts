@@ -9,7 +9,7 @@ import type {
   NotificationsReadData,
   Todo,
 } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -19,8 +19,8 @@ import {
   joinCourse,
   submit,
   type Actor,
-} from '../test/factories.js';
-import { connect, listen, type Recorder } from '../test/sockets.js';
+} from '../../test/support/factories.js';
+import { connect, listen, type Recorder } from '../../test/support/sockets.js';
 
 let t: TestApp;
 let url: string;

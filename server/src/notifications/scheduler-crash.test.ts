@@ -14,15 +14,15 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/client.js';
 import { events, jobs, notifications } from '../db/schema.js';
-import { createTestApp, openTestDatabase } from '../test/app.js';
+import { createTestApp, openTestDatabase } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
   createStudent,
   createTeacher,
   joinCourse,
-} from '../test/factories.js';
-import { MailCatcher } from '../test/mail-catcher.js';
+} from '../../test/support/factories.js';
+import { MailCatcher } from '../../test/support/mail-catcher.js';
 import { createMailer } from '../auth/mailer.js';
 import { systemClock } from '../clock.js';
 import { DomainEventBus } from '../events.js';
@@ -31,7 +31,7 @@ import { createDeriver } from './derive.js';
 import { createJobRunner, jobKeys } from './jobs.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const childScript = path.join(repoRoot, 'server/src/test/job-child.ts');
+const childScript = path.join(repoRoot, 'server/test/support/job-child.ts');
 const HOUR = 3600_000;
 
 const cleanups: Array<() => Promise<void> | void> = [];

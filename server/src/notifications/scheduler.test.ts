@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Assignment, Notification } from '@classwave/shared';
-import { createTestApp, openTestDatabase, type TestApp } from '../test/app.js';
+import { createTestApp, openTestDatabase, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -10,8 +10,8 @@ import {
   joinCourse,
   submit,
   type Actor,
-} from '../test/factories.js';
-import { connect, listen, type Recorder } from '../test/sockets.js';
+} from '../../test/support/factories.js';
+import { connect, listen, type Recorder } from '../../test/support/sockets.js';
 import type { Database } from '../db/client.js';
 import { assignments, events, jobs, notifications } from '../db/schema.js';
 import { createOutbox } from '../realtime/outbox.js';

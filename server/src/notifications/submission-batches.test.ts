@@ -5,8 +5,8 @@ import { jobs, notifications } from '../db/schema.js';
 import { DomainEventBus } from '../events.js';
 import { createOutbox } from '../realtime/outbox.js';
 import { createSubmissionService } from '../submissions/service.js';
-import { createTestApp, type TestApp } from '../test/app.js';
-import { createClass, createAssignment, submit, type Actor } from '../test/factories.js';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
+import { createClass, createAssignment, submit, type Actor } from '../../test/support/factories.js';
 
 /** The teacher's batch is applied after each submission commits, with a job as the net (issue 15). */
 let t: TestApp;

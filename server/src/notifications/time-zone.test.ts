@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NotificationPage, NotificationSettings } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -8,7 +8,7 @@ import {
   createTeacher,
   joinCourse,
   type Actor,
-} from '../test/factories.js';
+} from '../../test/support/factories.js';
 
 /** Texts in the reader's time (DESIGN §14): the zone their browser reports, unless they chose one. */
 let t: TestApp;

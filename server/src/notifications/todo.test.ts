@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Todo } from '@classwave/shared';
 import { TODO_OVERDUE_DAYS } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../test/app.js';
-import { createCourse, createStudent, createTeacher, inDays, joinCourse } from '../test/factories.js';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
+import {
+  createCourse,
+  createStudent,
+  createTeacher,
+  inDays,
+  joinCourse,
+} from '../../test/support/factories.js';
 
 /** A student's to-do (DESIGN §14): what they can still do, not a list that only grows. */
 let t: TestApp;

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveEvent } from '@classwave/shared';
 import { events } from '../db/schema.js';
 import { userRoom } from './rooms.js';
-import { createTestApp, openTestDatabase, type TestApp } from '../test/app.js';
-import { createStudent, type Actor } from '../test/factories.js';
+import { createTestApp, openTestDatabase, type TestApp } from '../../test/support/app.js';
+import { createStudent, type Actor } from '../../test/support/factories.js';
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 let t: TestApp;

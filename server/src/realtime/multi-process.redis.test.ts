@@ -5,7 +5,7 @@
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssignmentPanel, LiveEvent, MissedEvents } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -13,8 +13,8 @@ import {
   createTeacher,
   joinCourse,
   submit,
-} from '../test/factories.js';
-import { barrier, connect, listen, openSocket, record, type Recorder } from '../test/sockets.js';
+} from '../../test/support/factories.js';
+import { barrier, connect, listen, openSocket, record, type Recorder } from '../../test/support/sockets.js';
 import type { Replay } from './replay.js';
 
 const redisUrl = process.env.REDIS_URL!;

@@ -7,7 +7,7 @@ import {
   openTestDatabase,
   signIn,
   type TestApp,
-} from '../test/app.js';
+} from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -16,9 +16,9 @@ import {
   joinCourse,
   submit,
   type Actor,
-} from '../test/factories.js';
-import { barrier, connect, disconnected, refusalOf, type Recorder } from '../test/sockets.js';
-import { listen } from '../test/sockets.js';
+} from '../../test/support/factories.js';
+import { barrier, connect, disconnected, refusalOf, type Recorder } from '../../test/support/sockets.js';
+import { listen } from '../../test/support/sockets.js';
 
 let t: TestApp;
 let url: string;

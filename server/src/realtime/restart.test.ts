@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveEvent, MissedEvents } from '@classwave/shared';
 import { io as connectClient } from 'socket.io-client';
-import { createTestApp, openTestDatabase, type TestApp } from '../test/app.js';
+import { createTestApp, openTestDatabase, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -9,8 +9,8 @@ import {
   createStudent,
   createTeacher,
   type Actor,
-} from '../test/factories.js';
-import { listen, record } from '../test/sockets.js';
+} from '../../test/support/factories.js';
+import { listen, record } from '../../test/support/sockets.js';
 
 /**
  * A student's tab is connected, the server goes away, 20 assignments are created meanwhile (on the

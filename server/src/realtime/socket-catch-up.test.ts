@@ -7,7 +7,14 @@ import {
   type SocketAuth,
 } from '@classwave/shared';
 import { io as connectClient } from 'socket.io-client';
-import { bearer, createTestApp, PASSWORD, refreshCookieOf, signIn, type TestApp } from '../test/app.js';
+import {
+  bearer,
+  createTestApp,
+  PASSWORD,
+  refreshCookieOf,
+  signIn,
+  type TestApp,
+} from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -15,8 +22,8 @@ import {
   createTeacher,
   joinCourse,
   type Actor,
-} from '../test/factories.js';
-import { connect, disconnected, listen, record, type Recorder } from '../test/sockets.js';
+} from '../../test/support/factories.js';
+import { connect, disconnected, listen, record, type Recorder } from '../../test/support/sockets.js';
 import type { Replay } from './replay.js';
 
 /**

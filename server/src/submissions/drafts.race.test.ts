@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { submissionDrafts } from '../db/schema.js';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -10,7 +10,7 @@ import {
   createTeacher,
   joinCourse,
   type Actor,
-} from '../test/factories.js';
+} from '../../test/support/factories.js';
 
 /**
  * A draft save racing the submit that ends the draft (DESIGN §12): whichever commits first, no

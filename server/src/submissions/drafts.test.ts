@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment, Submission } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -10,8 +10,8 @@ import {
   joinCourse,
   submit,
   type Actor,
-} from '../test/factories.js';
-import { connect, listen, type Recorder } from '../test/sockets.js';
+} from '../../test/support/factories.js';
+import { connect, listen, type Recorder } from '../../test/support/sockets.js';
 
 let t: TestApp;
 let url: string;

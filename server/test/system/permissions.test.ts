@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment, Course, OwnSubmission } from '@classwave/shared';
-import { bearer, createTestApp, type TestApp } from './test/app.js';
+import { bearer, createTestApp, type TestApp } from '../support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -10,7 +10,7 @@ import {
   joinCourse,
   submit,
   type Actor,
-} from './test/factories.js';
+} from '../support/factories.js';
 
 /**
  * Who may do what (spec §6, DESIGN §6): every teaching endpoint × every kind of caller → the

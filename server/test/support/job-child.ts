@@ -7,13 +7,13 @@
  * Run with tsx (--conditions=classwave-source), from the test only.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { createMailer } from '../auth/mailer.js';
-import { systemClock } from '../clock.js';
-import { openDatabase } from '../db/client.js';
-import { DomainEventBus } from '../events.js';
-import { createDeriver } from '../notifications/derive.js';
-import { createJobRunner, defaultJobHandlers, type JobHandler } from '../notifications/jobs.js';
-import { createOutbox } from '../realtime/outbox.js';
+import { createMailer } from '../../src/auth/mailer.js';
+import { systemClock } from '../../src/clock.js';
+import { openDatabase } from '../../src/db/client.js';
+import { DomainEventBus } from '../../src/events.js';
+import { createDeriver } from '../../src/notifications/derive.js';
+import { createJobRunner, defaultJobHandlers, type JobHandler } from '../../src/notifications/jobs.js';
+import { createOutbox } from '../../src/realtime/outbox.js';
 
 const env = process.env;
 const database = await openDatabase(

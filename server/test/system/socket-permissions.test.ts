@@ -15,9 +15,9 @@ import {
   type MissedEvents,
   type OwnSubmission,
 } from '@classwave/shared';
-import { createAccessTokens } from './auth/tokens.js';
-import { chatbotConversations } from './db/schema.js';
-import { bearer, createTestApp, signIn, TEST_ORIGIN, TEST_SECRET, type TestApp } from './test/app.js';
+import { createAccessTokens } from '../../src/auth/tokens.js';
+import { chatbotConversations } from '../../src/db/schema.js';
+import { bearer, createTestApp, signIn, TEST_ORIGIN, TEST_SECRET, type TestApp } from '../support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -26,7 +26,7 @@ import {
   joinCourse,
   submit,
   type Actor,
-} from './test/factories.js';
+} from '../support/factories.js';
 import {
   connect,
   disconnected,
@@ -40,7 +40,7 @@ import {
   type Heard,
   type HandshakeExtras,
   type Recorder,
-} from './test/sockets.js';
+} from '../support/sockets.js';
 
 /**
  * Who may do what over the socket (spec §6, DESIGN §8), the socket half of permissions.test.ts:

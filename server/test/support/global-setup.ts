@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import pg from 'pg';
-import { openDatabase } from '../db/client.js';
+import { openDatabase } from '../../src/db/client.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

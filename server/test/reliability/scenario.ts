@@ -12,7 +12,7 @@ import { LiveClient } from './live-client.js';
 import { checkShown, diagnose, expectedFor } from './verify.js';
 import { openSchool, type Ledger, type School } from './workload.js';
 
-/** The test's SMTP catcher (src/test/mail-catcher.ts), as far as a scenario needs it. */
+/** The test's SMTP catcher (test/support/mail-catcher.ts), as far as a scenario needs it. */
 export interface Mailbox {
   url: string;
   latestTo(email: string, timeoutMs?: number): Promise<{ text: string }>;

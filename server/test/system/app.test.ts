@@ -3,13 +3,13 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, openTestDatabase, TEST_ORIGIN, type TestApp } from './test/app.js';
+import { createTestApp, openTestDatabase, TEST_ORIGIN, type TestApp } from '../support/app.js';
 import {
   apiSecurityHeaders,
   inlineScriptsOf,
   securityHeaderOptions,
   securityHeaders,
-} from './http/security-headers.js';
+} from '../../src/http/security-headers.js';
 
 /** The built page's inline script stand-in (the real one starts the session check). */
 const INLINE = "window.started = 'early';";

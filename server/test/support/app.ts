@@ -6,10 +6,10 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Session } from '@classwave/shared';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp, type AppOptions } from '../app.js';
-import type { Clock } from '../clock.js';
-import { loadConfig, type Config } from '../config.js';
-import { openDatabase, type Database } from '../db/client.js';
+import { buildApp, type AppOptions } from '../../src/app.js';
+import type { Clock } from '../../src/clock.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { openDatabase, type Database } from '../../src/db/client.js';
 import { databaseUrlWithName } from './global-setup.js';
 import { linkIn, MailCatcher } from './mail-catcher.js';
 

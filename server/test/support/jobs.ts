@@ -1,7 +1,7 @@
-import type { Database } from '../db/client.js';
-import { createDeriver } from '../notifications/derive.js';
-import { createJobRunner, defaultJobHandlers, type JobHandler } from '../notifications/jobs.js';
-import { createOutbox } from '../realtime/outbox.js';
+import type { Database } from '../../src/db/client.js';
+import { createDeriver } from '../../src/notifications/derive.js';
+import { createJobRunner, defaultJobHandlers, type JobHandler } from '../../src/notifications/jobs.js';
+import { createOutbox } from '../../src/realtime/outbox.js';
 import type { TestApp } from './app.js';
 
 /**

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { MailCatcher } from '../test/mail-catcher.js';
+import { MailCatcher } from '../support/mail-catcher.js';
 import { requestsInFlight } from './http.js';
 import { arrivals, checkTabs, startScenario } from './scenario.js';
 import { checkStored } from './verify.js';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { MailCatcher } from '../test/mail-catcher.js';
+import { MailCatcher } from '../support/mail-catcher.js';
 import { call } from './http.js';
 import { ensureRunning, localCluster, pgCtlCluster, scratchDatabase } from './postgres.js';
 import { arrivals, checkTabs, startScenario } from './scenario.js';

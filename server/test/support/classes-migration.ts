@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { JOIN_CODE_ALPHABET } from '@classwave/shared';
-import { MIGRATIONS_FOLDER } from '../db/client.js';
+import { MIGRATIONS_FOLDER } from '../../src/db/client.js';
 
 /**
  * The classes migration (0002) on a database that already has data: every course gets a code of the

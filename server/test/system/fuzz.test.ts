@@ -9,7 +9,7 @@ import {
   signIn,
   TEST_ORIGIN,
   uniqueEmail,
-} from './test/app.js';
+} from '../support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -18,7 +18,7 @@ import {
   inDays,
   joinCourse,
   submit,
-} from './test/factories.js';
+} from '../support/factories.js';
 import {
   categoriesFor,
   routesOf,
@@ -26,11 +26,11 @@ import {
   type Json,
   type JsonSchema,
   type Route,
-} from './test/fuzz-cases.js';
-import { problemsWith, prototypePolluted, seededRandom } from './test/hostile.js';
-import { listen } from './test/sockets.js';
-import { resetLinkIn } from './test/mail-catcher.js';
-import { defaultRateLimits } from './auth/limits.js';
+} from '../support/fuzz-cases.js';
+import { problemsWith, prototypePolluted, seededRandom } from '../support/hostile.js';
+import { listen } from '../support/sockets.js';
+import { resetLinkIn } from '../support/mail-catcher.js';
+import { defaultRateLimits } from '../../src/auth/limits.js';
 
 /**
  * Hostile input against every route of the OpenAPI document (read from the running app, so a

@@ -19,7 +19,7 @@ const SHUTDOWN_TIMEOUT_MS = 12_000;
 /** In a worker: serve the connections the primary hands over instead of listening. */
 export async function serveAsWorker(app: FastifyInstance): Promise<void> {
   await app.ready();
-  setupWorker(app.io);
+  setupWorker(app.core.realtime.io);
   process.send?.({ type: READY });
 }
 

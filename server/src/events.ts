@@ -1,5 +1,37 @@
 import { EventEmitter } from 'node:events';
-import type { AudiencedEvent } from './realtime/outbox.js';
+import type { LiveEvent, LiveEventData, LiveEventType } from '@classwave/shared';
+
+/** A stored live event with the rooms that may see it. */
+export type AudiencedEvent<T extends LiveEventType = LiveEventType> = LiveEvent<T> & { audience: string[] };
+
+/** Narrows a committed event to one type, so its data reads as that type's. */
+export const isEvent = <T extends LiveEventType>(
+  event: AudiencedEvent,
+  type: T,
+): event is AudiencedEvent<T> => event.type === type;
+
+/** An event recorded during a transaction, not yet written. */
+export interface PendingEvent {
+  type: LiveEventType;
+  data: unknown;
+  audience: string[];
+}
+
+/** Records a live event in the transaction at hand (realtime/outbox.ts writes it at its end). */
+export type RecordEvent = <T extends LiveEventType>(
+  type: T,
+  data: LiveEventData[T],
+  audience: string[],
+) => void;
+
+/**
+ * Handed to `live` subscribers with each committed event: `hold` makes the writer's answer wait for
+ * a subscriber's work (a new assignment's inbox rows, which must not run under the next write).
+ * Anything else a subscriber starts after a commit goes to `core.afterCommit` instead.
+ */
+export interface Committed {
+  hold(work: Promise<unknown>): void;
+}
 
 /** A session that signed out or was revoked: its sockets must be told and closed. */
 export interface SessionEnded {
@@ -8,17 +40,20 @@ export interface SessionEnded {
   reason: string;
 }
 
-/** In-process domain events, emitted by services after their transaction commits. */
+/**
+ * In-process domain events. The one road for work that follows a commit (DESIGN §16): subscribe
+ * here, with the jobs table as the net where the work must survive a crash.
+ */
 export interface DomainEvents {
   'session:ended': [SessionEnded];
-  /** A change committed with its live event (see realtime/outbox.ts): to be sent to its audience. */
-  live: [AudiencedEvent];
+  /** A change committed with its live event: sent to its audience, and to whoever follows it here. */
+  live: [AudiencedEvent, Committed];
   /** A student's membership changed (committed): their sockets join or leave the course's room. */
   membership: [{ studentId: string; courseId: string; active: boolean }];
   /**
    * Courses whose cached assignment rows are stale (assignments/read-model.ts): raised by the
-   * process that committed the change (`remote: false`, which the realtime module passes on to the
-   * other processes) and by the realtime module for a change on another process (`remote: true`).
+   * process that committed the change (`remote: false`, which the assignments module passes on to
+   * the other processes) and by that module for a change on another process (`remote: true`).
    */
   'readModel:stale': [{ courseIds: string[]; remote: boolean }];
 }

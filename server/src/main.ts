@@ -75,7 +75,7 @@ async function runServer(config: Config): Promise<void> {
     ? config.appOrigin.replace(`:${config.port}`, `:${port}`)
     : config.appOrigin;
   const database =
-    app.database.kind === 'pglite'
+    app.core.database.kind === 'pglite'
       ? `embedded PostgreSQL (PGlite) in ${config.dataDir}`
       : 'PostgreSQL server';
   console.log(`\n  Classwave is running at ${where}\n  Database: ${database}\n`);

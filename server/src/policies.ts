@@ -1,5 +1,6 @@
-import type { Caller } from './auth/service.js';
-import { forbidden, notFound } from './http/errors.js';
+import { ErrorCode, type MemberStatus } from '@classwave/shared';
+import type { Caller } from './auth/caller.js';
+import { AppError, forbidden, notFound } from './http/errors.js';
 
 /**
  * Permission rules of the product (spec §6, DESIGN §6), one small function each. They throw the
@@ -14,16 +15,25 @@ export function requireStudent(caller: Caller, action: string): void {
   if (caller.role !== 'student') throw forbidden(`Only students can ${action}.`);
 }
 
-/** The caller must teach the course; a missing course is a 404 before anything else. */
-export function requireCourseOwner<T extends { teacherId: string }>(
-  caller: Caller,
-  course: T | undefined,
+/**
+ * A student's standing to write to an assignment of a course (DESIGN §11): one who never joined
+ * gets the assignment's 404 (it is not there for them); a former member, who knows it is, 403
+ * not_a_member naming what they can no longer do.
+ */
+export function requireActiveMember<T extends { membership: MemberStatus | null }>(
+  target: T | undefined,
   action: string,
-): asserts course is T {
-  if (!course) throw notFound('Course not found.');
-  if (course.teacherId !== caller.userId) throw forbidden(`Only the course's teacher can ${action}.`);
+): asserts target is T {
+  if (!target?.membership) throw notFound('Assignment not found.');
+  if (target.membership !== 'active')
+    throw new AppError(
+      403,
+      ErrorCode.notAMember,
+      `You are no longer a member of this course, so you cannot ${action}.`,
+    );
 }
 
+/** The row, or the 404 naming what was not found (`found(row, 'Course')`): it throws, so never `throw found(…)`. */
 export function found<T>(row: T | undefined, what: string): T {
   if (row === undefined) throw notFound(`${what} not found.`);
   return row;

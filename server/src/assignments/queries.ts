@@ -7,7 +7,7 @@ import {
   type WorkStatus,
 } from '@classwave/shared';
 import type { Clock } from '../clock.js';
-import type { Caller } from '../auth/service.js';
+import type { Caller } from '../auth/caller.js';
 import { isoText, type Database, type Statement } from '../db/client.js';
 import type { assignments } from '../db/schema.js';
 import type { AssignmentReadModel, SharedRow } from './read-model.js';

@@ -263,7 +263,7 @@ describe("a student's own part of the lists, kept in one process", () => {
     // Read models of their own over the same (counted) database, one per mode.
     const model = (cacheOwn: boolean) =>
       createAssignmentReadModel({
-        database: t.app.database,
+        database: t.app.core.database,
         clock: t.clock,
         bus: new DomainEventBus(),
         cacheOwn,

@@ -2,7 +2,7 @@ import { minutesLate, workStatus, type Assignment, type OwnSubmission } from '@c
 import type { Clock } from '../clock.js';
 import { isoText, type Database, type Statement } from '../db/client.js';
 import type { DomainEventBus } from '../events.js';
-import type { AudiencedEvent } from '../realtime/outbox.js';
+import type { AudiencedEvent } from '../events.js';
 import { userOfRoom } from '../realtime/rooms.js';
 
 /** What every member of a course reads alike about one of its assignments (no one's own work). */

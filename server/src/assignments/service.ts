@@ -8,7 +8,7 @@ import {
   type CreateAssignmentBody,
   type UpdateAssignmentBody,
 } from '@classwave/shared';
-import type { Caller } from '../auth/service.js';
+import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
 import type { Outbox } from '../realtime/outbox.js';
@@ -18,7 +18,7 @@ import { AppError, badRequest, conflict } from '../http/errors.js';
 import { requireTeacher } from '../policies.js';
 import { requireOwnerOf } from '../classes/visibility.js';
 import { pickDistinct, SAMPLE_ASSIGNMENTS } from '../courses/samples.js';
-import type { RecordEvent } from '../realtime/outbox.js';
+import type { RecordEvent } from '../events.js';
 import { releaseHeld } from '../grading/release.js';
 import { toAssignment, type AssignmentLists } from './queries.js';
 

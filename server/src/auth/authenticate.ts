@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { unauthorized } from '../http/errors.js';
-import type { AuthService, Caller } from './service.js';
+import type { Caller } from './caller.js';
+import type { AuthService } from './service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

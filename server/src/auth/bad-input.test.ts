@@ -194,7 +194,7 @@ describe('POST /api/auth/signup field rules', () => {
       [1, 2, 3].map(() => t.app.inject({ method: 'POST', url: '/api/auth/signup', payload })),
     );
     expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200]);
-    const accounts = await t.app.database.db.$count(users, sql`lower(${users.email}) = lower(${email})`);
+    const accounts = await t.app.core.database.db.$count(users, sql`lower(${users.email}) = lower(${email})`);
     expect(accounts).toBe(1);
   });
 });

@@ -27,11 +27,11 @@ export function createRecoveryService(deps: {
   db: Db;
   clock: Clock;
   mailer: Mailer;
-  events: DomainEventBus;
+  bus: DomainEventBus;
   appOrigin: string;
   log: FastifyBaseLogger;
 }) {
-  const { db, clock, mailer, events, appOrigin, log } = deps;
+  const { db, clock, mailer, bus, appOrigin, log } = deps;
 
   function resetPage(redirectTo: string | undefined): URL {
     const fallback = new URL('/reset-password', appOrigin);
@@ -138,7 +138,7 @@ export function createRecoveryService(deps: {
         return { userId: link.userId, ended };
       });
       for (const sessionId of ended)
-        events.emit('session:ended', { sessionId, userId, reason: 'password_reset' });
+        bus.emit('session:ended', { sessionId, userId, reason: 'password_reset' });
       return { message: 'Your password has been changed. Sign in with the new one.' };
     },
   };

@@ -7,7 +7,6 @@ import {
   ErrorBody,
   RecoverBody,
   ResetBody,
-  MeResponse,
   MessageResponse,
   ResendBody,
   RefreshResponse,
@@ -15,7 +14,7 @@ import {
   SignInBody,
   SignUpBody,
 } from '@classwave/shared';
-import { bearerToken, callerOf } from './authenticate.js';
+import { bearerToken } from './authenticate.js';
 import { emailKey, limitBy, type RateLimits } from './limits.js';
 import type { RecoveryService } from './recovery.js';
 import type { AuthService, IssuedSession } from './service.js';
@@ -236,21 +235,5 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
       clearRefreshCookie(reply);
       return reply.status(204).send(null);
     },
-  );
-};
-
-/** Routes about the signed-in user; registered behind the authenticate hook. */
-export const meRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
-  app.get(
-    '/me',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'The signed-in user and their profile',
-        security: [{ bearerAuth: [] }],
-        response: { 200: MeResponse, 401: ErrorBody },
-      },
-    },
-    async (request) => auth.me(callerOf(request)),
   );
 };

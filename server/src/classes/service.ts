@@ -10,14 +10,15 @@ import {
   type JoinPreview,
   type JoinResponse,
 } from '@classwave/shared';
-import type { Caller } from '../auth/service.js';
+import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
 import { assignments, courseMembers, courses, profiles, submissions, users } from '../db/schema.js';
 import type { DomainEventBus } from '../events.js';
 import { AppError, conflict, notFound } from '../http/errors.js';
 import { requireStudent } from '../policies.js';
-import type { Outbox, RecordEvent } from '../realtime/outbox.js';
+import type { RecordEvent } from '../events.js';
+import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
 import { toCourse } from '../courses/service.js';
 import { randomJoinCode, retryOnCodeCollision } from './codes.js';

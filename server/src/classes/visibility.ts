@@ -1,8 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { MEMBER_STATUSES } from '@classwave/shared';
-import type { Caller } from '../auth/service.js';
+import type { Caller } from '../auth/caller.js';
 import type { Db, Tx } from '../db/client.js';
-import { courseMembers, courses } from '../db/schema.js';
+import { assignments, courseMembers, courses } from '../db/schema.js';
 import { forbidden, notFound } from '../http/errors.js';
 
 /**
@@ -30,6 +30,14 @@ export function visibleCourse(caller: Caller) {
     ? eq(courses.teacherId, caller.userId)
     : sql`exists (select 1 from ${courseMembers} where ${courseMembers.courseId} = ${courses.id}
         and ${courseMembers.studentId} = ${caller.userId} and ${courseMembers.status} = 'active')`;
+}
+
+/** SQL true where the caller sees `assignments` (DESIGN §11): a teacher's own courses, a student's active ones. */
+export function visibleAssignment(userId: string, role: 'student' | 'teacher') {
+  return role === 'teacher'
+    ? eq(courses.teacherId, userId)
+    : sql`exists (select 1 from ${courseMembers} where ${courseMembers.courseId} = ${assignments.courseId}
+        and ${courseMembers.studentId} = ${userId} and ${courseMembers.status} = 'active')`;
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   type CreateCourseBody,
   type UpdateCourseBody,
 } from '@classwave/shared';
-import type { Caller } from '../auth/service.js';
+import type { Caller } from '../auth/caller.js';
 import { isoText, type Database, type Db, type Statement, type Tx } from '../db/client.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience, userRoom } from '../realtime/rooms.js';
@@ -82,16 +82,15 @@ function courseListStatement(role: Caller['role']): Statement {
 }
 
 export function createCourseService({
-  db,
   database,
   outbox,
   lists,
 }: {
-  db: Db;
-  database: Pick<Database, 'rows'>;
+  database: Pick<Database, 'db' | 'rows'>;
   outbox: Outbox;
   lists: AssignmentLists;
 }) {
+  const { db } = database;
   const listStatements = { teacher: courseListStatement('teacher'), student: courseListStatement('student') };
   const selectCourses = (tx: Db | Tx) =>
     tx

@@ -48,7 +48,7 @@ beforeAll(async () => {
     joinCourse(t, student, left),
   ]);
   await t.app.inject({ method: 'POST', url: `/api/courses/${left.id}/leave`, headers: student.headers });
-  await t.app.database.db.insert(liveClasses).values([
+  await t.app.core.database.db.insert(liveClasses).values([
     { title: 'Algebra review', scheduledAt: new Date(inDays(2.5)), courseId: algebra.id },
     { title: 'Orphan session', scheduledAt: new Date(inDays(0.5)), courseId: null },
     { title: 'Yesterday', scheduledAt: new Date(inDays(-1)), courseId: algebra.id },

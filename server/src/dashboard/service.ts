@@ -7,7 +7,7 @@ import {
   type Role,
   type UpcomingEvent,
 } from '@classwave/shared';
-import type { Caller } from '../auth/service.js';
+import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import { isoText, type Database, type Statement } from '../db/client.js';
 

@@ -130,11 +130,11 @@ describe('a held grade (17 of 23)', () => {
     });
     expect(scheduled.statusCode).toBe(202);
     t.clock.advance(RETURN_UNDO_SECONDS * 1000 - 1);
-    await t.app.jobs.runDue();
+    await t.app.core.jobs.runDue();
     await checkNothingLeaks();
 
     t.clock.advance(1);
-    await t.app.jobs.runDue();
+    await t.app.core.jobs.runDue();
     await adaLive.waitFor((e) => e.type === 'submission:graded' && leaks(JSON.stringify(e.data)));
     // The detector finds it wherever grades are shown; the dashboard, to-do, calendar and feed show none.
     expect(await readsThatLeak()).toEqual([

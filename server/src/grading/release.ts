@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import { profiles, submissions, type assignments } from '../db/schema.js';
-import type { RecordEvent } from '../realtime/outbox.js';
+import type { RecordEvent } from '../events.js';
 import { gradedAudience, graders, toSubmission } from '../submissions/service.js';
 
 type AssignmentRow = typeof assignments.$inferSelect;

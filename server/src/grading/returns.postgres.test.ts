@@ -16,7 +16,7 @@ import {
   submit,
 } from '../../test/support/factories.js';
 import { jobs } from '../db/schema.js';
-import { RETURN_JOB_KIND, returnJobHandlers } from './scheduled-returns.js';
+import { RETURN_JOB_KIND, returnJobs } from './scheduled-returns.js';
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 let t: TestApp;
@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 const slowProcess = (gate: Promise<void>) =>
-  slowJobProcess(t, database, RETURN_JOB_KIND, returnJobHandlers[RETURN_JOB_KIND]!, gate);
+  slowJobProcess(t, database, RETURN_JOB_KIND, returnJobs[RETURN_JOB_KIND]!, gate);
 
 describe('Undo while the Return is being sent', () => {
   it('waits for the sending process, then answers 409 return_already_sent; the grade is the student’s', async () => {

@@ -153,13 +153,13 @@ describe('a Return with an undo window, on the server', () => {
     const bens = await submit(t, main.ben, assignment);
     await inject(t, main.teacher, 'PATCH', `/api/submissions/${bens.id}`, { grade: 11, baseVersion: 0 });
     t.clock.advance(WINDOW_MS - 1000);
-    await t.app.jobs.runDue();
+    await t.app.core.jobs.runDue();
     await barrier(adaLive);
     expect(adaLive.events.filter(gradedFor(own.id))).toEqual([]);
     expect((await adasView(assignment.id)).submission?.grade).toBeNull();
 
     t.clock.advance(1000);
-    await t.app.jobs.runDue();
+    await t.app.core.jobs.runDue();
     expect((await adaLive.waitFor(gradedFor(own.id))).data).toMatchObject({ grade: 17 });
     expect(await adasView(assignment.id)).toMatchObject({ status: 'returned', submission: { grade: 17 } });
     const book = (
@@ -181,7 +181,7 @@ describe('a Return with an undo window, on the server', () => {
     expect((await inject(t, main.teacher, 'DELETE', `/api/returns/${scheduled.id}`)).statusCode).toBe(204);
     expect((await inject(t, main.teacher, 'DELETE', `/api/returns/${scheduled.id}`)).statusCode).toBe(204);
     t.clock.advance(WINDOW_MS * 2);
-    await t.app.jobs.runDue();
+    await t.app.core.jobs.runDue();
     await barrier(adaLive);
     expect(adaLive.events.filter(gradedFor(own.id))).toEqual([]);
     expect(await adasView(assignment.id)).toMatchObject({ status: 'submitted', submission: { grade: null } });
@@ -230,7 +230,7 @@ describe('a scheduled Return across processes', () => {
       // The process that scheduled it stops (a deploy, a crash) before the window ends.
       await first.close();
       for (const app of [second, third]) app.clock.advance(WINDOW_MS);
-      await Promise.all([second.app.jobs.runDue(), third.app.jobs.runDue()]);
+      await Promise.all([second.app.core.jobs.runDue(), third.app.core.jobs.runDue()]);
       expect(await adasView(assignment.id, second, people.ada)).toMatchObject({
         status: 'returned',
         submission: { grade: 17 },

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import {
-  AssignmentPanel,
   ExcuseBody,
   Gradebook,
   GradebookCell,
@@ -13,13 +12,12 @@ import {
 } from '@classwave/shared';
 import { callerOf } from '../auth/authenticate.js';
 import { bearerSecurity, signedInErrors } from '../http/responses.js';
-import type { PanelService } from './panel.js';
 import type { GradingService } from './service.js';
 
-export const gradingRoutes: FastifyPluginAsyncTypebox<{
-  grading: GradingService;
-  panels: PanelService;
-}> = async (app, { grading, panels }) => {
+export const gradingRoutes: FastifyPluginAsyncTypebox<{ grading: GradingService }> = async (
+  app,
+  { grading },
+) => {
   const common = { tags: ['grading'], security: bearerSecurity };
 
   app.get(
@@ -119,19 +117,6 @@ export const gradingRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => grading.excuse(callerOf(request), request.params.id, request.body),
-  );
-
-  app.get(
-    '/assignments/:id/panel',
-    {
-      schema: {
-        ...common,
-        summary: "Who is viewing, writing, has submitted or is missing, now (the course's teacher)",
-        params: IdParams,
-        response: { 200: AssignmentPanel, ...signedInErrors },
-      },
-    },
-    async (request) => panels.panel(callerOf(request), request.params.id),
   );
 
   app.get(

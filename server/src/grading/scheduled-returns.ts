@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Clock } from '../clock.js';
 import type { Tx } from '../db/client.js';
 import { assignments, courses, jobs } from '../db/schema.js';
-import { scheduleJob, type JobHandler, type JobRow } from '../notifications/jobs.js';
+import { scheduleJob, type JobHandler, type JobRow } from '../jobs/schedule.js';
 import { releaseHeld } from './release.js';
 
 /**
@@ -68,12 +66,12 @@ export async function markUndone(tx: Tx, job: JobRow, now: Date): Promise<void> 
 }
 
 /**
- * The job's handler (registered with the job runner beside the notification jobs): releases the
+ * The job's handler (registered by the grading module): releases the
  * submissions fixed at Return that are still held. A grade given during the window is not among
  * them; one changed during it goes out as it now stands. The assignment is share-locked as a grade
  * write locks it, so switching its release mode cannot interleave.
  */
-export const returnJobHandlers: Readonly<Record<string, JobHandler>> = {
+export const returnJobs: Readonly<Record<string, JobHandler>> = {
   async [RETURN_JOB_KIND](job, { tx, record, now }) {
     const { assignmentId, submissionIds } = payloadOf(job);
     const [row] = await tx
@@ -87,51 +85,3 @@ export const returnJobHandlers: Readonly<Record<string, JobHandler>> = {
     return { done: true };
   },
 };
-
-/**
- * Runs the job runner when a scheduled return falls due, in the process that scheduled it: polling
- * alone (JOB_POLL_MS, 2 s by default) would add up to a poll's wait to every Return. Another
- * process's poll, or this one's after a restart, still finds the row if this timer never fires.
- * Off when polling is off (tests run jobs by hand).
- */
-export function createJobWakeUps({
-  clock,
-  runDue,
-  enabled,
-  log,
-}: {
-  clock: Clock;
-  runDue: () => Promise<unknown>;
-  enabled: boolean;
-  log: FastifyBaseLogger;
-}) {
-  const timers = new Set<NodeJS.Timeout>();
-  const running = new Set<Promise<unknown>>();
-  let closed = false;
-  return {
-    /** Runs due jobs just after `when`. */
-    at(when: Date): void {
-      if (!enabled || closed) return;
-      // A few ms past: a timer fires no earlier than asked, and the row is due at `when` itself.
-      const delay = Math.max(0, when.getTime() - clock.now().getTime()) + 5;
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        if (closed) return;
-        const run = runDue()
-          .catch((err: unknown) => log.warn({ err }, 'scheduled jobs could not be run'))
-          .finally(() => running.delete(run));
-        running.add(run);
-      }, delay);
-      timer.unref();
-      timers.add(timer);
-    },
-    /** Stops the timers and waits for a run in progress (before the database closes). */
-    async close(): Promise<void> {
-      closed = true;
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      await Promise.all(running);
-    },
-  };
-}
-export type JobWakeUps = ReturnType<typeof createJobWakeUps>;

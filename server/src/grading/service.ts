@@ -12,7 +12,7 @@ import {
   type ScheduledReturn,
   type StudentCourseGrades,
 } from '@classwave/shared';
-import type { Caller } from '../auth/service.js';
+import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
 import type { Outbox } from '../realtime/outbox.js';
@@ -24,7 +24,8 @@ import { requireOwnerOf } from '../classes/visibility.js';
 import { toAssignment } from '../assignments/queries.js';
 import { gradebookCsv } from './csv.js';
 import { heldIds, releaseHeld } from './release.js';
-import { lockReturn, markUndone, scheduleReturn, type JobWakeUps } from './scheduled-returns.js';
+import type { JobRunner } from '../jobs/runner.js';
+import { lockReturn, markUndone, scheduleReturn } from './scheduled-returns.js';
 
 type AssignmentRow = typeof assignments.$inferSelect;
 type SubmissionRow = typeof submissions.$inferSelect;
@@ -63,14 +64,14 @@ export function createGradingService({
   db,
   clock,
   outbox,
-  wakeUps,
+  jobs,
   undoWindowMs = RETURN_UNDO_SECONDS * 1000,
 }: {
   db: Db;
   clock: Clock;
   outbox: Outbox;
-  /** Runs the job runner when a scheduled return falls due. */
-  wakeUps?: Pick<JobWakeUps, 'at'>;
+  /** Runs the scheduled return when it falls due. */
+  jobs: Pick<JobRunner, 'wakeAt'>;
   /** How long a Return with undo waits (DESIGN §13: 10 s; tests shorten it). */
   undoWindowMs?: number;
 }) {
@@ -172,7 +173,7 @@ export function createGradingService({
         const id = await scheduleReturn(tx, { assignmentId, submissionIds }, runAt);
         return { scheduled: true as const, id, assignmentId, submissionIds, runAt: runAt.toISOString() };
       });
-      if (result.scheduled) wakeUps?.at(new Date(result.runAt));
+      if (result.scheduled) jobs.wakeAt(new Date(result.runAt));
       return result;
     },
 

@@ -29,7 +29,7 @@ async function setUp(n: number) {
 
 /** The teacher's batches once the work after the commits is done (the submit does not wait for it). */
 async function batches(teacher: Actor, assignment: Assignment) {
-  await t.app.afterCommit.settled();
+  await t.app.core.afterCommit.settled();
   const res = await t.app.inject({ method: 'GET', url: '/api/notifications', headers: teacher.headers });
   return res
     .json<NotificationPage>()
@@ -115,9 +115,12 @@ describe('the submissions batch', () => {
       t.clock.advance(1000);
     }
     // A crash between a batch's commit and its job's: the poller applies every job again.
-    await t.app.database.db.update(jobs).set({ doneAt: null }).where(like(jobs.key, 'submission_batch:%'));
+    await t.app.core.database.db
+      .update(jobs)
+      .set({ doneAt: null })
+      .where(like(jobs.key, 'submission_batch:%'));
     t.clock.advance(61_000);
-    await t.app.jobs.runDue();
+    await t.app.core.jobs.runDue();
     await barrier(teacherTab);
     const sent = teacherTab.events
       .filter((e) => e.type === 'notification:created')

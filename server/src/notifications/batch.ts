@@ -7,7 +7,7 @@ import {
 } from '@classwave/shared';
 import type { Tx } from '../db/client.js';
 import { assignments, courses, notifications } from '../db/schema.js';
-import type { RecordEvent } from '../realtime/outbox.js';
+import type { RecordEvent } from '../events.js';
 import { userRoom } from '../realtime/rooms.js';
 import { assignmentLink, settingsOf, storeNotifications, toNotification } from './store.js';
 

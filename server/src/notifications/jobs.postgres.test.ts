@@ -14,7 +14,8 @@ import {
   joinCourse,
 } from '../../test/support/factories.js';
 import { jobs, notifications } from '../db/schema.js';
-import { defaultJobHandlers, jobKeys } from './jobs.js';
+import { notificationJobs } from './jobs.js';
+import { jobKeys } from './reminders.js';
 
 const HOUR = 3600_000;
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -30,7 +31,7 @@ afterAll(async () => {
 });
 
 const slowProcess = (gate: Promise<void>) =>
-  slowJobProcess(t, database, 'due_soon', defaultJobHandlers.due_soon!, gate);
+  slowJobProcess(t, database, 'due_soon', notificationJobs.due_soon!, gate);
 
 async function setUp() {
   const teacher = await createTeacher(t);
@@ -63,13 +64,13 @@ describe('a reminder being run by one process', () => {
     await slow.running;
     // Mid-run: the other process finds nothing it may take, at once.
     const started = Date.now();
-    expect(await t.app.jobs.runDue()).toBe(0);
+    expect(await t.app.core.jobs.runDue()).toBe(0);
     expect(Date.now() - started).toBeLessThan(2000);
     expect(await stored()).toEqual([]);
     open();
     expect(await first).toBe(true);
     expect(await stored()).toHaveLength(1);
-    expect(await t.app.jobs.runDue()).toBe(0);
+    expect(await t.app.core.jobs.runDue()).toBe(0);
     expect(await stored()).toHaveLength(1);
   });
 
@@ -79,7 +80,7 @@ describe('a reminder being run by one process', () => {
     const slow = slowProcess(new Promise<void>((_resolve, reject) => (kill = reject)));
     const first = slow.runner.runOne();
     await slow.running;
-    expect(await t.app.jobs.runDue()).toBe(0);
+    expect(await t.app.core.jobs.runDue()).toBe(0);
     kill(new Error('process exited'));
     await first;
     expect(await stored()).toEqual([]);
@@ -89,7 +90,7 @@ describe('a reminder being run by one process', () => {
       .where(eq(jobs.key, jobKeys.dueSoon(assignment.id)));
     expect(job).toMatchObject({ doneAt: null, attempts: 1 });
     t.clock.advance(60_000);
-    expect(await t.app.jobs.runDue()).toBeGreaterThan(0);
+    expect(await t.app.core.jobs.runDue()).toBeGreaterThan(0);
     expect(await stored()).toHaveLength(1);
   });
 });

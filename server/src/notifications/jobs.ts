@@ -1,139 +1,193 @@
-import { and, asc, eq, isNull, lte, type SQL } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Mailer } from '../auth/mailer.js';
-import type { Clock } from '../clock.js';
-import type { Db } from '../db/client.js';
-import { jobs } from '../db/schema.js';
-import type { Outbox } from '../realtime/outbox.js';
-import { defaultJobHandlers } from './job-handlers.js';
-import { jobKeys, type JobHandler, type JobOutcome, type JobRow } from './schedule.js';
+import { and, eq, lt, sql } from 'drizzle-orm';
+import { DUE_SOON_HOURS, NOTIFICATION_KEEP_DAYS, quietHoursEnd } from '@classwave/shared';
+import { composeMail } from '../auth/mailer.js';
+import type { Tx } from '../db/client.js';
+import {
+  assignments,
+  courseMembers,
+  courses,
+  excusals,
+  jobs,
+  notifications,
+  submissions,
+  users,
+} from '../db/schema.js';
+import { scheduleJob, type JobContext, type JobHandler, type JobOutcome } from '../jobs/schedule.js';
+import { memberInboxJobs } from './member-inbox.js';
+import { jobKeys } from './reminders.js';
+import { submissionBatchJobs } from './submission-batches.js';
+import { assignmentLink, formatDue, settingsOf, storeNotifications, type NewNotification } from './store.js';
 
-export * from './schedule.js';
-export { defaultJobHandlers, notificationMessageId } from './job-handlers.js';
+/** What each kind of notification job does when its time comes (run by jobs/runner.ts, one transaction per job). */
 
-/** A failing job is tried again after attempts × this, and given up after MAX_ATTEMPTS. */
-const RETRY_STEP_MS = 30_000;
-const MAX_ATTEMPTS = 5;
-/** Jobs one poll runs at most, so a backlog cannot hold a process busy. */
-const JOBS_PER_POLL = 100;
+const HOUR_MS = 3600_000;
+const DAY_MS = 24 * HOUR_MS;
+const RETENTION_EVERY_MS = 6 * HOUR_MS;
+const DONE_JOBS_KEEP_DAYS = 7;
 const DONE: JobOutcome = { done: true };
 
-/**
- * Runs due jobs. One job per transaction: claimed with FOR UPDATE SKIP LOCKED (another process
- * skips it), run, and marked done or moved, then committed with the events it recorded. A crash
- * before the commit leaves the job pending, to be run again in full; after it, never again.
- */
-export function createJobRunner(options: {
-  db: Db;
-  outbox: Outbox;
-  clock: Clock;
-  mailer: Mailer;
-  appOrigin: string;
-  log: FastifyBaseLogger;
-  handlers?: Readonly<Record<string, JobHandler>>;
-}) {
-  const { db, outbox, clock } = options;
-  const table = options.handlers ?? defaultJobHandlers;
-
-  /** Runs one due job; false when none was due (or all due ones are being run elsewhere). */
-  const runOne = () => runFirst((now) => and(isNull(jobs.doneAt), lte(jobs.runAt, now)));
-
-  /**
-   * Claims the first pending job `which` selects (skipping those another process holds), runs it
-   * and marks it done or moved, in one transaction with its events; false when there was none.
-   */
-  async function runFirst(which: (now: Date) => SQL | undefined): Promise<boolean> {
-    let claimed: JobRow | undefined;
-    try {
-      return await outbox.transaction(async (tx, record) => {
-        const now = clock.now();
-        const [job] = await tx
-          .select()
-          .from(jobs)
-          .where(which(now))
-          .orderBy(asc(jobs.runAt), asc(jobs.id))
-          .limit(1)
-          .for('update', { skipLocked: true });
-        if (!job) return false;
-        claimed = job;
-        const handler = table[job.kind];
-        const outcome = handler
-          ? await handler(job, { tx, record, now, mailer: options.mailer, appOrigin: options.appOrigin })
-          : DONE;
-        await tx
-          .update(jobs)
-          .set('runAt' in outcome ? { runAt: outcome.runAt } : { doneAt: now })
-          .where(eq(jobs.id, job.id));
-        return true;
-      });
-    } catch (error) {
-      if (!claimed) throw error;
-      const attempts = claimed.attempts + 1;
-      options.log.warn({ err: error, job: { id: claimed.id, kind: claimed.kind, attempts } }, 'job failed');
-      const now = clock.now();
-      await db
-        .update(jobs)
-        .set({
-          attempts,
-          lastError: String((error as Error)?.message ?? error).slice(0, 500),
-          ...(attempts >= MAX_ATTEMPTS
-            ? { doneAt: now }
-            : { runAt: new Date(now.getTime() + attempts * RETRY_STEP_MS) }),
-        })
-        .where(eq(jobs.id, claimed.id));
-      return true;
-    }
-  }
-
-  /** Runs due jobs until none is left (or a poll's worth); returns how many ran. */
-  async function runDue(limit = JOBS_PER_POLL): Promise<number> {
-    let ran = 0;
-    while (ran < limit && (await runOne())) ran++;
-    return ran;
-  }
-
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = false;
-
-  /**
-   * Runs these jobs now, whatever their time, if still pending and not being run elsewhere: work a
-   * transaction scheduled to follow its commit (the outbox's `soon`). A failure is the job's, to be
-   * tried again by the poller; nothing is thrown.
-   */
-  async function runNow(keys: string[]): Promise<void> {
-    for (const key of keys)
-      await runFirst(() => and(eq(jobs.key, key), isNull(jobs.doneAt))).catch((err: unknown) =>
-        options.log.warn({ err, job: { key } }, 'job not run after its commit; the poller will'),
-      );
-  }
-
+/** The assignment with its course, and the active members who have neither submitted it nor been excused. */
+async function assignmentAndMissing(tx: Tx, assignmentId: string) {
+  const [row] = await tx
+    .select({ assignment: assignments, course: courses })
+    .from(assignments)
+    .innerJoin(courses, eq(courses.id, assignments.courseId))
+    .where(eq(assignments.id, assignmentId));
+  if (!row) return undefined;
+  const missing = await tx
+    .select({ studentId: courseMembers.studentId })
+    .from(courseMembers)
+    .where(
+      and(
+        eq(courseMembers.courseId, row.course.id),
+        eq(courseMembers.status, 'active'),
+        sql`not exists (select 1 from ${submissions} where ${submissions.assignmentId} = ${assignmentId}
+          and ${submissions.studentId} = ${courseMembers.studentId})`,
+        // An excused student owes nothing: no reminder, and not counted missing (DESIGN §13).
+        sql`not exists (select 1 from ${excusals} where ${excusals.assignmentId} = ${assignmentId}
+          and ${excusals.studentId} = ${courseMembers.studentId})`,
+      ),
+    );
+  // The class as it stands: how many active members there are, and how many of them are excused.
+  const [roster] = await tx
+    .select({
+      members: sql<number>`count(*)::int`,
+      // Tables named in full: in the select list of a one-table query drizzle leaves columns
+      // unqualified, and "student_id" = "student_id" would be the excusal's own column twice.
+      excused: sql<number>`count(*) filter (where exists (select 1 from excusals e
+        where e.assignment_id = ${assignmentId} and e.student_id = course_members.student_id))::int`,
+    })
+    .from(courseMembers)
+    .where(and(eq(courseMembers.courseId, row.course.id), eq(courseMembers.status, 'active')));
   return {
-    runOne,
-    runDue,
-    runNow,
-    /** Polls every `intervalMs` until stop(); makes sure the retention job exists. */
-    async start(intervalMs: number): Promise<void> {
-      await db
-        .insert(jobs)
-        .values({ kind: 'retention', key: jobKeys.retention, runAt: clock.now() })
-        .onConflictDoNothing();
-      if (intervalMs <= 0) return;
-      const tick = () => {
-        running = runDue()
-          .catch((err) => options.log.warn({ err }, 'job poll failed'))
-          .finally(() => {
-            running = undefined;
-            if (!stopped) timer = setTimeout(tick, intervalMs);
-          });
-      };
-      timer = setTimeout(tick, intervalMs);
-    },
-    async stop(): Promise<void> {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
+    ...row,
+    missing: missing.map((m) => m.studentId),
+    members: roster?.members ?? 0,
+    excused: roster?.excused ?? 0,
   };
 }
-export type JobRunner = ReturnType<typeof createJobRunner>;
+
+/** The "closed" notification's second line: who is missing, or why nobody is. */
+function closedBody(courseTitle: string, found: { missing: string[]; members: number; excused: number }) {
+  const n = found.missing.length;
+  if (found.members === 0) return `${courseTitle}: no students in this class`;
+  if (n > 0) return `${courseTitle}: ${n} ${n === 1 ? 'student has' : 'students have'} not submitted`;
+  return `${courseTitle}: ${found.excused === 0 ? 'every student submitted' : 'every student submitted or was excused'}`;
+}
+
+/** Stores timed notifications and queues the e-mail of those whose users asked for it (after quiet hours). */
+async function storeTimed(context: JobContext, items: NewNotification[]): Promise<void> {
+  const settings = await settingsOf(context.tx, [...new Set(items.map((i) => i.userId))]);
+  const rows = await storeNotifications(context.tx, context.record, context.now, items, settings);
+  for (const row of rows) {
+    const own = settings.get(row.userId);
+    if (!own?.email) continue;
+    await scheduleJob(context.tx, {
+      kind: 'email',
+      key: jobKeys.email(row.id),
+      runAt: quietHoursEnd(context.now, own),
+      payload: { notificationId: row.id },
+    });
+  }
+}
+
+/**
+ * The Message-ID of a notification's e-mail: its id and version (a refreshed reminder, e.g. after
+ * the due date moved, is a new message), at the app's host.
+ */
+export const notificationMessageId = (notification: { id: string; updatedAt: Date }, appOrigin: string) =>
+  `<notification-${notification.id}.${notification.updatedAt.getTime()}@${new URL(appOrigin).hostname}>`;
+
+const handlers: Record<string, JobHandler> = {
+  /** Each active member who has not submitted, 24 h before the due time. */
+  async due_soon(job, context) {
+    const found = await assignmentAndMissing(context.tx, String(job.payload.assignmentId));
+    if (!found) return DONE;
+    const due = found.assignment.dueDate;
+    const at = new Date(due.getTime() - DUE_SOON_HOURS * HOUR_MS);
+    // The due date moved later than the job knew: wait for the new time.
+    if (context.now < at) return { runAt: at };
+    if (context.now >= due) return DONE;
+    const settings = await settingsOf(context.tx, found.missing);
+    await storeTimed(
+      context,
+      found.missing.map((userId) => ({
+        userId,
+        kind: 'due_soon' as const,
+        title: `Due soon in ${found.course.title}: ${found.assignment.title}`,
+        body: `Due ${formatDue(due, settings.get(userId)!.quietHours.timeZone)}`,
+        link: assignmentLink(found.assignment.id),
+        courseId: found.course.id,
+        assignmentId: found.assignment.id,
+      })),
+    );
+    return DONE;
+  },
+
+  /** The teacher, at the due time: how many active members have not submitted. */
+  async assignment_closed(job, context) {
+    const found = await assignmentAndMissing(context.tx, String(job.payload.assignmentId));
+    if (!found) return DONE;
+    if (context.now < found.assignment.dueDate) return { runAt: found.assignment.dueDate };
+    const n = found.missing.length;
+    await storeTimed(context, [
+      {
+        userId: found.course.teacherId,
+        kind: 'assignment_closed',
+        title: `Closed: ${n} missing — ${found.assignment.title}`,
+        body: closedBody(found.course.title, found),
+        link: assignmentLink(found.assignment.id),
+        courseId: found.course.id,
+        assignmentId: found.assignment.id,
+        count: n,
+      },
+    ]);
+    return DONE;
+  },
+
+  /**
+   * A timed notification by e-mail, once the user's quiet hours are over (and if they still want
+   * e-mail). At least once: the mail goes out inside the claiming transaction, just before it
+   * commits, so a crash between the two sends it again on the next run. The repeat carries the same
+   * Message-ID (one per notification and version), so a mail server or client can drop it.
+   */
+  async email(job, context) {
+    const [row] = await context.tx
+      .select({ notification: notifications, email: users.email })
+      .from(notifications)
+      .innerJoin(users, eq(users.id, notifications.userId))
+      .where(eq(notifications.id, String(job.payload.notificationId)));
+    if (!row) return DONE;
+    const settings = (await settingsOf(context.tx, [row.notification.userId])).get(row.notification.userId)!;
+    if (!settings.email) return DONE;
+    const end = quietHoursEnd(context.now, settings);
+    if (end > context.now) return { runAt: end };
+    const { notification } = row;
+    await context.mailer.send({
+      ...composeMail(row.email, notification.title, [notification.title, notification.body].filter(Boolean), {
+        label: 'Open in Classwave',
+        url: new URL(notification.link, context.appOrigin).toString(),
+      }),
+      messageId: notificationMessageId(notification, context.appOrigin),
+    });
+    return DONE;
+  },
+
+  /** Notifications are kept 90 days (DESIGN §14); this job repeats itself. */
+  async retention(_job, context) {
+    await context.tx
+      .delete(notifications)
+      .where(lt(notifications.updatedAt, new Date(context.now.getTime() - NOTIFICATION_KEEP_DAYS * DAY_MS)));
+    // Done jobs are history (a submission leaves one behind, submission-batches.ts): a week of it.
+    await context.tx
+      .delete(jobs)
+      .where(lt(jobs.doneAt, new Date(context.now.getTime() - DONE_JOBS_KEEP_DAYS * DAY_MS)));
+    return { runAt: new Date(context.now.getTime() + RETENTION_EVERY_MS) };
+  },
+};
+/** The notifications' jobs: timed ones, and the work changes leave to right after their commit. */
+export const notificationJobs: Readonly<Record<string, JobHandler>> = {
+  ...handlers,
+  ...submissionBatchJobs,
+  ...memberInboxJobs,
+};

@@ -14,13 +14,13 @@ afterAll(() => t.close());
 const classOf = (n: number) => createClass(t, n, { title: 'Botany' });
 
 const entriesOf = (assignmentId: string) =>
-  t.app.database.db
+  t.app.core.database.db
     .select({ userId: notifications.userId, title: notifications.title })
     .from(notifications)
     .where(and(eq(notifications.assignmentId, assignmentId), eq(notifications.kind, 'assignment_created')));
 const jobOf = async (assignmentId: string) =>
   (
-    await t.app.database.db
+    await t.app.core.database.db
       .select()
       .from(jobs)
       .where(eq(jobs.key, `member_inbox:${assignmentId}`))
@@ -36,7 +36,7 @@ describe("a new assignment's inbox entries", () => {
     expect((await jobOf(assignment.id))?.doneAt).not.toBeNull();
     // The poller passing by later writes nothing more.
     t.clock.advance(2 * 60_000);
-    await t.app.jobs.runDue();
+    await t.app.core.jobs.runDue();
     expect(await entriesOf(assignment.id)).toHaveLength(5);
   });
 
@@ -44,24 +44,24 @@ describe("a new assignment's inbox entries", () => {
     const { teacher, course } = await classOf(3);
     const assignment = await createAssignment(t, teacher, course, { title: 'Roots' });
     // As if the process had died right after the commit: no entries, the job pending.
-    await t.app.database.db.delete(notifications).where(eq(notifications.assignmentId, assignment.id));
-    await t.app.database.db
+    await t.app.core.database.db.delete(notifications).where(eq(notifications.assignmentId, assignment.id));
+    await t.app.core.database.db
       .update(jobs)
       .set({ doneAt: null })
       .where(eq(jobs.key, `member_inbox:${assignment.id}`));
-    await t.app.jobs.runDue();
+    await t.app.core.jobs.runDue();
     expect(await entriesOf(assignment.id)).toHaveLength(0); // its net is a minute away
     t.clock.advance(61_000);
-    await t.app.jobs.runDue();
-    await t.app.jobs.runDue();
+    await t.app.core.jobs.runDue();
+    await t.app.core.jobs.runDue();
     expect(await entriesOf(assignment.id)).toHaveLength(3);
   });
 
   it('are not written for an assignment deleted before its job ran', async () => {
     const { teacher, course } = await classOf(2);
     const assignment = await createAssignment(t, teacher, course);
-    await t.app.database.db.delete(notifications).where(eq(notifications.assignmentId, assignment.id));
-    await t.app.database.db
+    await t.app.core.database.db.delete(notifications).where(eq(notifications.assignmentId, assignment.id));
+    await t.app.core.database.db
       .update(jobs)
       .set({ doneAt: null })
       .where(eq(jobs.key, `member_inbox:${assignment.id}`));
@@ -72,7 +72,7 @@ describe("a new assignment's inbox entries", () => {
     });
     expect(gone.statusCode).toBe(204);
     t.clock.advance(61_000);
-    await t.app.jobs.runDue();
+    await t.app.core.jobs.runDue();
     expect(await entriesOf(assignment.id)).toHaveLength(0);
     expect((await jobOf(assignment.id))?.doneAt).not.toBeNull();
   });

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import { assignments, courses } from '../db/schema.js';
-import { scheduleJob, type JobHandler } from './schedule.js';
+import { scheduleJob, type JobHandler } from '../jobs/schedule.js';
 import { assignmentLink, formatDue, storeForMembers } from './store.js';
 
 /**
@@ -9,8 +9,8 @@ import { assignmentLink, formatDue, storeForMembers } from './store.js';
  * the assignment commits rather than inside it (issue 15): one row per member made the teacher's
  * transaction, and so the class's `assignment:created`, wait for the whole roster (about 230 ms for
  * a class of 4,950 in bench S8, most of S3's event latency). The assignment's transaction schedules
- * this job and names it to the outbox, which runs it once committed; the poller runs it a minute
- * later if the process died first. Claimed with SKIP LOCKED and marked done with the rows it
+ * this job, and the notifications module's bus subscriber runs it once committed (module.ts); the
+ * poller runs it a minute later if the process died first. Claimed with SKIP LOCKED and marked done with the rows it
  * writes, it writes them once.
  */
 
@@ -18,19 +18,20 @@ export const MEMBER_INBOX_KIND = 'member_inbox';
 /** When the poller takes over a job this process did not run right after the commit. */
 const NET_MS = 60_000;
 
-/** In the assignment's transaction: the job, and its key for the outbox's `soon`. */
-export async function scheduleMemberInbox(tx: Tx, assignmentId: string, now: Date): Promise<string> {
-  const key = `${MEMBER_INBOX_KIND}:${assignmentId}`;
+/** The job's key: one per assignment. */
+export const memberInboxKey = (assignmentId: string) => `${MEMBER_INBOX_KIND}:${assignmentId}`;
+
+/** In the assignment's transaction: the job, run right after the commit. */
+export async function scheduleMemberInbox(tx: Tx, assignmentId: string, now: Date): Promise<void> {
   await scheduleJob(tx, {
     kind: MEMBER_INBOX_KIND,
-    key,
+    key: memberInboxKey(assignmentId),
     runAt: new Date(now.getTime() + NET_MS),
     payload: { assignmentId },
   });
-  return key;
 }
 
-export const memberInboxHandlers: Readonly<Record<string, JobHandler>> = {
+export const memberInboxJobs: Readonly<Record<string, JobHandler>> = {
   async [MEMBER_INBOX_KIND](job, { tx, now }) {
     const assignmentId = (job.payload as { assignmentId?: unknown }).assignmentId;
     if (typeof assignmentId !== 'string') return { done: true };

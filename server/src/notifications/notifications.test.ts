@@ -42,7 +42,7 @@ async function tab(actor: Actor): Promise<Recorder> {
 }
 
 async function inbox(actor: Actor, before?: string): Promise<NotificationPage> {
-  await t.app.afterCommit.settled(); // the teacher's submissions batch follows the submit's answer
+  await t.app.core.afterCommit.settled(); // the teacher's submissions batch follows the submit's answer
   const res = await t.app.inject({
     method: 'GET',
     url: `/api/notifications${before ? `?before=${encodeURIComponent(before)}` : ''}`,

@@ -25,10 +25,8 @@ import {
 import { MailCatcher } from '../../test/support/mail-catcher.js';
 import { createMailer } from '../auth/mailer.js';
 import { systemClock } from '../clock.js';
-import { DomainEventBus } from '../events.js';
-import { createOutbox } from '../realtime/outbox.js';
-import { createDeriver } from './derive.js';
-import { createJobRunner, jobKeys } from './jobs.js';
+import { jobKeys } from './reminders.js';
+import { otherProcessJobs } from '../../test/support/jobs.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const childScript = path.join(repoRoot, 'server/test/support/job-child.ts');
@@ -138,14 +136,8 @@ describe('a scheduler process killed with SIGKILL while it holds a claimed job',
       const check: Database = database.kind === 'pglite' ? await openDatabase({ dataDir }) : database;
       if (check !== database) cleanups.push(() => check.close());
       const log = t.app.log;
-      const runner = createJobRunner({
+      const runner = otherProcessJobs({
         db: check.db,
-        outbox: createOutbox({
-          db: check.db,
-          bus: new DomainEventBus(),
-          clock: systemClock,
-          derive: createDeriver(systemClock),
-        }),
         clock: systemClock,
         mailer: createMailer({ smtpUrl: mail.url, from: 'Classwave <no-reply@classwave.test>', log }),
         appOrigin: env.APP_ORIGIN,

@@ -14,10 +14,10 @@ import {
 import { connect, listen, type Recorder } from '../../test/support/sockets.js';
 import type { Database } from '../db/client.js';
 import { assignments, events, jobs, notifications } from '../db/schema.js';
-import { createOutbox } from '../realtime/outbox.js';
-import { createDeriver } from './derive.js';
 import { toNotification } from './store.js';
-import { createJobRunner, defaultJobHandlers, jobKeys, rescheduleAssignment } from './jobs.js';
+import { otherProcessJobs } from '../../test/support/jobs.js';
+import { notificationJobs } from './jobs.js';
+import { jobKeys, rescheduleReminders } from './reminders.js';
 
 const HOUR = 3600_000;
 
@@ -98,11 +98,16 @@ describe('timed notifications', () => {
     ]);
     sockets.push(...tabs);
     advance(5 * HOUR);
-    await Promise.all([a.app.jobs.runDue(), b.app.jobs.runDue()]);
+    await Promise.all([a.app.core.jobs.runDue(), b.app.core.jobs.runDue()]);
     expect(await kinds(missing, 'due_soon')).toEqual([]);
 
     advance(1 * HOUR + 60_000);
-    await Promise.all([a.app.jobs.runDue(), b.app.jobs.runDue(), a.app.jobs.runDue(), b.app.jobs.runDue()]);
+    await Promise.all([
+      a.app.core.jobs.runDue(),
+      b.app.core.jobs.runDue(),
+      a.app.core.jobs.runDue(),
+      b.app.core.jobs.runDue(),
+    ]);
     const [reminder] = await kinds(missing, 'due_soon');
     expect(reminder).toMatchObject({
       title: expect.stringContaining('Due soon'),
@@ -113,7 +118,7 @@ describe('timed notifications', () => {
         tab.waitFor((e) => e.type === 'notification:created' && (e.data as Notification).kind === 'due_soon'),
       ),
     );
-    await Promise.all([a.app.jobs.runDue(), b.app.jobs.runDue()]);
+    await Promise.all([a.app.core.jobs.runDue(), b.app.core.jobs.runDue()]);
     expect(await kinds(missing, 'due_soon')).toHaveLength(1);
     expect(await eventsFor(missing.id, assignment, 'due_soon')).toBe(1);
     expect(await kinds(done, 'due_soon')).toEqual([]);
@@ -121,7 +126,7 @@ describe('timed notifications', () => {
 
     // At the due time the teacher hears how many are missing, once.
     advance(24 * HOUR);
-    await Promise.all([a.app.jobs.runDue(), b.app.jobs.runDue()]);
+    await Promise.all([a.app.core.jobs.runDue(), b.app.core.jobs.runDue()]);
     const closed = await kinds(teacher, 'assignment_closed');
     expect(closed).toEqual([expect.objectContaining({ title: 'Closed: 1 missing — Report', count: 1 })]);
     expect(await eventsFor(teacher.id, assignment, 'assignment_closed')).toBe(1);
@@ -138,10 +143,10 @@ describe('timed notifications', () => {
     });
     expect(excuse.statusCode).toBe(200);
     advance(7 * HOUR);
-    await a.app.jobs.runDue();
+    await a.app.core.jobs.runDue();
     expect(await kinds(missing, 'due_soon')).toEqual([]);
     advance(24 * HOUR);
-    await a.app.jobs.runDue();
+    await a.app.core.jobs.runDue();
     expect(await kinds(teacher, 'assignment_closed')).toEqual([
       expect.objectContaining({
         title: 'Closed: 0 missing — Report',
@@ -159,7 +164,7 @@ describe('timed notifications', () => {
     await a.app.inject({ method: 'POST', url: `/api/courses/${course.id}/leave`, headers: left.headers });
     await createAssignment(a, teacher, course, { title: 'Empty', dueDate: inHours(2) });
     advance(3 * HOUR);
-    await a.app.jobs.runDue();
+    await a.app.core.jobs.runDue();
     expect(await kinds(teacher, 'assignment_closed')).toEqual([
       expect.objectContaining({ body: `${course.title}: no students in this class`, count: 0 }),
     ]);
@@ -192,23 +197,17 @@ describe('timed notifications', () => {
 
   it('a run that dies before its commit leaves no trace and is run again in full, once', async () => {
     const { missing, assignment } = await scenario(30);
-    const crashing = createJobRunner({
+    const crashing = otherProcessJobs({
       db: database.db,
-      outbox: createOutbox({
-        db: database.db,
-        bus: a.app.domainEvents,
-        clock: a.clock,
-        derive: createDeriver(a.clock),
-      }),
+      bus: a.app.core.bus,
       clock: a.clock,
       mailer: { send: async () => {}, close: () => {} },
       appOrigin: a.config.appOrigin,
       log: a.app.log,
       handlers: {
-        ...defaultJobHandlers,
         // The real work, then the process "dies" before the commit.
         async due_soon(job, context) {
-          await defaultJobHandlers.due_soon!(job, context);
+          await notificationJobs.due_soon!(job, context);
           expect(
             await context.tx.select().from(notifications).where(eq(notifications.kind, 'due_soon')),
           ).not.toEqual([]);
@@ -235,7 +234,7 @@ describe('timed notifications', () => {
     expect(pending).toMatchObject({ doneAt: null, attempts: 1, lastError: 'killed mid-run' });
 
     advance(60_000);
-    await Promise.all([a.app.jobs.runDue(), b.app.jobs.runDue()]);
+    await Promise.all([a.app.core.jobs.runDue(), b.app.core.jobs.runDue()]);
     expect(await kinds(missing, 'due_soon')).toHaveLength(1);
     expect(await eventsFor(missing.id, assignment, 'due_soon')).toBe(1);
   });
@@ -270,10 +269,10 @@ describe('timed notifications', () => {
       .where(eq(jobs.key, jobKeys.dueSoon(assignment.id)));
     expect(job!.runAt.getTime()).toBe(later.getTime() - 24 * HOUR);
     advance(7 * HOUR);
-    await a.app.jobs.runDue();
+    await a.app.core.jobs.runDue();
     expect(await kinds(missing, 'due_soon')).toEqual([]);
     advance(30 * HOUR);
-    await a.app.jobs.runDue();
+    await a.app.core.jobs.runDue();
     const [first] = await kinds(missing, 'due_soon');
     expect(first).toBeDefined();
     await database.db
@@ -285,16 +284,16 @@ describe('timed notifications', () => {
     const again = new Date(later.getTime() + 48 * HOUR);
     await database.db.transaction(async (tx) => {
       await tx.update(assignments).set({ dueDate: again }).where(eq(assignments.id, assignment.id));
-      await rescheduleAssignment(tx, assignment.id, a.clock.now());
+      await rescheduleReminders(tx, assignment.id, a.clock.now());
     });
-    await a.app.jobs.runDue();
+    await a.app.core.jobs.runDue();
     // Not yet: 24 h before the new date.
     expect((await kinds(missing, 'due_soon'))[0]).toMatchObject({
       id: first!.id,
       readAt: expect.any(String),
     });
     advance(48 * HOUR);
-    await a.app.jobs.runDue();
+    await a.app.core.jobs.runDue();
     const [refreshed] = await kinds(missing, 'due_soon');
     expect(refreshed).toMatchObject({ id: first!.id, readAt: null });
     expect(Date.parse(refreshed!.updatedAt)).toBeGreaterThan(Date.parse(first!.updatedAt));
@@ -302,7 +301,7 @@ describe('timed notifications', () => {
     expect(await eventsFor(missing.id, assignment, 'due_soon')).toBe(2);
 
     advance(40 * HOUR);
-    await a.app.jobs.runDue();
+    await a.app.core.jobs.runDue();
     expect(
       (await inbox(missing)).filter((n) => n.assignmentId === gone.id && n.kind !== 'assignment_created'),
     ).toEqual([]);
@@ -336,7 +335,7 @@ describe('timed notifications', () => {
       title: 'Night shift',
       dueDate: inHours(10),
     });
-    await a.app.jobs.runDue();
+    await a.app.core.jobs.runDue();
     const reminder = await tab.waitFor(
       (e) => e.type === 'notification:created' && (e.data as Notification).kind === 'due_soon',
     );
@@ -350,14 +349,14 @@ describe('timed notifications', () => {
     expect(reminders()).toEqual([]);
 
     advance(HOUR);
-    await a.app.jobs.runDue();
+    await a.app.core.jobs.runDue();
     expect(reminders()).toEqual([]);
     advance(HOUR + 2 * 60_000);
-    await a.app.jobs.runDue();
+    await a.app.core.jobs.runDue();
     const mail = await a.mail.latestTo(student.email);
     expect(mail.subject).toBe('Due soon in ' + course.title + ': Night shift');
     expect(mail.text).toContain(`/assignments?open=${assignment.id}`);
-    await a.app.jobs.runDue();
+    await a.app.core.jobs.runDue();
     expect(reminders()).toHaveLength(1);
   });
 
@@ -367,7 +366,7 @@ describe('timed notifications', () => {
     const keys = [jobKeys.dueSoon(past.id), jobKeys.closed(past.id)];
     expect(await database.db.select().from(jobs).where(inArray(jobs.key, keys))).toEqual([]);
     const soon = await createAssignment(a, teacher, course, { title: 'Tonight', dueDate: inHours(5) });
-    await a.app.jobs.runDue();
+    await a.app.core.jobs.runDue();
     expect((await kinds(missing, 'due_soon')).map((n) => n.assignmentId)).toEqual([soon.id]);
   });
 
@@ -386,7 +385,7 @@ describe('timed notifications', () => {
       { userId: student.id, kind: 'removed_from_course', title: 'New', link: '/courses' },
     ]);
     await database.db.update(jobs).set({ runAt: a.clock.now() }).where(eq(jobs.key, jobKeys.retention));
-    await a.app.jobs.runDue();
+    await a.app.core.jobs.runDue();
     expect((await inbox(student)).map((n) => n.title)).toEqual(['New']);
   });
 });

@@ -8,7 +8,7 @@ import {
 } from '@classwave/shared';
 import type { Db, Tx } from '../db/client.js';
 import { courseMembers, notificationSettings, notifications } from '../db/schema.js';
-import type { RecordEvent } from '../realtime/outbox.js';
+import type { RecordEvent } from '../events.js';
 import { userRoom } from '../realtime/rooms.js';
 
 type NotificationRow = typeof notifications.$inferSelect;

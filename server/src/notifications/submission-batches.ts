@@ -3,9 +3,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Tx } from '../db/client.js';
 import { jobs, profiles, submissions } from '../db/schema.js';
-import type { Outbox, RecordEvent } from '../realtime/outbox.js';
+import type { RecordEvent } from '../events.js';
+import type { Outbox } from '../realtime/outbox.js';
 import { onSubmissionCreated } from './batch.js';
-import { scheduleJob, type JobHandler } from './schedule.js';
+import { scheduleJob, type JobHandler } from '../jobs/schedule.js';
 
 /**
  * The teacher's "new submissions" batch is brought up to date after the submission commits, not
@@ -65,7 +66,7 @@ async function apply(tx: Tx, record: RecordEvent, now: Date, ids: string[]): Pro
 }
 
 /** The poller's handler, for a submission no process applied right after its commit. */
-export const submissionBatchHandlers: Readonly<Record<string, JobHandler>> = {
+export const submissionBatchJobs: Readonly<Record<string, JobHandler>> = {
   async [KIND](job, { tx, record, now }) {
     const submissionId = (job.payload as { submissionId?: unknown }).submissionId;
     if (typeof submissionId === 'string') await apply(tx, record, now, [submissionId]);
@@ -89,8 +90,6 @@ export function createSubmissionBatcher({
 }) {
   /** Per assignment: the submissions waiting for the next run, each with its caller's resolve. */
   const queues = new Map<string, { id: string; applied: () => void }[]>();
-  /** Resolved when no assignment has a run going (see `settled`). */
-  let idle: { promise: Promise<void>; resolve: () => void } | undefined;
 
   async function run(submissionIds: string[]): Promise<void> {
     await outbox.transaction(async (tx, record) => {
@@ -132,10 +131,6 @@ export function createSubmissionBatcher({
       for (const w of taken) w.applied();
     }
     queues.delete(assignmentId);
-    if (queues.size === 0 && idle) {
-      idle.resolve();
-      idle = undefined;
-    }
   }
 
   return {
@@ -152,19 +147,6 @@ export function createSubmissionBatcher({
         queues.set(assignmentId, fresh);
         void drain(assignmentId, fresh);
       });
-    },
-    /**
-     * Resolves once every submission handed over so far is applied (or left to the poller): the
-     * app waits for it before closing the database, and tests before reading the batch.
-     */
-    settled(): Promise<void> {
-      if (queues.size === 0) return Promise.resolve();
-      if (!idle) {
-        let resolve!: () => void;
-        const promise = new Promise<void>((r) => (resolve = r));
-        idle = { promise, resolve };
-      }
-      return idle.promise;
     },
   };
 }

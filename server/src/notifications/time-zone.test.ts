@@ -64,7 +64,7 @@ describe('PUT /api/me/time-zone', () => {
       title: 'Soon',
       dueDate: soonDue.toISOString(),
     });
-    await t.app.jobs.runDue();
+    await t.app.core.jobs.runDue();
     const bodies = async (who: Actor) => {
       const page = (
         await t.app.inject({ method: 'GET', url: '/api/notifications', headers: who.headers })

@@ -1,5 +1,5 @@
 import { LIVE_EVENT_TYPES } from '@classwave/shared';
-import type { AppSocket } from './socket-server.js';
+import type { AppSocket } from './types.js';
 
 const LIVE = new Set<string>(LIVE_EVENT_TYPES);
 

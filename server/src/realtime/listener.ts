@@ -1,4 +1,5 @@
-import type { AppSocket } from './socket-server.js';
+import type { Ack } from '@classwave/shared';
+import type { AppSocket } from './types.js';
 
 /**
  * A socket event's listener made once for every socket: node's emitter calls a listener with the
@@ -13,3 +14,10 @@ export function socketListener<A extends unknown[]>(
     void handle(this, ...args);
   };
 }
+
+/** A client event's refusal, as its acknowledgement carries it. */
+export const refuse = (code: string, message: string): Ack => ({ ok: false, code, message });
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Whether a client event's id has the shape of a database id (checked before any query). */
+export const isUuid = (value: string): boolean => UUID.test(value);

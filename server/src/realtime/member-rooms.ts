@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import { assignments, courseMembers } from '../db/schema.js';
-import type { PendingEvent } from './outbox.js';
+import type { PendingEvent } from '../events.js';
 import { MEMBER_STUDENT_PREFIX, userRoom } from './rooms.js';
 
 /**

@@ -26,7 +26,7 @@ const open: Recorder[] = [];
 
 beforeAll(async () => {
   first = await createTestApp({ env: { REDIS_URL: redisUrl } });
-  second = await createTestApp({ env: { REDIS_URL: redisUrl }, database: first.app.database });
+  second = await createTestApp({ env: { REDIS_URL: redisUrl }, database: first.app.core.database });
   firstUrl = await listen(first.app);
   secondUrl = await listen(second.app);
 });
@@ -220,8 +220,8 @@ describe('several server processes with the Redis adapter', () => {
     const head = (await connect(secondUrl, student.token)).missed[0]!.lastId;
     await createAssignment(first, teacher, course, { title: 'While away' });
     // The real replay on the second instance, with writes on the first around its read.
-    const replay = second.app.replay as {
-      forSocket: (...a: Parameters<typeof second.app.replay.forSocket>) => Promise<Replay>;
+    const replay = second.app.core.replay as {
+      forSocket: (...a: Parameters<typeof second.app.core.replay.forSocket>) => Promise<Replay>;
     };
     const original = replay.forSocket;
     const written: string[] = [];

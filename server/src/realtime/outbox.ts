@@ -2,73 +2,70 @@ import type { LiveEvent, LiveEventData, LiveEventType } from '@classwave/shared'
 import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
 import { events } from '../db/schema.js';
-import type { DomainEventBus } from '../events.js';
+import type { AudiencedEvent, Committed, DomainEventBus, PendingEvent, RecordEvent } from '../events.js';
 import { resolveMemberRooms } from './member-rooms.js';
 
-/** A stored event with the rooms that may see it. */
-export type AudiencedEvent = LiveEvent & { audience: string[] };
-
-export type RecordEvent = <T extends LiveEventType>(
-  type: T,
-  data: LiveEventData[T],
-  audience: string[],
-) => void;
-
-/** An event recorded during a transaction, not yet written. */
-export interface PendingEvent {
-  type: LiveEventType;
-  data: unknown;
+/** What a rule sees of the transaction that recorded an event. */
+export interface RuleContext {
+  tx: Tx;
+  /** Records more events, written with the one that triggered the rule. */
+  record: RecordEvent;
+  now: Date;
+  /** The rooms the triggering event goes to. */
   audience: string[];
 }
-
-/**
- * Called in the transaction just before its events are written, with those events: returns more
- * events to write with them (the notifications derived from them, DESIGN §14). Work too large for
- * the transaction (a row per member of a big class) is a job it schedules and names with `soon`:
- * that job runs right after the commit (`runSoon`), and by the poller if the process dies first.
- */
-export type DeriveEvents = (
-  tx: Tx,
-  pending: readonly PendingEvent[],
-  soon: (jobKey: string) => void,
-) => Promise<PendingEvent[]>;
+type Rule<T extends LiveEventType> = (data: LiveEventData[T], context: RuleContext) => Promise<void>;
+/** Work done inside the transaction of a change, keyed by the type of event it recorded. */
+export type OutboxRules = { [T in LiveEventType]?: Rule<T> };
 
 /**
  * Transactions that report what they change. Events recorded during the work are written in the
  * same transaction, at its very end, and published on the bus only after the commit. Writers do
  * not wait for each other: ids are handed out at insert, so one can commit after a larger id, and
  * each event keeps its transaction id and the set of transactions still running when it was
- * written (its snapshot), from which a replay finds such late commits (replay.ts). An earlier version serialised every write
- * behind one lock held through COMMIT; bench S2 showed it capped writes at one disk flush each.
+ * written (its snapshot), from which a replay finds such late commits (replay.ts). An earlier
+ * version serialised every write behind one lock held through COMMIT; bench S2 showed it capped
+ * writes at one disk flush each.
+ *
+ * Modules add rules (`rules`): work that must commit with the change or not at all, such as the
+ * notifications derived from it (DESIGN §14); the events those rules record are written alongside.
  */
-export function createOutbox({
-  db,
-  bus,
-  clock,
-  derive,
-}: {
-  db: Db;
-  bus: DomainEventBus;
-  clock: Clock;
-  derive?: DeriveEvents;
-}) {
-  const outbox = {
-    /**
-     * Runs jobs named by key, each in a transaction of its own (the job runner's `runNow`, set once
-     * it exists: it needs this outbox). Awaited before `transaction` returns; it logs its own errors.
-     */
-    runSoon: undefined as ((jobKeys: string[]) => Promise<void>) | undefined,
+export function createOutbox({ db, bus, clock }: { db: Db; bus: DomainEventBus; clock: Clock }) {
+  const ruleSets: OutboxRules[] = [];
+
+  /** Runs every module's rules for each pending event; returns the events they recorded. */
+  async function derive(tx: Tx, pending: readonly PendingEvent[]): Promise<PendingEvent[]> {
+    const derived: PendingEvent[] = [];
+    const record: RecordEvent = (type, data, audience) => void derived.push({ type, data, audience });
+    const now = clock.now();
+    for (const event of pending)
+      for (const rules of ruleSets) {
+        const rule = rules[event.type] as Rule<LiveEventType> | undefined;
+        if (rule)
+          await rule(event.data as LiveEventData[LiveEventType], {
+            tx,
+            record,
+            now,
+            audience: event.audience,
+          });
+      }
+    return derived;
+  }
+
+  return {
+    /** Adds a module's rules; rules of one event type run in the order their modules were set up. */
+    rules(rules: OutboxRules): void {
+      ruleSets.push(rules);
+    },
 
     async transaction<R>(work: (tx: Tx, record: RecordEvent) => Promise<R>): Promise<R> {
       const pending: PendingEvent[] = [];
       const record: RecordEvent = (type, data, audience) => void pending.push({ type, data, audience });
       let stored: AudiencedEvent[] = [];
-      const soon: string[] = [];
       const result = await db.transaction(async (tx) => {
         const value = await work(tx, record);
         await resolveMemberRooms(tx, pending);
-        if (derive && pending.length > 0)
-          pending.push(...(await derive(tx, pending, (key) => void soon.push(key))));
+        if (ruleSets.length > 0 && pending.length > 0) pending.push(...(await derive(tx, pending)));
         if (pending.length > 0) {
           const at = clock.now();
           const rows = await tx
@@ -85,14 +82,17 @@ export function createOutbox({
         }
         return value;
       });
-      for (const event of stored) bus.emit('live', event);
+      if (stored.length === 0) return result;
+      const held: Promise<unknown>[] = [];
+      const committed: Committed = { hold: (work) => void held.push(work) };
+      for (const event of stored) bus.emit('live', event, committed);
       // Awaited: a new assignment's inbox rows then do not run under the next write's event. Tried
       // without (the teacher's answer for a class of 5,000 went from 370 ms to a few ms): in the
-      // same run S3's event p99 went from 0.95x to 2.3x bare socket.io at 5,000 members.
-      if (soon.length > 0) await outbox.runSoon?.(soon);
+      // same run S3's event p99 went from 0.95x to 2.3x bare socket.io at 5,000 members. What is
+      // held logs its own failures: the change has committed, and its answer stands.
+      if (held.length > 0) await Promise.allSettled(held);
       return result;
     },
   };
-  return outbox;
 }
 export type Outbox = ReturnType<typeof createOutbox>;

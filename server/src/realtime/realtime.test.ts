@@ -224,7 +224,7 @@ describe('catching up after a disconnect', () => {
           courseId: course.id,
         },
       });
-      expect(await aged.app.replay.prune()).toBeGreaterThan(0);
+      expect(await aged.app.core.replay.prune()).toBeGreaterThan(0);
       const reader = bearer((await signIn(aged, student.email)).accessToken);
       const stale = (
         await aged.app.inject({ method: 'GET', url: `/api/events?after=${head.lastId}`, headers: reader })
@@ -325,7 +325,7 @@ describe('the assistant', () => {
       'nothing',
     );
     const { chatbotConversations } = await import('../db/schema.js');
-    const rows = await t.app.database.db.select().from(chatbotConversations);
+    const rows = await t.app.core.database.db.select().from(chatbotConversations);
     expect(rows.find((r) => r.question === 'How do I submit an assignment?')).toMatchObject({
       userId: ada.id,
       answer: answer.answer,

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, lt, or, sql } from 'drizzle-orm';
 import type { LiveEvent, LiveEventType, MissedEvents } from '@classwave/shared';
-import type { Caller } from '../auth/service.js';
+import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
 import { courseMembers, events } from '../db/schema.js';

@@ -164,8 +164,8 @@ describe('catching up over the socket', () => {
     // The real replay, with writes around its read (the race of a busy server, made certain): one
     // commits before the read (so it is both replayed and published live to the held socket), one
     // after it (published live only).
-    const replay = t.app.replay as {
-      forSocket: (...args: Parameters<typeof t.app.replay.forSocket>) => Promise<Replay>;
+    const replay = t.app.core.replay as {
+      forSocket: (...args: Parameters<typeof t.app.core.replay.forSocket>) => Promise<Replay>;
     };
     const original = replay.forSocket;
     const during: string[] = [];
@@ -214,8 +214,8 @@ describe('catching up over the socket', () => {
     const first = await nextMissed(r, 1);
     socket.disconnect();
     const away = await createAssignment(t, teacher, course, { title: 'While the database hiccups' });
-    const replay = t.app.replay as {
-      forSocket: (...args: Parameters<typeof t.app.replay.forSocket>) => Promise<Replay>;
+    const replay = t.app.core.replay as {
+      forSocket: (...args: Parameters<typeof t.app.core.replay.forSocket>) => Promise<Replay>;
     };
     const original = replay.forSocket;
     const asked: number[] = [];
@@ -301,7 +301,7 @@ describe('cursors the server cannot use', () => {
           courseId: agedCourse.id,
         },
       });
-      expect(await aged.app.replay.prune()).toBeGreaterThan(0);
+      expect(await aged.app.core.replay.prune()).toBeGreaterThan(0);
       const token = (await signIn(aged, student.email)).accessToken;
       const r = await connect(agedUrl, undefined, { auth: { token, after: head } });
       expect(r.missed).toMatchObject([{ resync: true, events: [] }]);

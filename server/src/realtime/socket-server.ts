@@ -3,55 +3,21 @@ import { createAdapter as createClusterAdapter } from '@socket.io/cluster-adapte
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import { Server, type Socket } from 'socket.io';
-import {
-  CHAT_QUESTION_MAX_LENGTH,
-  CHATBOT_REPLY_DELAY_MS,
-  chatReply,
-  ErrorCode,
-  SocketRefusal,
-  type Ack,
-  type ClientToServerEvents,
-  type MissedEvents,
-  type PresenceState,
-  type ServerToClientEvents,
-} from '@classwave/shared';
-import type { AuthService, Caller } from '../auth/service.js';
+import { Server } from 'socket.io';
+import { ErrorCode, SocketRefusal, type ClientToServerEvents, type MissedEvents } from '@classwave/shared';
+import type { AuthService } from '../auth/service.js';
 import { AppError } from '../http/errors.js';
-import { isBrokenText } from '../http/validation.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
 import { and, eq, inArray } from 'drizzle-orm';
 import { batchLoader } from '../db/batch-loader.js';
-import { chatbotConversations, courseMembers } from '../db/schema.js';
+import { courseMembers } from '../db/schema.js';
 import type { DomainEventBus, SessionEnded } from '../events.js';
 import { cursorOf, holdLiveEvents } from './catch-up.js';
-import { socketListener } from './listener.js';
+import { refuse, socketListener } from './listener.js';
 import type { ReplayService } from './replay.js';
 import { courseRoom, roleRoom, userRoom } from './rooms.js';
-
-export interface SocketData {
-  caller: Caller;
-  /**
-   * What the student's tab shows (DESIGN §13 panel), set by `presence:set`. Kept on the socket so
-   * `fetchSockets()` reads it on every process, through the Redis or the cluster adapter.
-   */
-  presence?: { assignmentId: string; courseId: string; state: PresenceState };
-  /** The course rooms of the student's active memberships at connect (DESIGN §11). */
-  courseRooms: string[];
-  chatPending: boolean;
-}
-/** Between the app's processes (through the Redis or the cluster adapter). */
-interface InterServerEvents {
-  /** A session ended on another process: drop it from this process's session cache, close its tabs here. */
-  'session:ended': (ended: SessionEnded) => void;
-  /** A change on another process made these courses' cached assignment rows stale. */
-  'readModel:stale': (courseIds: string[]) => void;
-  /** Another process's tabs show these assignments' live panels (panel-watch.ts). */
-  'panel:watched': (assignmentIds: string[]) => void;
-}
-export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
-export type AppIo = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+import type { AppIo, AppSocket, SocketHandler } from './types.js';
 
 export interface RealtimeOptions {
   httpServer: HttpServer;
@@ -66,19 +32,15 @@ export interface RealtimeOptions {
   db: Db;
   clock: Clock;
   log: FastifyBaseLogger;
-  /** The assistant's reply delay; the spec's 1–2 s unless a test shortens it. */
-  chatDelayMs?: { min: number; max: number };
 }
 
-const CHAT_FLOOD = { max: 10, windowMs: 60_000 };
 const MAX_MESSAGE_BYTES = 16 * 1024;
-
-const refuse = (code: string, message: string): Ack => ({ ok: false, code, message });
 
 /**
  * socket.io on the app's HTTP server: authenticates every handshake (and every reconnect) with the
- * access token, puts the socket in the rooms its user belongs to, and sends each committed live
- * event to its audience. Only this module knows sockets and rooms.
+ * access token, puts the socket in the rooms its user belongs to, catches it up on what it missed,
+ * and sends each committed live event to its audience. Modules add their client events with
+ * `handle` (the assistant's chat, the live panel); only the server decides who is in which room.
  */
 export function createRealtime(options: RealtimeOptions) {
   const { auth, bus, log, clock, replay } = options;
@@ -107,8 +69,6 @@ export function createRealtime(options: RealtimeOptions) {
     io.adapter(createClusterAdapter());
   }
   const otherProcesses = redisClients.length > 0 || options.clusterWorker === true;
-
-  const chatFlood = slidingWindow(CHAT_FLOOD);
 
   // Read in the handshake, so a socket is in its course rooms from its first event on; handshakes
   // arriving together (a reconnection storm) share one query.
@@ -141,7 +101,6 @@ export function createRealtime(options: RealtimeOptions) {
       const caller = await auth.authenticate(token);
       socket.data.caller = caller;
       socket.data.courseRooms = caller.role === 'student' ? await activeCourseRooms(caller.userId) : NO_ROOMS;
-      socket.data.chatPending = false;
       next();
     } catch (error) {
       if (error instanceof AppError) return next(new Error(error.code));
@@ -177,6 +136,11 @@ export function createRealtime(options: RealtimeOptions) {
     hold.release(() => socket.emit('events:missed', missed), new Set(missed.events.map((e) => e.id)));
   }
 
+  /** The modules' client events and disconnect listeners, attached to every socket as it connects. */
+  const handlers: Array<
+    [event: keyof ClientToServerEvents | 'disconnect', listener: (...args: unknown[]) => void]
+  > = [];
+
   io.on('connection', (socket: AppSocket) => {
     const { caller } = socket.data;
     // Before joining any room: from its first live event on, the socket's events wait for its replay.
@@ -186,7 +150,8 @@ export function createRealtime(options: RealtimeOptions) {
     socket.on('disconnect', onDisconnect);
     void catchUp(socket, hold);
     socket.on('auth:token', onAuthToken);
-    socket.on('chat:ask', onChatAsk);
+    const on = socket.on.bind(socket) as (event: string, listener: (...args: unknown[]) => void) => void;
+    for (const [event, listener] of handlers) on(event, listener);
   });
 
   // The socket's handlers are made once (socketListener), not again for every socket.
@@ -211,58 +176,6 @@ export function createRealtime(options: RealtimeOptions) {
         refuse(error instanceof AppError ? error.code : ErrorCode.invalidToken, 'That token is not valid.'),
       );
     }
-  });
-
-  const onChatAsk = socketListener((socket, payload: unknown, ack: unknown) => {
-    const { caller } = socket.data;
-    const answer = (result: Ack) =>
-      typeof ack === 'function' ? ack(result) : result.ok || socket.emit('error:message', result);
-    const question = (payload as { question?: unknown } | null)?.question;
-    if (typeof question !== 'string' || question.trim() === '') {
-      return answer(refuse(ErrorCode.validationFailed, 'Type a question first.'));
-    }
-    if (isBrokenText(question)) {
-      return answer(
-        refuse(ErrorCode.validationFailed, 'The question must be valid text: no NUL characters.'),
-      );
-    }
-    if (question.length > CHAT_QUESTION_MAX_LENGTH) {
-      return answer(
-        refuse(
-          ErrorCode.validationFailed,
-          `Questions can be at most ${CHAT_QUESTION_MAX_LENGTH} characters.`,
-        ),
-      );
-    }
-    if (socket.data.chatPending)
-      return answer(refuse(ErrorCode.conflict, 'Please wait for the answer to your last question.'));
-    // Counted per user (on this process), not per socket: more tabs must not mean more questions.
-    if (!chatFlood.allow(caller.userId, Date.now())) {
-      return answer(
-        refuse(ErrorCode.rateLimited, 'That is a lot of questions at once. Please wait a minute.'),
-      );
-    }
-    socket.data.chatPending = true;
-    answer({ ok: true });
-
-    const text = question.trim();
-    const delay = options.chatDelayMs ?? CHATBOT_REPLY_DELAY_MS;
-    setTimeout(
-      async () => {
-        const reply = chatReply(text);
-        try {
-          await options.db
-            .insert(chatbotConversations)
-            .values({ userId: caller.userId, question: text, answer: reply, createdAt: clock.now() });
-        } catch (err) {
-          // The spec keeps the chat going when the log fails; the failure is only logged.
-          log.warn({ err }, 'could not store the chat conversation');
-        }
-        socket.data.chatPending = false;
-        socket.emit('chat:reply', { question: text, answer: reply, at: clock.now().toISOString() });
-      },
-      delay.min + Math.random() * (delay.max - delay.min),
-    );
   });
 
   bus.on('live', (event) => {
@@ -300,12 +213,6 @@ export function createRealtime(options: RealtimeOptions) {
     auth.forgetSession(ended.sessionId);
     closeSessionHere(ended);
   });
-  io.on('readModel:stale', (courseIds) => {
-    if (Array.isArray(courseIds)) bus.emit('readModel:stale', { courseIds, remote: true });
-  });
-  bus.on('readModel:stale', ({ courseIds, remote }) => {
-    if (!remote && otherProcesses) io.serverSideEmit('readModel:stale', courseIds);
-  });
   bus.on('session:ended', ({ sessionId, userId, reason }) => {
     // One process: nobody else to tell.
     if (otherProcesses) io.serverSideEmit('session:ended', { sessionId, userId, reason });
@@ -316,6 +223,17 @@ export function createRealtime(options: RealtimeOptions) {
     io,
     /** Whether other processes share the sockets (through the Redis or the cluster adapter). */
     otherProcesses,
+    /**
+     * A client event a module answers (DESIGN §16: the assistant's chat, the live panel). The
+     * handler is made once for every socket, not once per socket (listener.ts).
+     */
+    handle(event: keyof ClientToServerEvents, handler: SocketHandler): void {
+      handlers.push([event, socketListener(handler) as (...args: unknown[]) => void]);
+    },
+    /** Runs when any socket disconnects (after the core's own clean-up). */
+    onDisconnect(handler: (socket: AppSocket) => void): void {
+      handlers.push(['disconnect', socketListener(handler) as (...args: unknown[]) => void]);
+    },
     /**
      * Before the HTTP server closes: open websockets would otherwise keep it from closing. The
      * transports are dropped rather than the sockets disconnected, so clients see a lost connection
@@ -329,28 +247,6 @@ export function createRealtime(options: RealtimeOptions) {
       // io.close also closes the HTTP server, which Fastify has already closed: that error is expected.
       await new Promise<void>((resolve) => io.close(() => resolve()));
       for (const client of redisClients) client.disconnect();
-    },
-  };
-}
-
-/** At most `max` events per key in any `windowMs`; keys with no recent event are dropped. */
-function slidingWindow({ max, windowMs }: { max: number; windowMs: number }) {
-  const times = new Map<string, number[]>();
-  let lastSweep = 0;
-  return {
-    allow(key: string, now: number): boolean {
-      if (now - lastSweep > windowMs) {
-        lastSweep = now;
-        for (const [k, list] of times) if (now - list[list.length - 1]! >= windowMs) times.delete(k);
-      }
-      const recent = (times.get(key) ?? []).filter((t) => now - t < windowMs);
-      if (recent.length >= max) {
-        times.set(key, recent);
-        return false;
-      }
-      recent.push(now);
-      times.set(key, recent);
-      return true;
     },
   };
 }
@@ -391,3 +287,4 @@ function createExpiries(clock: Clock, expire: (socket: AppSocket) => void) {
     },
   };
 }
+export type Realtime = ReturnType<typeof createRealtime>;

@@ -57,7 +57,7 @@ describe('PUT /api/assignments/:id/draft racing POST /api/assignments/:id/submis
         expect([200, 409]).toContain(saved.statusCode);
       }),
     );
-    const { db } = t.app.database;
+    const { db } = t.app.core.database;
     const orphans = await Promise.all(
       assignments.map((a) =>
         db

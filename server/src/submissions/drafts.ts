@@ -1,16 +1,15 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { ErrorCode } from '@classwave/shared';
 import type { Draft, DraftSaved, SaveDraftBody } from '@classwave/shared';
-import type { Caller } from '../auth/service.js';
+import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
 import { assignments, courseMembers, courses, submissionDrafts, submissions } from '../db/schema.js';
 import { AppError, conflict } from '../http/errors.js';
-import { found, requireStudent } from '../policies.js';
+import { found, requireActiveMember, requireStudent } from '../policies.js';
 
-const NOT_A_MEMBER = 'You are no longer a member of this course, so you cannot write to it.';
 export const ALREADY_SUBMITTED = 'You have already submitted this assignment.';
 /**
  * Unsubmit refused while a grade is held (release 'manual', not returned): the student must not
@@ -51,8 +50,7 @@ export async function requireWriter(
       and(eq(courseMembers.courseId, courses.id), eq(courseMembers.studentId, caller.userId)),
     )
     .where(eq(assignments.id, assignmentId));
-  if (!target?.membership) throw found(undefined, 'Assignment');
-  if (target.membership !== 'active') throw new AppError(403, ErrorCode.notAMember, NOT_A_MEMBER);
+  requireActiveMember(target, 'write to it');
   return { courseId: target.courseId, teacherId: target.teacherId, dueDate: target.dueDate };
 }
 
@@ -99,18 +97,7 @@ export async function restoreDraft(
 /** A save's answer: stored, or refused because another tab saved a newer version first. */
 export type SaveResult = { saved: true; draft: DraftSaved } | { saved: false; current: Draft };
 
-export function createDraftService({
-  db,
-  clock,
-  outbox,
-  onWithdrawn,
-}: {
-  db: Db;
-  clock: Clock;
-  outbox: Outbox;
-  /** After an unsubmit committed (the live assignment panel counts it again). */
-  onWithdrawn?: (assignmentId: string) => void;
-}) {
+export function createDraftService({ db, clock, outbox }: { db: Db; clock: Clock; outbox: Outbox }) {
   async function hasSubmitted(tx: Db | Tx, assignmentId: string, studentId: string) {
     const [row] = await tx
       .select({ id: submissions.id })
@@ -209,7 +196,7 @@ export function createDraftService({
     async unsubmit(caller: Caller, assignmentId: string): Promise<Draft> {
       const { courseId, teacherId, dueDate } = await requireWriter(db, caller, assignmentId, 'unsubmit');
       const studentId = caller.userId;
-      const draft = await outbox.transaction(async (tx, record) => {
+      return outbox.transaction(async (tx, record) => {
         const [row] = await tx
           .select()
           .from(submissions)
@@ -241,8 +228,6 @@ export function createDraftService({
         );
         return { content: submission.content, ...draft };
       });
-      onWithdrawn?.(assignmentId);
-      return draft;
     },
   };
 }

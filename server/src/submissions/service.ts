@@ -8,21 +8,20 @@ import type {
   OwnSubmission,
   Submission,
 } from '@classwave/shared';
-import type { Caller } from '../auth/service.js';
+import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
-import { isoText, type Database, type Db, type Statement, type Tx } from '../db/client.js';
+import { isoText, type Database, type Statement, type Tx } from '../db/client.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
 import { PG, pgCode } from '../db/errors.js';
 import { assignments, courseMembers, courses, profiles, submissions } from '../db/schema.js';
-import { AppError, badRequest, conflict } from '../http/errors.js';
-import { found, requireStudent } from '../policies.js';
+import { AppError, badRequest, conflict, notFound } from '../http/errors.js';
+import { found, requireActiveMember, requireStudent } from '../policies.js';
 import { requireOwnerOf } from '../classes/visibility.js';
 import { toOwnSubmission } from '../assignments/queries.js';
 import { deleteDraft, lockStudentWork } from './drafts.js';
 
 const ALREADY_SUBMITTED = 'You have already submitted this assignment.';
-const NOT_A_MEMBER = 'You are no longer a member of this course, so you cannot submit to it.';
 const CLOSED = 'This assignment closed at its due time, so it no longer takes submissions.';
 
 type SubmissionRow = typeof submissions.$inferSelect;
@@ -114,24 +113,20 @@ async function submissionWithKey(tx: Tx, assignmentId: string, studentId: string
   return row;
 }
 
+/**
+ * Submitting and grading a student's work. What follows a submission (the live panel, the teacher's
+ * batch) hears its `submission:created` on the bus once it has committed: the answer does not wait.
+ */
 export function createSubmissionService({
-  db,
   database,
   clock,
   outbox,
-  onSubmitted,
 }: {
-  db: Db;
-  database: Pick<Database, 'rows'>;
+  database: Pick<Database, 'db' | 'rows'>;
   clock: Clock;
   outbox: Outbox;
-  /**
-   * After a submission committed (the live assignment panel counts it, the teacher's batch takes
-   * it). The answer does not wait for it: the submission stands once committed, and what follows
-   * reaches the teacher as live events (a failure is logged, and the batch's job is the net).
-   */
-  onSubmitted?: (assignmentId: string, submissionId: string) => Promise<void> | void;
 }) {
+  const { db } = database;
   return {
     /**
      * A student's one submission per assignment; a second (even a racing one) is a 409 (and so is a late
@@ -162,10 +157,8 @@ export function createSubmissionService({
           and(eq(courseMembers.courseId, courses.id), eq(courseMembers.studentId, caller.userId)),
         )
         .where(eq(assignments.id, assignmentId));
-      // Never a member: the assignment is not there for them (404). A former member knows it is (403).
-      if (!target?.membership) throw found(undefined, 'Assignment');
-      if (target.membership !== 'active') throw new AppError(403, ErrorCode.notAMember, NOT_A_MEMBER);
-      const { teacherId, studentName, dueDate } = target;
+      requireActiveMember(target, 'submit to it');
+      const { teacherId, studentName, dueDate } = target!;
       const now = clock.now();
       // A keyed repeat of a submit that made it before the due time is answered in the transaction.
       if (!idempotencyKey && target.closesAtDue && now.getTime() > dueDate.getTime())
@@ -180,7 +173,7 @@ export function createSubmissionService({
             .from(assignments)
             .where(eq(assignments.id, assignmentId))
             .for('share');
-          if (!current) throw found(undefined, 'Assignment');
+          if (!current) throw notFound('Assignment not found.');
           const repeat = idempotencyKey
             ? await submissionWithKey(tx, assignmentId, caller.userId, idempotencyKey)
             : undefined;
@@ -219,10 +212,9 @@ export function createSubmissionService({
         });
       } catch (error) {
         // The assignment was deleted between the check and the insert.
-        if (pgCode(error) === PG.foreignKeyViolation) throw found(undefined, 'Assignment');
+        if (pgCode(error) === PG.foreignKeyViolation) throw notFound('Assignment not found.');
         throw error;
       }
-      if (own.created) void onSubmitted?.(assignmentId, own.submission.id);
       return own;
     },
 
@@ -290,7 +282,7 @@ export function createSubmissionService({
           .from(submissions)
           .where(eq(submissions.id, submissionId))
           .for('update');
-        if (!before) throw found(undefined, 'Submission');
+        if (!before) throw notFound('Submission not found.');
         if (body.grade > assignment.maxPoints) {
           throw badRequest(
             `body.grade must be at most ${assignment.maxPoints}, this assignment's max points`,

@@ -104,7 +104,7 @@ export async function createTestApp(
       APP_ORIGIN: TEST_ORIGIN,
       SMTP_URL: mail.url,
       DATA_DIR: path.join(tmpdir(), 'classwave-unused'),
-      // Timed jobs run when a test says so (app.jobs.runDue()), or with JOB_POLL_MS given.
+      // Timed jobs run when a test says so (app.core.jobs.runDue()), or with JOB_POLL_MS given.
       JOB_POLL_MS: '0',
       ...options.env,
     },

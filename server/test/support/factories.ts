@@ -75,7 +75,7 @@ export async function submit(
   if (res.statusCode !== 201) throw new Error(`submit: ${res.statusCode} ${res.body}`);
   // The teacher's batch follows the answer (issue 15); tests that then move the clock or read the
   // batch mean "after this submission", as a real one is a few milliseconds later.
-  await t.app.afterCommit.settled();
+  await t.app.core.afterCommit.settled();
   return res.json();
 }
 

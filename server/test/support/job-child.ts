@@ -1,6 +1,6 @@
 /**
- * A job-runner process for scheduler-crash.test.ts: the server's own runner (notifications/jobs.ts),
- * deriver and mailer on the test's database — PostgreSQL at DATABASE_URL, else PGlite in DATA_DIR —
+ * A job-runner process for scheduler-crash.test.ts: the server's own runner (jobs/runner.ts),
+ * notification rules and jobs, and mailer on the test's database — PostgreSQL at DATABASE_URL, else PGlite in DATA_DIR —
  * run until no job is due, then exit. With HOLD=<kind> it does that kind's real work and then, still
  * inside the claiming transaction, prints `holding <key>` and waits there for the test to SIGKILL it.
  *
@@ -10,10 +10,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import { createMailer } from '../../src/auth/mailer.js';
 import { systemClock } from '../../src/clock.js';
 import { openDatabase } from '../../src/db/client.js';
-import { DomainEventBus } from '../../src/events.js';
-import { createDeriver } from '../../src/notifications/derive.js';
-import { createJobRunner, defaultJobHandlers, type JobHandler } from '../../src/notifications/jobs.js';
-import { createOutbox } from '../../src/realtime/outbox.js';
+import type { JobHandler } from '../../src/jobs/schedule.js';
+import { notificationJobs } from '../../src/notifications/jobs.js';
+import { otherProcessJobs } from './jobs.js';
 
 const env = process.env;
 const database = await openDatabase(
@@ -27,9 +26,9 @@ const log = quiet;
 const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: 'Classwave <no-reply@classwave.test>', log });
 
 const hold = env.HOLD;
-const handlers: Record<string, JobHandler> = { ...defaultJobHandlers };
+const handlers: Record<string, JobHandler> = {};
 if (hold) {
-  const real = defaultJobHandlers[hold]!;
+  const real = notificationJobs[hold]!;
   handlers[hold] = async (job, context) => {
     const outcome = await real(job, context);
     process.stdout.write(`holding ${job.key}\n`);
@@ -39,14 +38,8 @@ if (hold) {
   };
 }
 
-const runner = createJobRunner({
+const runner = otherProcessJobs({
   db: database.db,
-  outbox: createOutbox({
-    db: database.db,
-    bus: new DomainEventBus(),
-    clock: systemClock,
-    derive: createDeriver(systemClock),
-  }),
   clock: systemClock,
   mailer,
   appOrigin: env.APP_ORIGIN ?? 'http://localhost:5173',

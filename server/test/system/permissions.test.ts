@@ -589,7 +589,7 @@ describe('notifications reach exactly their audience', () => {
       payload: { grade: 7, baseVersion: 0 },
     });
     expect(graded.statusCode).toBe(200);
-    await t.app.afterCommit.settled(); // the owner's submissions batch follows the submit's answer
+    await t.app.core.afterCommit.settled(); // the owner's submissions batch follows the submit's answer
     const page = (
       await t.app.inject({ method: 'GET', url: '/api/notifications', headers: headersOf(who as Who) })
     ).json<{ items: Array<{ kind: string; assignmentId: string | null }> }>();

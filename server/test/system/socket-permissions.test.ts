@@ -533,7 +533,7 @@ describe('what an accepted or refused client event leaves behind', () => {
       question: question('studentB'),
       answer: expect.stringMatching(/\w/),
     });
-    const stored = await t.app.database.db
+    const stored = await t.app.core.database.db
       .select({ userId: chatbotConversations.userId })
       .from(chatbotConversations)
       .where(eq(chatbotConversations.question, question('studentB')));
@@ -546,7 +546,7 @@ describe('what an accepted or refused client event leaves behind', () => {
     const { sub } = claimsOf(signedOutToken);
     await emitAfterRefusal(url, signedOutToken, [['chat:ask', { question: 'Sneaky?' }]]);
     await new Promise((resolve) => setTimeout(resolve, CHAT_DELAY_MS * 3));
-    const stored = await t.app.database.db
+    const stored = await t.app.core.database.db
       .select()
       .from(chatbotConversations)
       .where(eq(chatbotConversations.userId, sub));
@@ -574,7 +574,7 @@ describe('what an accepted or refused client event leaves behind', () => {
     for (const question of ['Why\u0000?', 'Half \ud800 a pair'])
       expect(await emitWithAck(tab.socket, 'chat:ask', { question })).toBe(ErrorCode.validationFailed);
     await new Promise((resolve) => setTimeout(resolve, CHAT_DELAY_MS * 3));
-    const stored = await t.app.database.db
+    const stored = await t.app.core.database.db
       .select()
       .from(chatbotConversations)
       .where(eq(chatbotConversations.userId, student.id));
@@ -668,7 +668,7 @@ describe('client events the server does not handle', () => {
 
   it('lists every event the server listens to on a connected socket in the table above', async () => {
     const r = await join(actors.studentA.token);
-    const serverSocket = t.app.io.of('/').sockets.get(r.socket.id ?? '');
+    const serverSocket = t.app.core.realtime.io.of('/').sockets.get(r.socket.id ?? '');
     expect(serverSocket).toBeDefined();
     const internal = new Set(['disconnect', 'disconnecting', 'error', 'newListener', 'removeListener']);
     const handled = serverSocket!
@@ -913,7 +913,7 @@ describe('who hears each server event', () => {
         const res = await post(`/api/assignments/${state.held.id}/return`, owner(), { undoable: true });
         expect(res.statusCode).toBe(202);
         t.clock.advance(RETURN_UNDO_SECONDS * 1000);
-        await t.app.jobs.runDue();
+        await t.app.core.jobs.runDue();
         // The course can be deleted at the end of the table only without assignments.
         const gone = await t.app.inject({
           method: 'DELETE',

@@ -1,14 +1,11 @@
 import { ErrorCode, type Ack } from '@classwave/shared';
-import type { Caller } from '../auth/service.js';
-import { PANEL_PREFIX, panelRoom } from './rooms.js';
-import type { AppIo, AppSocket } from './socket-server.js';
-import { socketListener } from './listener.js';
+import type { Caller } from '../auth/caller.js';
+import { isUuid, refuse } from '../realtime/listener.js';
+import { PANEL_PREFIX, panelRoom } from '../realtime/rooms.js';
+import type { Realtime } from '../realtime/socket-server.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** How long another process's word that it shows a panel holds; it is said again every third of it. */
 export const WATCH_LEASE_MS = 30_000;
-
-const refuse = (code: string, message: string): Ack => ({ ok: false, code, message });
 
 /**
  * Who watches which assignment's live panel (DESIGN §13). A panel is a view of the whole class,
@@ -23,19 +20,18 @@ const refuse = (code: string, message: string): Ack => ({ ok: false, code, messa
  * lease runs out. A tab that reconnects watches again (the client re-sends on connect).
  */
 export function installPanelWatch(
-  io: AppIo,
+  realtime: Realtime,
   options: {
     /** True when the caller teaches the assignment's course. */
     owns(caller: Caller, assignmentId: string): Promise<boolean>;
-    /** Whether other processes share the sockets (an adapter is in place). */
-    otherProcesses: boolean;
   },
 ) {
+  const { io, otherProcesses } = realtime;
   const leases = new Map<string, number>();
   const watchedHere = (assignmentId: string) =>
     (io.of('/').adapter.rooms.get(panelRoom(assignmentId))?.size ?? 0) > 0;
   const tellOthers = (assignmentIds: string[]) => {
-    if (options.otherProcesses && assignmentIds.length > 0) io.serverSideEmit('panel:watched', assignmentIds);
+    if (otherProcesses && assignmentIds.length > 0) io.serverSideEmit('panel:watched', assignmentIds);
   };
 
   io.on('panel:watched', (assignmentIds) => {
@@ -44,7 +40,7 @@ export function installPanelWatch(
     for (const id of assignmentIds) if (typeof id === 'string') leases.set(id, until);
   });
 
-  const renew = options.otherProcesses
+  const renew = otherProcesses
     ? setInterval(() => {
         const now = Date.now();
         for (const [id, until] of leases) if (until < now) leases.delete(id);
@@ -56,7 +52,7 @@ export function installPanelWatch(
     : undefined;
   renew?.unref();
 
-  const onWatch = socketListener(async (socket, payload: unknown, ack: unknown) => {
+  realtime.handle('panel:watch', async (socket, payload, ack) => {
     // The panel this socket watches is its panel room (at most one), read when it is changed.
     const watching = () =>
       [...socket.rooms].find((room) => room.startsWith(PANEL_PREFIX))?.slice(PANEL_PREFIX.length);
@@ -70,7 +66,7 @@ export function installPanelWatch(
       if (was) void socket.leave(panelRoom(was));
       return answer({ ok: true });
     }
-    if (typeof assignmentId !== 'string' || !UUID.test(assignmentId))
+    if (typeof assignmentId !== 'string' || !isUuid(assignmentId))
       return answer(refuse(ErrorCode.validationFailed, 'assignmentId must be an assignment id or null.'));
     let owns: boolean;
     try {
@@ -85,7 +81,6 @@ export function installPanelWatch(
     tellOthers([assignmentId]);
     answer({ ok: true });
   });
-  io.on('connection', (socket: AppSocket) => socket.on('panel:watch', onWatch));
 
   return {
     /** Does any tab, on this process or (by its lease) another, show this assignment's panel? */

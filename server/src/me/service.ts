@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, isNull } from 'drizzle-orm';
-import { ErrorCode, type Profile, type SessionInfo } from '@classwave/shared';
-import type { Caller } from '../auth/service.js';
+import { ErrorCode, type Profile, type SessionInfo, type User } from '@classwave/shared';
+import type { Caller } from '../auth/caller.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { describeDevice, revokeUserSessions } from '../auth/sessions.js';
 import type { Clock } from '../clock.js';
@@ -11,6 +11,8 @@ import type { DomainEventBus } from '../events.js';
 import { AppError, unauthorized } from '../http/errors.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { userRoom } from '../realtime/rooms.js';
+import { toUser } from '../auth/users.js';
+import { accountOf } from './account.js';
 import { exportAccount } from './export.js';
 
 const OWNS_COURSES =
@@ -25,14 +27,14 @@ export function createAccountService(deps: {
   db: Db;
   clock: Clock;
   outbox: Outbox;
-  events: DomainEventBus;
+  bus: DomainEventBus;
   /** Sessions idle longer than this (the refresh-token lifetime) can no longer be used, so are not listed. */
   sessionIdleSeconds: number;
 }) {
-  const { db, clock, outbox, events, sessionIdleSeconds } = deps;
+  const { db, clock, outbox, bus, sessionIdleSeconds } = deps;
 
   const announceEnded = (userId: string, ids: string[], reason: string) => {
-    for (const sessionId of ids) events.emit('session:ended', { sessionId, userId, reason });
+    for (const sessionId of ids) bus.emit('session:ended', { sessionId, userId, reason });
   };
 
   async function requirePassword(caller: Caller, password: string): Promise<void> {
@@ -46,6 +48,15 @@ export function createAccountService(deps: {
   }
 
   return {
+    /** The signed-in user and their profile (GET /api/me). */
+    async me(caller: Caller): Promise<{ user: User; profile: Profile }> {
+      const { user, profile } = await accountOf(db, caller);
+      return {
+        user: toUser(user),
+        profile: { id: profile.id, fullName: profile.fullName, role: profile.role },
+      };
+    },
+
     /** Renames the caller; every tab of theirs hears `profile:updated`. */
     async updateProfile(caller: Caller, input: { fullName: string }): Promise<Profile> {
       return outbox.transaction(async (tx, record) => {

@@ -1,10 +1,9 @@
 import { ErrorCode, type Ack, type PresenceState } from '@classwave/shared';
-import type { Caller } from '../auth/service.js';
-import { courseRoom, presenceRoom } from './rooms.js';
-import type { AppIo, AppSocket } from './socket-server.js';
-import { socketListener } from './listener.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import type { Caller } from '../auth/caller.js';
+import { isUuid, refuse } from '../realtime/listener.js';
+import { courseRoom, presenceRoom } from '../realtime/rooms.js';
+import type { Realtime } from '../realtime/socket-server.js';
+import type { AppIo } from '../realtime/types.js';
 
 export interface PresenceRules {
   /** The course of an assignment this student may report on (an active member's), or null. */
@@ -13,15 +12,13 @@ export interface PresenceRules {
   changed(assignmentId: string): void;
 }
 
-const refuse = (code: string, message: string): Ack => ({ ok: false, code, message });
-
 /**
  * `presence:set` (DESIGN §13 live panel): a student's tab says which assignment it shows and
  * whether they are typing. Only an active member's report on an assignment of their course is
  * kept; the state lives on the socket (socket.data), so it goes when the socket goes.
  */
-export function installPresence(io: AppIo, rules: PresenceRules): void {
-  const onPresence = socketListener(async (socket, payload: unknown, ack: unknown) => {
+export function installPresence(realtime: Realtime, rules: PresenceRules): void {
+  realtime.handle('presence:set', async (socket, payload, ack) => {
     const answer = (result: Ack) => (typeof ack === 'function' ? ack(result) : undefined);
     const { caller } = socket.data;
     if (caller.role !== 'student')
@@ -36,7 +33,7 @@ export function installPresence(io: AppIo, rules: PresenceRules): void {
       }
       return answer({ ok: true });
     }
-    if (typeof body?.assignmentId !== 'string' || !UUID.test(body.assignmentId)) {
+    if (typeof body?.assignmentId !== 'string' || !isUuid(body.assignmentId)) {
       return answer(refuse(ErrorCode.validationFailed, 'assignmentId must be an assignment id or null.'));
     }
     if (body.state !== 'viewing' && body.state !== 'writing') {
@@ -60,13 +57,9 @@ export function installPresence(io: AppIo, rules: PresenceRules): void {
     if (before?.assignmentId !== assignmentId || before.state !== state) rules.changed(assignmentId);
     answer({ ok: true });
   });
-  const onDisconnect = socketListener((socket) => {
+  realtime.onDisconnect((socket) => {
     const gone = socket.data.presence;
     if (gone) rules.changed(gone.assignmentId);
-  });
-  io.on('connection', (socket: AppSocket) => {
-    socket.on('presence:set', onPresence);
-    socket.on('disconnect', onDisconnect);
   });
 }
 

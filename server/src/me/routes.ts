@@ -4,8 +4,11 @@ import {
   AccountExport,
   ChangePasswordBody,
   DeleteAccountBody,
+  DetectedTimeZoneBody,
   ErrorBody,
+  MeResponse,
   MessageResponse,
+  NotificationSettings,
   Profile,
   SessionsResponse,
   SignedOutOthersResponse,
@@ -15,14 +18,33 @@ import { callerOf } from '../auth/authenticate.js';
 import { limitBy, type Limit } from '../auth/limits.js';
 import { bearerSecurity, signedInErrors } from '../http/responses.js';
 import type { AccountService } from './service.js';
+import type { SettingsService } from './settings.js';
 
-/** The signed-in user's own account (DESIGN §15); registered behind the authenticate hook. */
-export const accountRoutes: FastifyPluginAsyncTypebox<{
+/**
+ * Everything under /api/me: the signed-in user's profile, account (DESIGN §15) and notification
+ * settings (DESIGN §14). Behind the authenticate hook.
+ */
+export const meRoutes: FastifyPluginAsyncTypebox<{
   account: AccountService;
+  settings: SettingsService;
   passwordLimit: Limit;
-}> = async (app, { account, passwordLimit }) => {
+}> = async (app, { account, settings, passwordLimit }) => {
   const common = { tags: ['account'], security: bearerSecurity };
   const errors = { ...signedInErrors, 429: ErrorBody };
+
+  app.get(
+    '/me',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The signed-in user and their profile',
+        security: bearerSecurity,
+        response: { 200: MeResponse, 401: ErrorBody },
+      },
+    },
+    async (request) => account.me(callerOf(request)),
+  );
+
   // A stolen access token must not become a way to guess the password behind it.
   const checkPassword = limitBy(app, [
     { name: 'account-password', key: (r) => r.caller?.userId ?? r.ip, ...passwordLimit },
@@ -112,5 +134,46 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{
       await account.deleteAccount(callerOf(request), request.body);
       return reply.status(204).send(null);
     },
+  );
+
+  app.get(
+    '/me/notification-settings',
+    {
+      schema: {
+        ...common,
+        tags: ['notifications'],
+        summary: 'Quiet hours (opt-in) and e-mail for timed notifications',
+        response: { 200: NotificationSettings, ...signedInErrors },
+      },
+    },
+    async (request) => settings.settings(callerOf(request)),
+  );
+
+  app.put(
+    '/me/notification-settings',
+    {
+      schema: {
+        ...common,
+        tags: ['notifications'],
+        summary: 'Set quiet hours and e-mail (timeZone: an IANA zone)',
+        body: NotificationSettings,
+        response: { 200: NotificationSettings, ...signedInErrors },
+      },
+    },
+    async (request) => settings.updateSettings(callerOf(request), request.body),
+  );
+
+  app.put(
+    '/me/time-zone',
+    {
+      schema: {
+        ...common,
+        tags: ['notifications'],
+        summary: "Record the browser's zone for the user's texts (kept unless they chose one in Settings)",
+        body: DetectedTimeZoneBody,
+        response: { 200: NotificationSettings, ...signedInErrors },
+      },
+    },
+    async (request) => settings.recordTimeZone(callerOf(request), request.body.timeZone),
   );
 };

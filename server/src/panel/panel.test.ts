@@ -169,7 +169,7 @@ describe('the assignment panel', () => {
         (e.data as AssignmentPanel).assignmentId === assignment.id &&
         stateOf(e.data as AssignmentPanel, ada) === 'writing',
     );
-    const other = await createTestApp({ database: t.app.database });
+    const other = await createTestApp({ database: t.app.core.database });
     try {
       const fromOther = await other.app.inject({
         method: 'GET',

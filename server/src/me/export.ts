@@ -1,6 +1,6 @@
 import { asc, desc, eq, inArray } from 'drizzle-orm';
-import { ErrorCode, type AccountExport } from '@classwave/shared';
-import type { Caller } from '../auth/service.js';
+import type { AccountExport } from '@classwave/shared';
+import type { Caller } from '../auth/caller.js';
 import type { Db } from '../db/client.js';
 import {
   assignments,
@@ -8,12 +8,10 @@ import {
   courseMembers,
   courses,
   notifications,
-  profiles,
   submissionDrafts,
   submissions,
-  users,
 } from '../db/schema.js';
-import { unauthorized } from '../http/errors.js';
+import { accountOf } from './account.js';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
@@ -24,12 +22,7 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
  * the history is theirs) or has submitted to.
  */
 export async function exportAccount(db: Db, caller: Caller, now: Date): Promise<AccountExport> {
-  const [row] = await db
-    .select({ user: users, profile: profiles })
-    .from(users)
-    .innerJoin(profiles, eq(profiles.id, users.id))
-    .where(eq(users.id, caller.userId));
-  if (!row) throw unauthorized('The access token is not valid.', ErrorCode.invalidToken);
+  const row = await accountOf(db, caller);
 
   const work = await db
     .select({ submission: submissions, assignment: assignments })

@@ -2,19 +2,19 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import ical from 'ical-generator';
 import { workStatus, type CalendarItem, type CalendarQuery } from '@classwave/shared';
-import type { Caller } from '../auth/service.js';
+import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
 import {
   assignmentRevisions,
   assignments,
-  courseMembers,
   courses,
   excusals,
   notificationSettings,
   profiles,
   submissions,
 } from '../db/schema.js';
+import { visibleAssignment } from '../classes/visibility.js';
 import { badRequest, notFound } from '../http/errors.js';
 
 /** The calendar (GET /api/calendar) and the personal ICS feed (DESIGN §14). */
@@ -29,14 +29,6 @@ const FEED_REFRESH_SECONDS = 3600;
 const FEED_TOKEN_BYTES = 32;
 /** base64url of 32 bytes: 43 characters. */
 const FEED_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-
-/** SQL true where the caller sees `assignments` (DESIGN §11): a teacher's own courses, a student's active ones. */
-export function visibleAssignment(userId: string, role: 'student' | 'teacher') {
-  return role === 'teacher'
-    ? eq(courses.teacherId, userId)
-    : sql`exists (select 1 from ${courseMembers} where ${courseMembers.courseId} = ${assignments.courseId}
-        and ${courseMembers.studentId} = ${userId} and ${courseMembers.status} = 'active')`;
-}
 
 export function createCalendarService({ db, clock, appOrigin }: { db: Db; clock: Clock; appOrigin: string }) {
   const feedUrl = (token: string) => `${appOrigin}/api/calendar/${token}.ics`;
@@ -175,3 +167,4 @@ export function createCalendarService({ db, clock, appOrigin }: { db: Db; clock:
     },
   };
 }
+export type CalendarService = ReturnType<typeof createCalendarService>;

@@ -7,12 +7,11 @@ import {
   type PresenceState,
 } from '@classwave/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Caller } from '../auth/service.js';
+import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
-import type { DomainEventBus } from '../events.js';
 import {
   assignments,
   courseMembers,
@@ -43,6 +42,16 @@ export function panelState(
   if (work.present) return work.hasDraft ? 'writing' : work.present;
   if (dueDate.getTime() < now.getTime()) return 'missing';
   return work.hasDraft ? 'writing' : 'not_opened';
+}
+
+/** Does the caller teach the assignment's course (may they watch its panel)? */
+export async function teachesAssignment(db: Db, caller: Caller, assignmentId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ teacherId: courses.teacherId })
+    .from(assignments)
+    .innerJoin(courses, eq(courses.id, assignments.courseId))
+    .where(eq(assignments.id, assignmentId));
+  return row?.teacherId === caller.userId;
 }
 
 /**
@@ -153,12 +162,6 @@ export function createPanelService({
       return compute(found(row, 'Assignment').assignment);
     },
 
-    /** Does the caller teach the assignment's course (may they watch its panel)? */
-    async owns(caller: Caller, assignmentId: string): Promise<boolean> {
-      const row = await assignmentWithCourse(assignmentId);
-      return row?.course.teacherId === caller.userId;
-    },
-
     /** The course of an assignment the student may report presence on (an active member's), or null. */
     async courseFor(caller: Caller, assignmentId: string): Promise<string | null> {
       const [row] = await db
@@ -177,19 +180,6 @@ export function createPanelService({
     },
 
     changed,
-
-    /**
-     * A student's draft saved in this process (drafts are the panel's "started" even with no tab
-     * open): the panel is due an update. Each process follows its own commits; the panel it then
-     * computes reads the shared database and every process's sockets. Returns the unsubscribe.
-     */
-    followDrafts(bus: DomainEventBus): () => void {
-      const onLive = (event: { type: string; data: unknown }) => {
-        if (event.type === 'draft:saved') changed((event.data as { assignmentId: string }).assignmentId);
-      };
-      bus.on('live', onLive);
-      return () => bus.off('live', onLive);
-    },
 
     /** Drops pending panel updates (the app is closing). */
     close(): void {

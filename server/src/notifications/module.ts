@@ -1,0 +1,39 @@
+import type { Core } from '../core.js';
+import { isEvent, type AudiencedEvent, type Committed } from '../events.js';
+import type { AppModule } from '../module.js';
+import { courseRoom } from '../realtime/rooms.js';
+import { notificationJobs } from './jobs.js';
+import { memberInboxKey } from './member-inbox.js';
+import { notificationRoutes } from './routes.js';
+import { notificationRules } from './rules.js';
+import { createNotificationService } from './service.js';
+import { createSubmissionBatcher } from './submission-batches.js';
+
+/**
+ * Notifications (DESIGN §14): derived from each change in its own transaction (the outbox's
+ * rules), timed ones and e-mails run by the jobs table, and the work too large for the change's
+ * transaction done right after its commit by a bus subscriber, with its job as the net.
+ */
+function setup(core: Core) {
+  const { bus, jobs, afterCommit } = core;
+  core.outbox.rules(notificationRules);
+  jobs.handle(notificationJobs);
+  const batcher = createSubmissionBatcher(core);
+  const onLive = (event: AudiencedEvent, committed: Committed) => {
+    // The class's inbox rows for a new assignment: before the teacher's answer, so they do not run
+    // under the next write (member-inbox.ts). The members' view only: the teacher's carries counts.
+    if (isEvent(event, 'assignment:created') && event.audience.includes(courseRoom(event.data.courseId)))
+      committed.hold(jobs.runNow([memberInboxKey(event.data.id)]));
+    // The teacher's "new submissions" batch: the submit's answer does not wait for it.
+    if (isEvent(event, 'submission:created'))
+      afterCommit.track(batcher.submitted(event.data.assignmentId, event.data.id));
+  };
+  bus.on('live', onLive);
+  return () => void bus.off('live', onLive);
+}
+
+export const notifications: AppModule = {
+  name: 'notifications',
+  setup,
+  routes: (app, { core }) => notificationRoutes(app, { notifications: createNotificationService(core) }),
+};

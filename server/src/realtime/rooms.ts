@@ -19,7 +19,7 @@ export const courseRoom = (courseId: string) => `course:${courseId}`;
  * these few, not the whole course room, so a recount does not ship every member's socket between processes.
  */
 export const presenceRoom = (assignmentId: string) => `presence:${assignmentId}`;
-/** The sockets of the teacher's tabs that show this assignment's live panel (panel-watch.ts). */
+/** The sockets of the teacher's tabs that show this assignment's live panel (panel/watch.ts). */
 export const PANEL_PREFIX = 'panel:';
 export const panelRoom = (assignmentId: string) => `${PANEL_PREFIX}${assignmentId}`;
 

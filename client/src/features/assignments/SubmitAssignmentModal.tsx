@@ -15,7 +15,7 @@ import { draftStatusText, safeToClose } from '../drafts/draftStatus';
 import { onSubmitOutcome, sendQueued, type SendOutcome } from '../drafts/submitQueue';
 import { useDraft } from '../drafts/useDraft';
 import { useQueuedSubmit } from '../drafts/useQueuedSubmit';
-import { localTimeZone } from '../grading/ReleaseFields';
+import { localTimeZone } from './ReleaseFields';
 import '../grading/grading.css';
 import { useGetAssignmentsQuery } from './assignmentsApi';
 import './SubmitAssignmentModal.css';

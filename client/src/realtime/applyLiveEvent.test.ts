@@ -6,10 +6,16 @@ import type {
   Role,
   Submission,
 } from '@classwave/shared';
-import { describe, expect, it } from 'vitest';
+import { waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeStore } from '../app/store';
 import { assignmentsApi } from '../features/assignments/assignmentsApi';
+import { calendarApi } from '../features/calendar/calendarApi';
+import { classesApi } from '../features/classes/classesApi';
 import { coursesApi } from '../features/courses/coursesApi';
+import { notificationsApi } from '../features/notifications/notificationsApi';
+import { todoApi } from '../features/todo/todoApi';
+import { answerApi } from '../test/api';
 import {
   createAssignment,
   createCourse,
@@ -17,7 +23,7 @@ import {
   daysFromNow,
   signedInAuth,
 } from '../test/factories';
-import { applyLiveEvent } from './applyLiveEvent';
+import { applyLiveEvent, refetchEverything } from './applyLiveEvent';
 
 let nextEventId = 0;
 const event = <T extends LiveEventType>(type: T, data: LiveEventData[T]): LiveEvent<T> => ({
@@ -166,5 +172,64 @@ describe('profile:updated', () => {
     expect(store.getState().auth.profile?.fullName).toBe('Old Name');
     store.dispatch(applyLiveEvent(event('profile:updated', { ...me, fullName: 'New Name' })));
     expect(store.getState().auth.profile).toEqual({ ...me, fullName: 'New Name' });
+  });
+});
+
+describe('an event no feature follows', () => {
+  it('changes nothing, as from a newer server this build does not know', () => {
+    const { store, read } = storeWith('student');
+    const before = store.getState();
+    // A name the shared types do not have yet: it can only be cast in.
+    const unknown = { id: ++nextEventId, type: 'lesson:started', at: new Date().toISOString(), data: {} };
+    store.dispatch(applyLiveEvent(unknown as unknown as LiveEvent));
+    expect(store.getState()).toBe(before);
+    expect(read.courses().map((c) => c.title)).toEqual(['Older']);
+  });
+});
+
+describe('refetchEverything', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('loads again the courses, a roster, the inbox, the to-do list and the calendar on screen', async () => {
+    const course = createCourse();
+    const calls = answerApi({
+      'GET /api/courses': { body: [course] },
+      [`GET /api/courses/${course.id}/members`]: { body: [] },
+      'GET /api/notifications': { body: { items: [], unreadCount: 0, nextBefore: null } },
+      'GET /api/todo': { body: { work: [], toGrade: [], toReturn: [] } },
+      'GET /api/calendar': { body: { items: [] } },
+    });
+    const store = makeStore({ auth: signedInAuth({ role: 'teacher' }) });
+    const shown = [
+      store.dispatch(coursesApi.endpoints.getCourses.initiate()),
+      store.dispatch(classesApi.endpoints.getMembers.initiate(course.id)),
+      store.dispatch(notificationsApi.endpoints.getNotifications.initiate()),
+      store.dispatch(todoApi.endpoints.getTodo.initiate()),
+      store.dispatch(
+        calendarApi.endpoints.getCalendar.initiate({ from: daysFromNow(-7), to: daysFromNow(7) }),
+      ),
+    ];
+    await Promise.all(shown);
+    const loaded = calls.length;
+    store.dispatch(refetchEverything());
+    await waitFor(() =>
+      expect(
+        calls
+          .slice(loaded)
+          .map((call) => call.path)
+          .sort(),
+      ).toEqual(
+        [
+          '/api/calendar',
+          '/api/courses',
+          `/api/courses/${course.id}/members`,
+          '/api/notifications',
+          '/api/todo',
+        ].sort(),
+      ),
+    );
+    for (const query of shown) query.unsubscribe();
   });
 });

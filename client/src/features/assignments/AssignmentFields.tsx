@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { serverNow } from '../../api/serverClock';
 import { Input } from '../../components/Input';
 import { Textarea } from '../../components/Textarea';
-import { localTimeZone, ReleaseFields } from '../grading/ReleaseFields';
+import { localTimeZone, ReleaseFields } from './ReleaseFields';
 import '../grading/grading.css';
 
 /** Shown under Due Date while it is in the past: allowed (e.g. recording past work), but never by accident. */

@@ -18,7 +18,7 @@ import { OPEN_JOIN_CLASS } from '../classes/JoinClassDialog';
 import { ButtonLink } from '../../components/ButtonLink';
 import { AssignmentCard } from './AssignmentCard';
 import { useCreateSampleAssignmentsMutation, useGetAssignmentsQuery } from './assignmentsApi';
-import { EditAssignmentModal } from '../grading/EditAssignmentModal';
+import { EditAssignmentModal } from './EditAssignmentModal';
 import { CreateAssignmentModal } from './CreateAssignmentModal';
 import { filterAssignments } from './filterAssignments';
 import { SubmissionsModal } from './SubmissionsModal';

@@ -1,4 +1,4 @@
-import { LIMITS, SUBMISSION_WARN_REMAINING, zoneAbbreviation, type Assignment } from '@classwave/shared';
+import { LIMITS, type Assignment } from '@classwave/shared';
 import { Copy } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
@@ -11,35 +11,18 @@ import { useAssignmentPresence } from '../../realtime/presence';
 import { selectProfile } from '../auth/authSlice';
 import { queueSubmit } from '../drafts/deviceStore';
 import { CloseGuard, copyToClipboard, DisplacedText, QueuedNotice } from '../drafts/DraftNotices';
-import { draftStatusText, safeToClose } from '../drafts/draftStatus';
+import { safeToClose } from '../drafts/draftStatus';
 import { onSubmitOutcome, sendQueued, type SendOutcome } from '../drafts/submitQueue';
 import { useDraft } from '../drafts/useDraft';
 import { useQueuedSubmit } from '../drafts/useQueuedSubmit';
-import { localTimeZone } from '../grading/ReleaseFields';
 import '../grading/grading.css';
+import { AnswerStatus } from './AnswerStatus';
 import { useGetAssignmentsQuery } from './assignmentsApi';
+import { DueMoved } from './DueMoved';
 import './SubmitAssignmentModal.css';
-
-/**
- * "Was …, now … (Europe/Paris)", in the viewer's zone, which is named. Across a clock change the
- * two dates also carry their zone's summer or winter name, so "11:59 PM" twice is not misread.
- */
-function DueMoved({ from, to }: { from: string; to: string }) {
-  const zone = localTimeZone();
-  const [before, after] = [zoneAbbreviation(from, zone), zoneAbbreviation(to, zone)];
-  const named = (iso: string, abbreviation: string) =>
-    before === after ? formatListDate(iso) : `${formatListDate(iso)} ${abbreviation}`;
-  return (
-    <>
-      Was {named(from, before)}, now <strong>{named(to, after)}</strong> ({zone}).
-    </>
-  );
-}
 
 export const DISCARD_CONFIRMATION =
   'Your latest changes have not reached the server yet. Close anyway? A copy stays on this device.';
-
-const count = (n: number) => n.toLocaleString('en-US');
 
 /**
  * Submit Assignment (spec §2, DESIGN §12): one text answer that is never lost. The draft is
@@ -172,7 +155,6 @@ export function SubmitAssignmentModal({
     await sendQueued(dispatch, userId, item);
   }
 
-  const remaining = LIMITS.submissionContent - content.length;
   const waiting = queued !== null;
 
   return (
@@ -248,28 +230,7 @@ export function SubmitAssignmentModal({
           typing();
         }}
       />
-      <div className="submit-status">
-        <p className="submit-status__line" role="status" aria-live="polite" data-testid="draft-status">
-          {draftStatusText(status)}
-        </p>
-        <p
-          id={counterId}
-          className={
-            remaining < 0
-              ? 'submit-status__count submit-status__count--over'
-              : remaining <= SUBMISSION_WARN_REMAINING
-                ? 'submit-status__count submit-status__count--near'
-                : 'submit-status__count'
-          }
-        >
-          {count(content.length)} / {count(LIMITS.submissionContent)} characters
-          {remaining < 0
-            ? ` — ${count(-remaining)} over the limit: shorten your answer to submit it.`
-            : remaining <= SUBMISSION_WARN_REMAINING
-              ? ` — ${count(remaining)} left before the limit.`
-              : ''}
-        </p>
-      </div>
+      <AnswerStatus status={status} length={content.length} counterId={counterId} />
     </FormModal>
   );
 }

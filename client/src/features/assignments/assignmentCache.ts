@@ -49,3 +49,16 @@ export function replaceSubmission(list: Submission[], submission: Submission): v
   const index = list.findIndex((existing) => existing.id === submission.id);
   if (index !== -1) list[index] = submission;
 }
+
+/** Adds a submission to a cached list, newest first as GET /api/assignments/:id/submissions answers, or replaces it. */
+export function upsertSubmission(list: Submission[], submission: Submission): void {
+  const index = list.findIndex((existing) => existing.id === submission.id);
+  if (index === -1) list.unshift(submission);
+  else list[index] = submission;
+}
+
+/** Removes a submission (taken back, DESIGN §12) from a cached list, if it is there. */
+export function removeSubmission(list: Submission[], submissionId: string): void {
+  const index = list.findIndex((existing) => existing.id === submissionId);
+  if (index !== -1) list.splice(index, 1);
+}

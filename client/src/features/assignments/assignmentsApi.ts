@@ -1,7 +1,13 @@
 import type { Assignment, CreateAssignmentBody, OwnSubmission, Submission } from '@classwave/shared';
 import { retryAfterMs } from '../../api/errors';
 import { coursesApi, dashboardTagUnlessFailed } from '../courses/coursesApi';
-import { removeAssignment, replaceSubmission, setOwnSubmission, upsertAssignments } from './assignmentCache';
+import {
+  mergeAssignment,
+  removeAssignment,
+  replaceSubmission,
+  setOwnSubmission,
+  upsertAssignments,
+} from './assignmentCache';
 
 export interface SubmitAssignmentArgs {
   assignmentId: string;
@@ -39,7 +45,7 @@ const assignmentsQueries = coursesApi.injectEndpoints({
 type State = Parameters<typeof coursesApi.util.selectCachedArgsForQuery>[0];
 
 /** Applies `patch` to the assignment list of every cached course detail (one per visited course). */
-function patchCourseDetails(
+export function patchCourseDetails(
   dispatch: (action: ReturnType<typeof coursesApi.util.updateQueryData<'getCourse'>>) => unknown,
   state: State,
   patch: (assignments: Assignment[]) => void,
@@ -194,6 +200,18 @@ export const applyGradedSubmission =
     dispatch(assignmentsQueries.util.updateQueryData('getAssignments', undefined, lessToGrade));
     patchCourseDetails(dispatch, state, lessToGrade);
   };
+
+/** Writes a changed assignment into every cached list that shows it, keeping the viewer's own work. */
+export function storeAssignment(dispatch: (action: unknown) => unknown, assignment: Assignment): void {
+  const merge = (list: Assignment[]) => {
+    const existing = list.find((a) => a.id === assignment.id);
+    if (existing) upsertAssignments(list, [mergeAssignment(existing, assignment)]);
+  };
+  dispatch(assignmentsApi.util.updateQueryData('getAssignments', undefined, merge));
+  dispatch(
+    coursesApi.util.updateQueryData('getCourse', assignment.courseId, (detail) => merge(detail.assignments)),
+  );
+}
 
 export const {
   useGetAssignmentsQuery,

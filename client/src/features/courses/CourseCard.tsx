@@ -7,7 +7,7 @@ import { Avatar } from '../../components/Avatar';
 import { ButtonLink } from '../../components/ButtonLink';
 import { IconButton } from '../../components/IconButton';
 import { Skeleton } from '../../components/Skeleton';
-import { EditCourseModal } from '../grading/EditCourseModal';
+import { EditCourseModal } from './EditCourseModal';
 import { useDeleteCourseMutation } from './coursesApi';
 
 export const DELETE_COURSE_CONFIRMATION =

@@ -26,7 +26,7 @@ import { selectProfile } from '../auth/authSlice';
 import { JoinCodePanel } from '../classes/JoinCodePanel';
 import { LeaveClassButton } from '../classes/LeaveClassButton';
 import { RosterSection } from '../classes/RosterSection';
-import { EditCourseModal } from '../grading/EditCourseModal';
+import { EditCourseModal } from './EditCourseModal';
 import { useGetCourseQuery } from './coursesApi';
 import './CourseDetailPage.css';
 

@@ -1,3 +1,7 @@
+import type { DeviceDraft } from './deviceStore';
+import type { useLazyGetDraftQuery, useSaveDraftMutation } from './draftsApi';
+import type { DraftScreen } from './draftStatus';
+
 /** What the answer box knows about its text, kept out of React state so timers and saves see it now. */
 export interface Refs {
   content: string;
@@ -36,3 +40,32 @@ export const fresh = (): Refs => ({
 });
 /** The text on screen differs from what the server holds. */
 export const isDirty = (r: Refs) => r.content !== (r.acked ?? '');
+
+/** Stops the pending saves' timers: a save starts now, or there is nothing left to save. */
+export function clearSaveTimers(r: Refs): void {
+  clearTimeout(r.pause);
+  clearTimeout(r.maxWait);
+  r.pause = undefined;
+  r.maxWait = undefined;
+}
+
+/** The device copy of the text as it stands, synced when the server holds exactly it. */
+export const deviceCopyOf = (r: Refs): DeviceDraft => ({
+  content: r.content,
+  baseVersion: r.base,
+  synced: !isDirty(r),
+  savedAt: Date.now(),
+  ...(r.displaced ? { displaced: r.displaced } : {}),
+});
+
+/** What every hook of one open answer shares: whose answer to what, its refs, its screen, its requests. */
+export interface DraftHandle {
+  assignmentId: string | null;
+  userId: string | null;
+  refs: { current: Refs };
+  /** Signed in as of now (a session can expire and come back while the dialog is open). */
+  signedInRef: { current: boolean };
+  show: DraftScreen;
+  saveDraft: ReturnType<typeof useSaveDraftMutation>[0];
+  fetchDraft: ReturnType<typeof useLazyGetDraftQuery>[0];
+}

@@ -1,3 +1,5 @@
+import type { Dispatch, SetStateAction } from 'react';
+
 /**
  * The answer box's status line (DESIGN §12). It says only what is true: "Saved" appears only
  * after the server acknowledged exactly the text on screen.
@@ -17,6 +19,26 @@ export type DraftStatus =
   | { kind: 'queued' }
   /** Neither the server nor the device has the latest text. */
   | { kind: 'unsaved' };
+
+/** Something the dialog must tell the student about their draft. */
+export type DraftNotice =
+  /** Another tab saved newer text; it is on screen now. */
+  | 'conflict'
+  /** The assignment was submitted (in another tab): no more drafts. */
+  | 'submitted'
+  /** The assignment is gone or the student was removed: the text stays on screen to copy. */
+  | 'gone';
+
+/**
+ * What the answer dialog shows of its draft, as the draft's hooks set it: the text, the status
+ * line, a notice and a displaced text offered back.
+ */
+export interface DraftScreen {
+  content: (text: string) => void;
+  status: Dispatch<SetStateAction<DraftStatus>>;
+  notice: Dispatch<SetStateAction<DraftNotice | null>>;
+  displaced: (text: string | null) => void;
+}
 
 /** A time as the status line and receipts show it: 10:42 (with seconds on a receipt). */
 export function clockTime(iso: string, seconds = false): string {

@@ -7,6 +7,7 @@ import {
 import clsx from 'clsx';
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { ConflictChoice } from './ConflictChoice';
+import { cellKey } from './gradebookCells';
 
 /** A cell's save: in flight, done, failed, or refused because someone else graded it first. */
 export type CellSave =
@@ -91,7 +92,7 @@ export function GradebookCellView({
       aria-label={editing ? undefined : label}
       onFocus={onFocus}
       onKeyDown={editing ? undefined : onKeyDown}
-      data-cell={`${cell.studentId}:${assignment.id}`}
+      data-cell={cellKey(cell.studentId, assignment.id)}
     >
       {editing ? (
         <input

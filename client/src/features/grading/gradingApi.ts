@@ -14,8 +14,7 @@ import type {
   UpdateCourseBody,
 } from '@classwave/shared';
 import { apiErrorBody } from '../../api/errors';
-import { mergeAssignment, upsertAssignments } from '../assignments/assignmentCache';
-import { assignmentsApi } from '../assignments/assignmentsApi';
+import { storeAssignment } from '../assignments/assignmentsApi';
 import { upsertCourses } from '../courses/courseCache';
 import { coursesApi } from '../courses/coursesApi';
 
@@ -54,18 +53,6 @@ export function gradeConflictOf(error: unknown): CurrentGrade | undefined {
   const body = apiErrorBody(error) as
     (ReturnType<typeof apiErrorBody> & { current?: CurrentGrade }) | undefined;
   return body?.code === 'grade_conflict' ? body.current : undefined;
-}
-
-/** Writes a changed assignment into every cached list that shows it, keeping the viewer's own work. */
-export function storeAssignment(dispatch: (action: unknown) => unknown, assignment: Assignment): void {
-  const merge = (list: Assignment[]) => {
-    const existing = list.find((a) => a.id === assignment.id);
-    if (existing) upsertAssignments(list, [mergeAssignment(existing, assignment)]);
-  };
-  dispatch(assignmentsApi.util.updateQueryData('getAssignments', undefined, merge));
-  dispatch(
-    coursesApi.util.updateQueryData('getCourse', assignment.courseId, (detail) => merge(detail.assignments)),
-  );
 }
 
 /** Replaces (or adds) one cell of a cached gradebook. Mutates `gradebook` (an Immer draft). */

@@ -4,12 +4,12 @@ import { toast } from 'sonner';
 import { apiErrorBody, apiErrorMessage } from '../../api/errors';
 import { FormModal } from '../../components/FormModal';
 import { Notice } from '../../components/Notice';
-import { useGetSubmissionsQuery } from '../assignments/assignmentsApi';
-import { AssignmentFields, dueInstant } from '../assignments/AssignmentFields';
-import { ENTER_A_TITLE } from '../assignments/CreateAssignmentModal';
-import { useUpdateAssignmentMutation } from './gradingApi';
+import { useGetSubmissionsQuery } from './assignmentsApi';
+import { AssignmentFields, dueInstant } from './AssignmentFields';
+import { ENTER_A_TITLE } from './CreateAssignmentModal';
+import { useUpdateAssignmentMutation } from '../grading/gradingApi';
 import { toLocalInput } from './ReleaseFields';
-import './grading.css';
+import '../grading/grading.css';
 
 const formOf = (assignment: Assignment) => ({
   title: assignment.title,

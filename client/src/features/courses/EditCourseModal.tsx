@@ -4,9 +4,9 @@ import { toast } from 'sonner';
 import { apiErrorBody, apiErrorMessage, httpStatus } from '../../api/errors';
 import { blankFieldErrors, focusFirstError } from '../../components/blankFields';
 import { FormModal } from '../../components/FormModal';
-import { CourseFields, type CourseField } from '../courses/CourseFields';
-import { BLANK_COURSE_FIELD } from '../courses/CreateCourseModal';
-import { useUpdateCourseMutation } from './gradingApi';
+import { CourseFields, type CourseField } from './CourseFields';
+import { BLANK_COURSE_FIELD } from './CreateCourseModal';
+import { useUpdateCourseMutation } from '../grading/gradingApi';
 
 const FIELDS: readonly CourseField[] = ['title', 'code', 'description'];
 

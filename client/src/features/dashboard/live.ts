@@ -1,0 +1,23 @@
+import type { AppThunk } from '../../app/store';
+import { isTeacher, type LiveFeature } from '../../realtime/liveFeature';
+import { dashboardApi } from './dashboardApi';
+
+/** The dashboard's figures depend on dates and ownership: it loads again rather than being patched. */
+const refetchDashboard = (): AppThunk => (dispatch) =>
+  dispatch(dashboardApi.util.invalidateTags(['Dashboard']));
+
+/** The dashboard's live handlers: the course and assignment changes that move its figures. */
+export const dashboardLive: LiveFeature = {
+  on: {
+    'course:created': refetchDashboard,
+    'course:deleted': refetchDashboard,
+    'assignment:created': refetchDashboard,
+    'assignment:updated': refetchDashboard,
+    'assignment:deleted': refetchDashboard,
+    // Work just submitted (in another tab, say) leaves the student's active figure.
+    'submission:created': () => (dispatch, getState) => {
+      if (!isTeacher(getState())) dispatch(refetchDashboard());
+    },
+    'submission:withdrawn': refetchDashboard,
+  },
+};

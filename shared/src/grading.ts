@@ -67,6 +67,20 @@ export function formatLateness(minutes: number): string {
 }
 
 /**
+ * Whether a grade waits for the teacher's Return (DESIGN §13, §17): given and never returned, or
+ * changed since it was last returned (on 'manual' a changed grade is held again, and the student
+ * keeps seeing the one returned before). The teacher's views carry `held` as the server worked it
+ * out; a student's own views only ever carry returned grades.
+ */
+export function isHeld(submission: {
+  grade: number | null;
+  returnedAt: string | Date | null;
+  held?: boolean;
+}): boolean {
+  return submission.held ?? (submission.grade !== null && submission.returnedAt === null);
+}
+
+/**
  * One student's status on one assignment at `now` (the server's clock on the server; the client
  * recomputes it as time passes). `viewer` decides whether a held grade shows as `graded`.
  */
@@ -74,14 +88,19 @@ export function workStatus(
   work: {
     dueDate: string | Date;
     excused: boolean;
-    submission: { submittedAt: string | Date; grade: number | null; returnedAt: string | Date | null } | null;
+    submission: {
+      submittedAt: string | Date;
+      grade: number | null;
+      returnedAt: string | Date | null;
+      held?: boolean;
+    } | null;
   },
   now: Date,
   viewer: 'teacher' | 'student',
 ): WorkStatus {
   const { submission } = work;
   if (submission) {
-    if (submission.grade !== null && submission.returnedAt !== null) return 'returned';
+    if (submission.grade !== null && !isHeld(submission)) return 'returned';
     if (submission.grade !== null && viewer === 'teacher') return 'graded';
     return minutesLate(submission.submittedAt, work.dueDate) !== null ? 'late' : 'submitted';
   }

@@ -136,8 +136,13 @@ export const Submission = Type.Object(
     version: Type.Integer(),
     /** Minutes after the due time, or null when on time. */
     late: Type.Union([Type.Integer(), Type.Null()]),
-    /** When the grade reached the student; null while held or ungraded. */
+    /** When a grade last reached the student; null until one has. */
     returnedAt: Type.Union([Timestamp, Type.Null()]),
+    /**
+     * The grade waits for Return: never returned, or changed since (on 'manual' the student keeps
+     * the grade returned before until the new one is returned, DESIGN §17).
+     */
+    held: Type.Boolean(),
     gradedBy: Type.Union([PersonRef, Type.Null()]),
   },
   { additionalProperties: false },

@@ -107,6 +107,8 @@ export function createOwnSubmission(overrides: Partial<OwnSubmission> = {}): Own
 
 export function createSubmission(overrides: Partial<Submission> = {}): Submission {
   const student = personOf(overrides.student, overrides.studentId, 'Ada Lovelace');
+  const grade = overrides.grade ?? null;
+  const returnedAt = overrides.returnedAt ?? null;
   return {
     id: nextId(),
     assignmentId: nextId(),
@@ -118,6 +120,8 @@ export function createSubmission(overrides: Partial<Submission> = {}): Submissio
     version: 0,
     late: null,
     returnedAt: null,
+    // As the server works it out for a grade never changed after its return.
+    held: grade !== null && returnedAt === null,
     gradedBy: null,
     ...overrides,
     studentId: student.id,

@@ -48,14 +48,14 @@ function listStatement(role: Role, scope: Scope): Statement {
     scope === 'course' ? `a.course_id = ${scopeParam}` : scope === 'one' ? `a.id = ${scopeParam}` : null,
   ].filter(Boolean);
   const perViewer = student
-    ? `s.id as sub_id, ${isoText('s.submitted_at')} as sub_submitted_at, s.grade as sub_grade,
-       s.feedback as sub_feedback, ${isoText('s.graded_at')} as sub_graded_at,
+    ? `s.id as sub_id, ${isoText('s.submitted_at')} as sub_submitted_at, s.returned_grade as sub_grade,
+       s.returned_feedback as sub_feedback, ${isoText('s.returned_graded_at')} as sub_graded_at,
        ${isoText('s.returned_at')} as sub_returned_at,
        exists (select 1 from excusals e where e.assignment_id = a.id and e.student_id = $1) as excused`
     : `(select count(*)::int from submissions s where s.assignment_id = a.id) as submission_count,
        (select count(*)::int from submissions s where s.assignment_id = a.id and s.grade is null) as needs_grading`;
   return {
-    name: `assignments_${role}_${scope}_v1`,
+    name: `assignments_${role}_${scope}_v2`,
     text: `select a.id, a.title, a.description, ${isoText('a.due_date')} as due_date, a.max_points,
       a.course_id, c.title as course_title, ${isoText('a.created_at')} as created_at,
       a.grade_release, a.closes_at_due, ${perViewer}
@@ -179,9 +179,9 @@ type AssignmentRow = typeof assignments.$inferSelect;
 type OwnRow = {
   id: string | null;
   submittedAt: Date | null;
-  grade: number | null;
-  feedback: string | null;
-  gradedAt: Date | null;
+  returnedGrade: number | null;
+  returnedFeedback: string | null;
+  returnedGradedAt: Date | null;
   returnedAt: Date | null;
 } | null;
 
@@ -196,27 +196,28 @@ export type AssignmentView =
   | { viewer: 'members'; status: WorkStatus | null };
 
 /**
- * A student's own submission: the grade, feedback and grading time only once returned (a held
- * grade never reaches the student, DESIGN §13).
+ * A student's own submission: the grade, feedback and grading time as they were last returned (a
+ * held grade never reaches the student, DESIGN §13, nor does a change to a returned one before it
+ * is returned again, §17).
  */
 export function toOwnSubmission(
   own: {
     id: string;
     submittedAt: Date;
-    grade: number | null;
-    feedback: string | null;
-    gradedAt: Date | null;
+    returnedGrade: number | null;
+    returnedFeedback: string | null;
+    returnedGradedAt: Date | null;
     returnedAt: Date | null;
   },
   dueDate: Date,
 ): OwnSubmission {
-  const returned = own.returnedAt !== null && own.grade !== null;
+  const returned = own.returnedAt !== null && own.returnedGrade !== null;
   return {
     id: own.id,
     submittedAt: own.submittedAt.toISOString(),
-    grade: returned ? own.grade : null,
-    feedback: returned ? own.feedback : null,
-    gradedAt: returned ? (own.gradedAt?.toISOString() ?? null) : null,
+    grade: returned ? own.returnedGrade : null,
+    feedback: returned ? own.returnedFeedback : null,
+    gradedAt: returned ? (own.returnedGradedAt?.toISOString() ?? null) : null,
     returnedAt: returned ? own.returnedAt!.toISOString() : null,
     late: minutesLate(own.submittedAt, dueDate),
   };

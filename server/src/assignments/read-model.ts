@@ -56,15 +56,16 @@ const sharedStatement: Statement = {
     order by a.due_date, a.id`,
 };
 
-const returned = 's.returned_at is not null and s.grade is not null';
+// What the student was last given (DESIGN §17), never the teacher's working grade.
+const returned = 's.returned_at is not null and s.returned_grade is not null';
 const ownStatement: Statement = {
-  name: 'assignments_own_part_v1',
+  name: 'assignments_own_part_v2',
   text: `select json_build_object(
       'c', coalesce((select json_agg(m.course_id) from course_members m
         where m.student_id = $1 and m.status = 'active'), '[]'),
       's', coalesce((select json_agg(json_build_array(s.assignment_id, s.id, ${isoText('s.submitted_at')},
-          case when ${returned} then s.grade end, case when ${returned} then s.feedback end,
-          case when ${returned} then ${isoText('s.graded_at')} end,
+          case when ${returned} then s.returned_grade end, case when ${returned} then s.returned_feedback end,
+          case when ${returned} then ${isoText('s.returned_graded_at')} end,
           case when ${returned} then ${isoText('s.returned_at')} end))
         from submissions s
         join assignments a on a.id = s.assignment_id

@@ -40,7 +40,8 @@ export function createCalendarService({ db, clock, appOrigin }: { db: Db; clock:
       .select({
         assignment: assignments,
         courseTitle: courses.title,
-        grade: submissions.grade,
+        // A student's status counts the grade they were given, not a changed one held again (DESIGN §17).
+        grade: submissions.returnedGrade,
         submissionId: submissions.id,
         submittedAt: submissions.submittedAt,
         returnedAt: submissions.returnedAt,

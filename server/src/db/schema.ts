@@ -212,8 +212,17 @@ export const submissions = pgTable(
     gradedAt: timestamp('graded_at', { withTimezone: true }),
     /** Grows by one with every grade write; a write names the version it started from (DESIGN §13). */
     version: integer('version').notNull().default(0),
-    /** When the grade reached the student; null while it is held (or there is none). */
+    /** When a grade last reached the student; null until one has (DESIGN §13). */
     returnedAt: timestamp('returned_at', { withTimezone: true }),
+    /**
+     * What the student was last given (DESIGN §17): the grade, feedback and grading time as they were
+     * returned. Every view of the student's reads these, never the working grade above: on 'manual' a
+     * returned grade changed afterwards is held again (graded_at > returned_at) and the student keeps
+     * seeing the one returned before, until the teacher returns the new one.
+     */
+    returnedGrade: integer('returned_grade'),
+    returnedFeedback: text('returned_feedback'),
+    returnedGradedAt: timestamp('returned_graded_at', { withTimezone: true }),
     /** Who wrote the grade last. */
     gradedBy: uuid('graded_by').references(() => profiles.id, { onDelete: 'set null' }),
     /** The student's Idempotency-Key for the POST that made it (DESIGN §12): a repeat answers this row. */

@@ -140,21 +140,31 @@ describe('a held grade (release: manual)', () => {
     });
   });
 
-  it('a regrade after return stays returned and reaches the student live', async () => {
+  // Issue 25 (item 6): a regrade of a returned grade used to reach the student at once on 'manual'.
+  it('a regrade after return is held again: the student keeps the returned grade until the next Return', async () => {
     const { assignment } = await setUp({}, 'manual');
     const own = await submit(t, ada, assignment);
     await grade(own.id, { grade: 10, baseVersion: 0 });
     await send(teacher, 'POST', `/api/assignments/${assignment.id}/return`, {});
     const adaLive = await live(ada);
     const regraded = await grade(own.id, { grade: 12, baseVersion: 1 });
-    expect(regraded.json<Submission>()).toMatchObject({ grade: 12, version: 2 });
+    expect(regraded.json<Submission>()).toMatchObject({ grade: 12, version: 2, held: true });
     expect(regraded.json<Submission>().returnedAt).not.toBeNull();
+    const item = async () =>
+      (await get(ada, '/api/grades'))
+        .json<StudentCourseGrades[]>()
+        .flatMap((g) => g.items)
+        .find((i) => i.assignmentId === assignment.id);
+    expect(await item()).toMatchObject({ grade: 10, status: 'returned' });
+    await send(teacher, 'POST', `/api/assignments/${assignment.id}/return`, {});
     await adaLive.waitFor(
       (e) =>
         e.type === 'submission:graded' &&
         (e.data as Submission).id === own.id &&
         (e.data as Submission).grade === 12,
     );
+    expect(adaLive.events.filter((e) => e.type === 'submission:graded')).toHaveLength(1);
+    expect(await item()).toMatchObject({ grade: 12, status: 'returned' });
   });
 
   it('takes a Return without a body as "return all"', async () => {

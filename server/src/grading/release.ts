@@ -1,13 +1,13 @@
-import { and, asc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import { profiles, submissions, type assignments } from '../db/schema.js';
 import type { RecordEvent } from '../events.js';
-import { gradedAudience, graders, toSubmission } from '../submissions/service.js';
+import { gradedAudience, graders, heldSql, toSubmission } from '../submissions/service.js';
 
 type AssignmentRow = typeof assignments.$inferSelect;
 
 /**
- * Releases an assignment's held grades (graded, not yet returned): all of them, or those among
+ * Releases an assignment's held grades (graded and not yet returned, or changed since): all of them, or those among
  * `submissionIds`. Each one released is a `submission:graded` to its student and the teacher's tabs,
  * recorded in the caller's transaction, so the student's "grade returned" notification is derived
  * with it. Every way a held grade leaves (Return now, a scheduled Return falling due, switching the
@@ -24,12 +24,17 @@ export async function releaseHeld(
   if (submissionIds?.length === 0) return 0;
   const released = await tx
     .update(submissions)
-    .set({ returnedAt: now })
+    // What the student sees from now on is the grade as it stands (DESIGN §17).
+    .set({
+      returnedAt: now,
+      returnedGrade: sql`${submissions.grade}`,
+      returnedFeedback: sql`${submissions.feedback}`,
+      returnedGradedAt: sql`${submissions.gradedAt}`,
+    })
     .where(
       and(
         eq(submissions.assignmentId, assignment.id),
-        isNotNull(submissions.grade),
-        isNull(submissions.returnedAt),
+        heldSql,
         submissionIds ? inArray(submissions.id, [...submissionIds]) : undefined,
       ),
     )
@@ -66,8 +71,7 @@ export async function heldIds(
     .where(
       and(
         eq(submissions.assignmentId, assignmentId),
-        isNotNull(submissions.grade),
-        isNull(submissions.returnedAt),
+        heldSql,
         submissionIds ? inArray(submissions.id, [...submissionIds]) : undefined,
       ),
     )

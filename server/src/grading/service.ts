@@ -22,6 +22,7 @@ import { AppError, notFound } from '../http/errors.js';
 import { requireStudent } from '../policies.js';
 import { requireOwnerOf } from '../classes/visibility.js';
 import { toAssignment } from '../assignments/queries.js';
+import { heldNow } from '../submissions/service.js';
 import { gradebookCsv } from './csv.js';
 import { heldIds, releaseHeld } from './release.js';
 import type { JobRunner } from '../jobs/runner.js';
@@ -45,7 +46,11 @@ export function toCell(
     grade: submission?.grade ?? null,
     version: submission?.version ?? null,
     status: workStatus(
-      { dueDate: assignment.dueDate, excused, submission: submission ?? null },
+      {
+        dueDate: assignment.dueDate,
+        excused,
+        submission: submission ? { ...submission, held: heldNow(submission) } : null,
+      },
       now,
       'teacher',
     ),
@@ -258,8 +263,9 @@ export function createGradingService({
           submission: {
             id: submissions.id,
             submittedAt: submissions.submittedAt,
-            grade: submissions.grade,
-            feedback: submissions.feedback,
+            // The grade as it was returned: a changed one held again stays the teacher's (DESIGN §17).
+            grade: submissions.returnedGrade,
+            feedback: submissions.returnedFeedback,
             returnedAt: submissions.returnedAt,
           },
           excused: sql<boolean>`exists (select 1 from ${excusals} where ${excusals.assignmentId} = ${assignments.id}

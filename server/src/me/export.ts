@@ -82,7 +82,8 @@ export async function exportAccount(db: Db, caller: Caller, now: Date): Promise<
       description: c.description,
       createdAt: c.createdAt.toISOString(),
     })),
-    // A held grade is not the student's yet (DESIGN §13): it leaves with the export once returned.
+    // A held grade is not the student's yet (DESIGN §13): it leaves with the export once returned,
+    // and a returned one changed since leaves as it was returned (§17).
     submissions: work.map(({ submission: s, assignment: a }) => ({
       id: s.id,
       assignmentId: a.id,
@@ -90,10 +91,10 @@ export async function exportAccount(db: Db, caller: Caller, now: Date): Promise<
       courseId: a.courseId,
       content: s.content,
       submittedAt: s.submittedAt.toISOString(),
-      grade: s.returnedAt ? s.grade : null,
+      grade: s.returnedAt ? s.returnedGrade : null,
       maxPoints: a.maxPoints,
-      feedback: s.returnedAt ? s.feedback : null,
-      gradedAt: s.returnedAt ? iso(s.gradedAt) : null,
+      feedback: s.returnedAt ? s.returnedFeedback : null,
+      gradedAt: s.returnedAt ? iso(s.returnedGradedAt) : null,
     })),
     drafts: drafts.map(({ draft: d, assignmentTitle }) => ({
       assignmentId: d.assignmentId,

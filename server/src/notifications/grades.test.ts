@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Assignment, LiveEvent, Notification, NotificationPage } from '@classwave/shared';
+import type { Assignment, LiveEvent, Notification, NotificationPage, Submission } from '@classwave/shared';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createCourse,
@@ -165,5 +165,96 @@ describe('grade_returned', () => {
     expect((await gradeNotes(student, assignment)).map((n) => n.body)).toEqual([
       expect.stringMatching(/· 9 points/),
     ]);
+  });
+});
+
+describe('a grade changed after it reached the student (DESIGN §17)', () => {
+  const patch = (actor: Actor, submissionId: string, grade: number, baseVersion: number) =>
+    t.app.inject({
+      method: 'PATCH',
+      url: `/api/submissions/${submissionId}`,
+      headers: actor.headers,
+      payload: { grade, baseVersion },
+    });
+  const ownGrade = async (student: Actor, assignment: Assignment) => {
+    const list = (
+      await t.app.inject({ method: 'GET', url: '/api/assignments', headers: student.headers })
+    ).json<Assignment[]>();
+    return list.find((a) => a.id === assignment.id)?.submission?.grade;
+  };
+
+  it('is held again on manual: the student keeps the returned grade, with nothing heard, until Return', async () => {
+    const { teacher, student, assignment, grade, returnGrades } = await submitted('manual');
+    await grade(17);
+    await returnGrades();
+    const studentTab = await tab(student);
+    const [own] = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/assignments/${assignment.id}/submissions`,
+        headers: teacher.headers,
+      })
+    ).json<Submission[]>();
+    expect(own).toMatchObject({ grade: 17, held: false });
+
+    const changed = await patch(teacher, own!.id, 15, own!.version);
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json<Submission>()).toMatchObject({ grade: 15, held: true });
+    await barrier(studentTab);
+    expect(heardOf(studentTab, assignment)).toEqual([]);
+    expect(await ownGrade(student, assignment)).toBe(17);
+    const grades = (await t.app.inject({ method: 'GET', url: '/api/grades', headers: student.headers })).json<
+      { items: { assignmentId: string; grade: number | null }[] }[]
+    >();
+    expect(grades.flatMap((c) => c.items).find((i) => i.assignmentId === assignment.id)?.grade).toBe(17);
+    const exported = (
+      await t.app.inject({ method: 'GET', url: '/api/me/export', headers: student.headers })
+    ).json<{ submissions: { assignmentId: string; grade: number | null }[] }>();
+    expect(exported.submissions.find((s) => s.assignmentId === assignment.id)?.grade).toBe(17);
+    const todo = (await t.app.inject({ method: 'GET', url: '/api/todo', headers: teacher.headers })).json<{
+      toReturn: { assignmentId: string; count: number }[];
+    }>();
+    expect(todo.toReturn).toContainEqual(expect.objectContaining({ assignmentId: assignment.id, count: 1 }));
+
+    await returnGrades();
+    const heard = await studentTab.waitFor(
+      (e) => e.type === 'notification:created' && (e.data as Notification).assignmentId === assignment.id,
+    );
+    // Minutes after the first Return: the same entry, saying what the grade is now.
+    expect((heard.data as Notification).body).toMatch(/· 15 points out of 20/);
+    expect(await ownGrade(student, assignment)).toBe(15);
+    expect(await gradeNotes(student, assignment)).toHaveLength(1);
+  });
+
+  it('reaches the student at once on auto, told once per burst of corrections', async () => {
+    const { teacher, student, assignment } = await submitted('auto');
+    const studentTab = await tab(student);
+    const [own] = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/assignments/${assignment.id}/submissions`,
+        headers: teacher.headers,
+      })
+    ).json<Submission[]>();
+    for (const [i, points] of [10, 12, 14].entries()) {
+      const res = await patch(teacher, own!.id, points, i);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json<Submission>().held).toBe(false);
+    }
+    await barrier(studentTab);
+    expect(await ownGrade(student, assignment)).toBe(14);
+    const notes = await gradeNotes(student, assignment);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ title: 'Grade returned: Quiz', readAt: null });
+    expect(notes[0]!.body).toMatch(/· 14 points out of 20/);
+
+    // Later, outside that burst: a change of its own, on top of the inbox.
+    t.clock.advance(11 * 60_000);
+    const later = await patch(teacher, own!.id, 16, 3);
+    expect(later.statusCode, later.body).toBe(200);
+    await barrier(studentTab);
+    const after = await gradeNotes(student, assignment);
+    expect(after.map((n) => n.title)).toEqual(['Grade changed: Quiz', 'Grade returned: Quiz']);
+    expect(after[0]!.body).toMatch(/· 16 points out of 20/);
   });
 });

@@ -5,6 +5,7 @@ import { courseRoom, userRoom } from '../realtime/rooms.js';
 import { onSubmissionWithdrawn } from './batch.js';
 import { scheduleMemberInbox } from './member-inbox.js';
 import { cancelReminders, rescheduleReminders, scheduleReminders } from './reminders.js';
+import { storeGradeNotification } from './grade-notes.js';
 import { assignmentLink, storeNotifications } from './store.js';
 import { scheduleBatchUpdate } from './submission-batches.js';
 
@@ -51,22 +52,25 @@ export const notificationRules: OutboxRules = {
   async 'submission:graded'(submission, { tx, record, now, audience }) {
     if (!audience.includes(userRoom(submission.studentId))) return;
     const [row] = await tx
-      .select({ title: assignments.title, courseId: courses.id, courseTitle: courses.title })
+      .select({
+        title: assignments.title,
+        maxPoints: assignments.maxPoints,
+        courseId: courses.id,
+        courseTitle: courses.title,
+      })
       .from(assignments)
       .innerJoin(courses, eq(courses.id, assignments.courseId))
       .where(eq(assignments.id, submission.assignmentId));
     if (!row) return;
-    await storeNotifications(tx, record, now, [
-      {
-        userId: submission.studentId,
-        kind: 'grade_returned',
-        title: `Grade returned: ${row.title}`,
-        body: `${row.courseTitle}${submission.grade === null ? '' : ` · ${submission.grade} points`}`,
-        link: assignmentLink(submission.assignmentId),
-        courseId: row.courseId,
-        assignmentId: submission.assignmentId,
-      },
-    ]);
+    const points = submission.grade === null ? '' : ` · ${submission.grade} points out of ${row.maxPoints}`;
+    await storeGradeNotification(tx, record, now, {
+      userId: submission.studentId,
+      title: row.title,
+      body: `${row.courseTitle}${points}`,
+      link: assignmentLink(submission.assignmentId),
+      courseId: row.courseId,
+      assignmentId: submission.assignmentId,
+    });
   },
 
   async 'member:removed'({ course, member }, { tx, record, now }) {

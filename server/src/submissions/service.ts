@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { ErrorCode, minutesLate } from '@classwave/shared';
+import { ErrorCode, isHeld, minutesLate } from '@classwave/shared';
 import type {
   CreateSubmissionBody,
   CurrentGrade,
@@ -29,6 +29,21 @@ type SubmissionRow = typeof submissions.$inferSelect;
 /** The grader's profile, joined beside the student's. */
 export const graders = alias(profiles, 'graders');
 
+/**
+ * The grade waits for Return (DESIGN §13, §17): given and never returned, or no longer what was
+ * returned (a change back to the returned grade and feedback is not held: the student has it).
+ */
+export const heldNow = (
+  row: Pick<SubmissionRow, 'grade' | 'feedback' | 'returnedAt' | 'returnedGrade' | 'returnedFeedback'>,
+) =>
+  row.grade !== null &&
+  (row.returnedAt === null || row.grade !== row.returnedGrade || row.feedback !== row.returnedFeedback);
+
+/** `heldNow` in SQL, for `submissions` rows. */
+export const heldSql = sql`(${submissions.grade} is not null and (${submissions.returnedAt} is null
+  or ${submissions.grade} is distinct from ${submissions.returnedGrade}
+  or ${submissions.feedback} is distinct from ${submissions.returnedFeedback}))`;
+
 /** A submission as the course's teacher sees it (and as `submission:*` events carry it). */
 export const toSubmission = (
   row: SubmissionRow,
@@ -48,18 +63,20 @@ export const toSubmission = (
   version: row.version,
   late: minutesLate(row.submittedAt, dueDate),
   returnedAt: row.returnedAt?.toISOString() ?? null,
+  held: heldNow(row),
   gradedBy: row.gradedBy ? { id: row.gradedBy, fullName: graderName ?? '' } : null,
 });
 
 /**
- * Who hears `submission:graded`: the teacher always; the student only once the grade is returned,
- * and only while an active member of the course (a removed or departed student cannot open it, so
- * neither the live event nor the "Grade returned" notification reaches them; the outbox resolves
- * the membership in the transaction). The notifications work relies on this: a student learns of a
- * released grade only by a `submission:graded` addressed to `user:<studentId>` (DESIGN §13).
+ * Who hears `submission:graded`: the teacher always; the student only when the grade as it now
+ * stands is returned (not while held, nor when a returned grade was changed and is held again,
+ * DESIGN §17), and only while an active member of the course (a removed or departed student cannot
+ * open it, so neither the live event nor the "Grade returned" notification reaches them; the outbox
+ * resolves the membership in the transaction). The notifications work relies on this: a student
+ * learns of a released grade only by a `submission:graded` addressed to `user:<studentId>` (DESIGN §13).
  */
 export const gradedAudience = (submission: Submission, teacherId: string) =>
-  submission.returnedAt !== null
+  submission.grade !== null && !isHeld(submission)
     ? audience.memberStudentAndTeacher(submission.studentId, submission.assignmentId, teacherId)
     : audience.owner(teacherId);
 
@@ -74,6 +91,7 @@ interface TeacherListItem {
   gradedAt: string | null;
   version: number;
   returnedAt: string | null;
+  held: boolean;
   gradedBy: string | null;
   studentName: string;
   graderName: string | null;
@@ -81,13 +99,15 @@ interface TeacherListItem {
 
 /** `$1` the assignment, `$2` the caller: the course's teacher, and the submissions only for them. */
 const teacherListStatement: Statement = {
-  name: 'submissions_of_assignment_v1',
+  name: 'submissions_of_assignment_v2',
   text: `select c.id as course_id, c.teacher_id, ${isoText('a.due_date')} as due_date,
       case when c.teacher_id = $2 then (
         select json_agg(json_build_object('id', s.id, 'studentId', s.student_id, 'content', s.content,
             'submittedAt', ${isoText('s.submitted_at')}, 'grade', s.grade, 'feedback', s.feedback,
             'gradedAt', ${isoText('s.graded_at')}, 'version', s.version,
             'returnedAt', ${isoText('s.returned_at')}, 'gradedBy', s.graded_by,
+            'held', s.grade is not null and (s.returned_at is null or s.grade is distinct from s.returned_grade
+              or s.feedback is distinct from s.returned_feedback),
             'studentName', p.full_name, 'graderName', g.full_name)
           order by s.submitted_at desc, s.id desc)
         from submissions s
@@ -252,6 +272,7 @@ export function createSubmissionService({
         version: s.version,
         late: minutesLate(s.submittedAt, row!.due_date),
         returnedAt: s.returnedAt,
+        held: s.held,
         gradedBy: s.gradedBy ? { id: s.gradedBy, fullName: s.graderName ?? '' } : null,
       }));
     },
@@ -309,7 +330,16 @@ export function createSubmissionService({
             gradedAt: now,
             gradedBy: caller.userId,
             version: sql`${submissions.version} + 1`,
-            returnedAt: before.returnedAt ?? (assignment.gradeRelease === 'auto' ? now : null),
+            // 'auto': the grade reaches the student as it is given. 'manual': it waits for Return, and
+            // a change to a returned grade waits too, the student keeping the returned one (DESIGN §17).
+            ...(assignment.gradeRelease === 'auto'
+              ? {
+                  returnedAt: now,
+                  returnedGrade: body.grade,
+                  returnedFeedback: feedback,
+                  returnedGradedAt: now,
+                }
+              : {}),
           })
           .where(eq(submissions.id, submissionId))
           .returning();

@@ -5,6 +5,7 @@ import { visibleAssignment } from '../classes/visibility.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
 import { assignments, courses, excusals, submissions } from '../db/schema.js';
+import { heldSql } from '../submissions/service.js';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -74,7 +75,7 @@ export function createTodoService({ db, clock }: { db: Db; clock: Clock }) {
           .orderBy(asc(assignments.dueDate), asc(assignments.id));
       const [toGrade, toReturn] = await Promise.all([
         perAssignment(isNull(submissions.grade)),
-        perAssignment(and(isNotNull(submissions.grade), isNull(submissions.returnedAt))!),
+        perAssignment(heldSql),
       ]);
       return { work: [], toGrade: toGrade.map(item), toReturn: toReturn.map(item) };
     },

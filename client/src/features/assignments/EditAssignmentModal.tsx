@@ -60,7 +60,7 @@ function EditAssignmentForm({ assignment, onClose }: { assignment: Assignment; o
   // From "when I return them" to "automatically": the server returns the held grades with the edit.
   const releasesHeld = assignment.gradeRelease === 'manual' && values.gradeRelease === 'auto';
   const { data: submissions } = useGetSubmissionsQuery(assignment.id, { skip: !releasesHeld });
-  const held = submissions?.filter((s) => s.grade !== null && s.returnedAt === null).length;
+  const held = submissions?.filter((s) => s.held).length;
 
   async function handleSubmit() {
     if (values.title.trim() === '') {

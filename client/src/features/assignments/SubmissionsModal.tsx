@@ -27,8 +27,8 @@ export function SubmissionsModal({
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const returnWithUndo = useReturnWithUndo();
   const manual = assignment?.gradeRelease === 'manual';
-  // Graded but not yet returned: what Return would send.
-  const held = (data ?? []).filter((s) => s.grade !== null && s.returnedAt === null);
+  // Graded and not yet returned, or changed since (DESIGN §17): what Return would send.
+  const held = (data ?? []).filter((s) => s.held);
   const chosen = held.filter((s) => selected.has(s.id));
 
   function toggle(id: string, on: boolean) {
@@ -56,8 +56,10 @@ export function SubmissionsModal({
   // Only where grades wait for Return: with automatic release every grade is the student's at once.
   function releaseBadge(submission: Submission) {
     if (!manual || submission.grade === null) return null;
+    if (!submission.held) return <Badge tone="primary">Returned</Badge>;
+    // Changed after it was returned: the student still sees the grade returned before.
     return submission.returnedAt !== null ? (
-      <Badge tone="primary">Returned</Badge>
+      <Badge tone="warning">Changed · not returned</Badge>
     ) : (
       <Badge tone="warning">Held</Badge>
     );
@@ -127,7 +129,7 @@ export function SubmissionsModal({
               {/* Plain text in a pre-wrap box: line breaks kept, nothing ever rendered as HTML. */}
               <p className="submission__content">{submission.content}</p>
               <GradeForm key={submission.id} submission={submission} maxPoints={assignment.maxPoints} />
-              {manual && submission.grade !== null && submission.returnedAt === null && (
+              {manual && submission.held && (
                 <label className="submission__select">
                   <input
                     type="checkbox"

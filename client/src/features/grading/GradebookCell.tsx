@@ -16,12 +16,36 @@ export type CellSave =
   | { state: 'error'; message: string }
   | { state: 'conflict'; current: CurrentGrade; mine: number };
 
-const MARKS: Partial<Record<GradebookCell['status'], { short: string; label: string }>> = {
-  late: { short: 'Late', label: 'Submitted late' },
-  missing: { short: 'Missing', label: 'Missing' },
-  excused: { short: 'Excused', label: 'Excused' },
-  graded: { short: 'Held', label: 'Graded, not yet returned' },
-};
+/** A cell's mark: what it shows, what a screen reader hears (none where the grade says it), its look. */
+export interface CellMark {
+  short: string;
+  label: string | null;
+  tone: 'todo' | 'late' | 'missing' | 'quiet' | 'returned';
+}
+
+/** The marks, by meaning (the legend lists them in this order). */
+export const MARK = {
+  toGrade: { short: 'To grade', label: null, tone: 'todo' },
+  late: { short: 'Late', label: 'Submitted late', tone: 'late' },
+  missing: { short: 'Missing', label: 'Missing', tone: 'missing' },
+  excused: { short: 'Excused', label: 'Excused', tone: 'quiet' },
+  held: { short: 'Held', label: 'Graded, not yet returned', tone: 'quiet' },
+  returned: { short: '✓', label: 'returned', tone: 'returned' },
+} satisfies Record<string, CellMark>;
+
+/**
+ * What a cell shows beside its grade (DESIGN §17): every state its own mark, so "no submission"
+ * (a bare dash) never reads like "submitted, not graded", and a graded late answer keeps its Late.
+ */
+export function marksOf(cell: GradebookCell): CellMark[] {
+  if (cell.status === 'missing') return [MARK.missing];
+  if (cell.status === 'excused') return [MARK.excused];
+  if (!cell.submissionId) return [];
+  const late: CellMark | null =
+    cell.late !== null ? { ...MARK.late, label: formatLateness(cell.late) } : null;
+  if (cell.grade === null) return [late ?? MARK.toGrade];
+  return [cell.status === 'returned' ? MARK.returned : MARK.held, ...(late ? [late] : [])];
+}
 
 export interface GradebookCellViewProps {
   cell: GradebookCell;
@@ -69,15 +93,17 @@ export function GradebookCellView({
     else input.current.setSelectionRange(input.current.value.length, input.current.value.length);
   }, [editing, selectAll]);
 
-  const mark = MARKS[cell.status];
-  const lateText = cell.status === 'late' && cell.late !== null ? formatLateness(cell.late) : null;
-  const label = `${studentName}, ${assignment.title}: ${
-    cell.grade === null
-      ? cell.submissionId
-        ? 'not graded'
-        : 'no submission'
-      : `${cell.grade} of ${assignment.maxPoints}`
-  }${mark ? `, ${lateText ?? mark.label}` : ''}`;
+  const marks = marksOf(cell);
+  const label = [
+    `${studentName}, ${assignment.title}: ${
+      cell.grade === null
+        ? cell.submissionId
+          ? 'not graded'
+          : 'no submission'
+        : `${cell.grade} of ${assignment.maxPoints}`
+    }`,
+    ...marks.flatMap((mark) => (mark.label ? [mark.label] : [])),
+  ].join(', ');
 
   return (
     <td
@@ -114,11 +140,17 @@ export function GradebookCellView({
           {cell.grade ?? '–'}
         </span>
       )}
-      {mark && !editing && (
-        <span className="gradebook__mark" title={lateText ?? mark.label} aria-hidden="true">
-          {mark.short}
-        </span>
-      )}
+      {!editing &&
+        marks.map((mark) => (
+          <span
+            key={mark.short}
+            className={`gradebook__mark gradebook__mark--${mark.tone}`}
+            title={mark.label ?? 'Submitted, not graded'}
+            aria-hidden="true"
+          >
+            {mark.short}
+          </span>
+        ))}
       {save && save.state !== 'conflict' && (
         <span className={`gradebook__save gradebook__save--${save.state}`} role="status">
           {save.state === 'saving' ? 'Saving…' : save.state === 'saved' ? 'Saved' : 'Not saved'}

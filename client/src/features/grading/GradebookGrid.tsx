@@ -1,7 +1,9 @@
 import { assignmentAverage, studentTotals, type Gradebook } from '@classwave/shared';
+import { useRef } from 'react';
 import { cellKey } from './gradebookCells';
 import { GradebookCellView } from './GradebookCell';
 import type { GradebookGridState } from './useGradebookGrid';
+import { useScrollEdges } from './useScrollEdges';
 
 /**
  * The gradebook's table: a row per student with their total, a column per assignment with its
@@ -10,8 +12,16 @@ import type { GradebookGridState } from './useGradebookGrid';
 export function GradebookGrid({ gradebook, grid }: { gradebook: Gradebook; grid: GradebookGridState }) {
   const { course, students, assignments } = gradebook;
   const { editing } = grid;
+  const scroll = useRef<HTMLDivElement>(null);
+  // The student and Total columns stay put; a shadow says more assignments lie to either side.
+  const edges = useScrollEdges(scroll);
   return (
-    <div className="gradebook__scroll">
+    <div
+      ref={scroll}
+      className="gradebook__scroll"
+      data-more-left={edges.left || undefined}
+      data-more-right={edges.right || undefined}
+    >
       <table
         ref={grid.tableRef}
         className="gradebook"

@@ -101,6 +101,36 @@ describe('GradebookPage', () => {
     expect(average).toHaveTextContent('14/20');
   });
 
+  // Issue 25 (item 8): "no submission" and "submitted, not graded" both read "–", and a late graded
+  // answer lost its Late mark.
+  it('marks every state apart, keeps Late on a graded answer, and says what the marks mean', async () => {
+    const gradebook = buildGradebook();
+    const [essay, quiz] = gradebook.assignments;
+    const [ada, alan] = gradebook.students;
+    const set = (studentId: string, assignmentId: string, patch: Partial<GradebookCell>) => {
+      const cell = gradebook.cells.find((c) => c.studentId === studentId && c.assignmentId === assignmentId)!;
+      Object.assign(cell, patch);
+    };
+    // Ada's quiz: graded 7, held, handed in late; Alan's essay: submitted on time, not graded yet.
+    set(ada!.id, quiz!.id, { grade: 7, version: 1, status: 'graded' });
+    set(alan!.id, essay!.id, { grade: null, version: 0, status: 'submitted', returnedAt: null });
+    set(alan!.id, quiz!.id, { status: 'not_submitted' });
+    renderGradebook(gradebook);
+    const table = await screen.findByRole('grid', { name: 'Gradebook for Biology' });
+    const cellOf = (name: string) => within(table).getByRole('gridcell', { name });
+    expect(
+      cellOf('Ada Lovelace, Quiz: 7 of 10, Graded, not yet returned, 2 h 14 min late'),
+    ).toHaveTextContent(/7\s*Held\s*Late/);
+    expect(cellOf('Ada Lovelace, Essay: 18 of 20, returned')).toHaveTextContent(/18\s*✓/);
+    const toGrade = cellOf('Alan Turing, Essay: not graded');
+    const none = cellOf('Alan Turing, Quiz: no submission');
+    expect(toGrade).toHaveTextContent('To grade');
+    expect(none).toHaveTextContent(/^–$/);
+    const legend = screen.getByLabelText('What the marks mean');
+    for (const meaning of ['no submission yet', 'submitted, not graded', 'graded, waiting for Return'])
+      expect(within(legend).getByText(meaning)).toBeInTheDocument();
+  });
+
   it('moves with the arrow keys, edits with Enter and saves in the background with the cell version', async () => {
     const gradebook = buildGradebook();
     const quizAda = gradebook.cells[2]!;

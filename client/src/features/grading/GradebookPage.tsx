@@ -13,6 +13,7 @@ import { Spinner } from '../../components/Spinner';
 import { selectAccessToken } from '../auth/authSlice';
 import { csvFileName, downloadGradebookCsv } from './downloadCsv';
 import { GradebookGrid } from './GradebookGrid';
+import { GradebookLegend } from './GradebookLegend';
 import { useGetGradebookQuery } from './gradingApi';
 import { useGradebookGrid, type GradebookGridState } from './useGradebookGrid';
 import './Gradebook.css';
@@ -98,6 +99,7 @@ function GradebookView({ gradebook }: { gradebook: Gradebook }) {
           </p>
           <ActiveCellBar gradebook={gradebook} grid={grid} />
           <GradebookGrid gradebook={gradebook} grid={grid} />
+          <GradebookLegend />
         </>
       )}
     </>

@@ -124,7 +124,7 @@ describe('Return grades', () => {
       id: 7,
       type: 'submission:graded',
       at: new Date().toISOString(),
-      data: { ...graded, returnedAt: new Date().toISOString() },
+      data: { ...graded, returnedAt: new Date().toISOString(), held: false },
     };
     act(() => {
       store.dispatch(applyLiveEvent(event));

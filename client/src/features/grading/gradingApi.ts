@@ -74,9 +74,9 @@ export function cellFromSubmission(submission: Submission): GradebookCell {
     version: submission.version,
     status:
       submission.grade !== null
-        ? submission.returnedAt !== null
-          ? 'returned'
-          : 'graded'
+        ? submission.held
+          ? 'graded'
+          : 'returned'
         : submission.late !== null
           ? 'late'
           : 'submitted',

@@ -21,7 +21,10 @@ function allReturned(store: AppStore, assignmentId: string, ids: readonly string
   const select = assignmentsApi.endpoints.getSubmissions.select(assignmentId);
   // The store's type knows the api's tags only as the features inject them.
   const list = select(store.getState() as unknown as Parameters<typeof select>[0]).data;
-  return ids.every((id) => list?.find((s) => s.id === id)?.returnedAt != null);
+  return ids.every((id) => {
+    const submission = list?.find((s) => s.id === id);
+    return submission !== undefined && !submission.held;
+  });
 }
 
 /**

@@ -1,0 +1,74 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import { describe, expect, it } from 'vitest';
+import { MIGRATIONS_FOLDER } from './client.js';
+
+const statements = (file: string) =>
+  readFileSync(path.join(MIGRATIONS_FOLDER, file), 'utf8')
+    .split('--> statement-breakpoint')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+describe('migration 0008 (returned grades) on existing data', () => {
+  // A fresh PGlite (not the migrated template copy the other tests use) starts slowly on a busy machine.
+  it(
+    'gives students the grades returned to them before it, and nothing of a held one',
+    { timeout: 120_000 },
+    async () => {
+      const db = new PGlite();
+      const query = async (text: string) => (await db.query<Record<string, unknown>>(text)).rows;
+      try {
+        const before = readdirSync(MIGRATIONS_FOLDER)
+          .filter((f) => f.endsWith('.sql') && f < '0008')
+          .sort();
+        for (const file of before) for (const s of statements(file)) await query(s);
+        const [teacher, ada, ben] = [randomUUID(), randomUUID(), randomUUID()];
+        for (const [id, role] of [
+          [teacher, 'teacher'],
+          [ada, 'student'],
+          [ben, 'student'],
+        ]) {
+          await query(`insert into users (id, email, password_hash) values ('${id}', '${id}@x.test', 'h')`);
+          await query(`insert into profiles (id, full_name, role) values ('${id}', 'P', '${role}')`);
+        }
+        const [course, assignment] = [randomUUID(), randomUUID()];
+        await query(
+          `insert into courses (id, title, description, code, teacher_id, join_code) values ('${course}', 'T', 'D', 'C1', '${teacher}', 'ABCDEFGH')`,
+        );
+        await query(
+          `insert into assignments (id, title, due_date, course_id, grade_release) values ('${assignment}', 'A', now(), '${course}', 'manual')`,
+        );
+        // Ada's grade was returned; Ben's is held.
+        await query(
+          `insert into submissions (assignment_id, student_id, content, grade, feedback, graded_at, returned_at, version)
+           values ('${assignment}', '${ada}', 'x', 7, 'Good', '2026-01-02T03:04:05Z', '2026-01-03T00:00:00Z', 1)`,
+        );
+        await query(
+          `insert into submissions (assignment_id, student_id, content, grade, feedback, graded_at, version)
+           values ('${assignment}', '${ben}', 'y', 5, 'Hmm', '2026-01-02T03:04:05Z', 1)`,
+        );
+
+        for (const s of statements('0008_returned_grades.sql')) await query(s);
+
+        expect(
+          await query(
+            `select student_id, returned_grade, returned_feedback, returned_graded_at from submissions
+             order by returned_grade nulls last`,
+          ),
+        ).toEqual([
+          {
+            student_id: ada,
+            returned_grade: 7,
+            returned_feedback: 'Good',
+            returned_graded_at: new Date('2026-01-02T03:04:05Z'),
+          },
+          { student_id: ben, returned_grade: null, returned_feedback: null, returned_graded_at: null },
+        ]);
+      } finally {
+        await db.close();
+      }
+    },
+  );
+});

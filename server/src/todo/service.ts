@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, isNull, sql, type SQL } from 'drizzle-orm';
 import { TODO_OVERDUE_DAYS, type Todo, type TodoItem } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import { visibleAssignment } from '../classes/visibility.js';

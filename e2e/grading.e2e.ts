@@ -232,6 +232,36 @@ test.describe('grading teachers can trust', () => {
     expect((await download).suggestedFilename()).toBe(`${code} gradebook.csv`);
   });
 
+  // Issue 25 (item 8): with four assignments the Total column was off-screen at 1280 px, with no hint.
+  test('keeps the Total in view beside many assignments, says the grid scrolls, and explains its marks', async ({
+    browser,
+  }) => {
+    const { teacher, course, code } = await classroom(browser, 'Wide');
+    const titles = [
+      'Photosynthesis lab report',
+      'Cell division essay',
+      'Genetics problem set',
+      'Ecology field notes',
+      'Evolution timeline',
+    ];
+    for (const title of titles) await createAssignment(teacher, { course, code, title });
+    await teacher.setViewportSize({ width: 1280, height: 800 });
+    await teacher.goto('/courses');
+    await teacher
+      .getByRole('list', { name: 'Courses' })
+      .getByRole('article')
+      .filter({ hasText: course })
+      .getByRole('link', { name: 'View Course' })
+      .click();
+    await teacher.getByRole('link', { name: 'Gradebook' }).click();
+    const grid = teacher.getByRole('grid', { name: `Gradebook for ${course}` });
+    const total = grid.getByRole('columnheader', { name: 'Total' });
+    await expect(total).toBeInViewport({ ratio: 1 });
+    await expect(teacher.locator('.gradebook__scroll')).toHaveAttribute('data-more-right', 'true');
+    await expect(teacher.getByLabel('What the marks mean')).toContainText('submitted, not graded');
+    await screenshots(teacher, 'gradebook-wide');
+  });
+
   test('editing an assignment\'s due date shows the student\'s open view "Due date moved"', async ({
     browser,
   }) => {

@@ -57,7 +57,9 @@ async function createAssignment(
   await create.getByLabel('Max Points').fill('10');
   if (manual) await create.getByRole('radio', { name: 'When I return them' }).check();
   await create.getByRole('button', { name: 'Create Assignment' }).click();
-  await expect(teacher.getByText('Assignment created!')).toBeVisible();
+  // The dialog closes on success; several creates in a row leave several toasts on screen.
+  await expect(create).toBeHidden();
+  await expect(teacher.getByText('Assignment created!').first()).toBeVisible();
 }
 
 const cardOf = (page: Page, title: string) =>

@@ -48,8 +48,10 @@ export async function resetLinkFor(to: string): Promise<string> {
 }
 
 const SHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.screenshots');
-/** Saves the page at desktop and phone width for a person to look at (not committed). */
+/** Saves the page at desktop and phone width for a person to look at (not committed; off in CI unless E2E_SCREENSHOTS=1). */
 export async function screenshots(page: Page, name: string): Promise<void> {
+  // Nobody looks at them in CI, where the two full-page shots cost about a minute over the suite.
+  if (process.env.CI && !process.env.E2E_SCREENSHOTS) return;
   const size = page.viewportSize();
   for (const [label, width, height] of [
     ['desktop', 1280, 800],
@@ -65,24 +67,34 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   if (size) await page.setViewportSize(size);
 }
 
-/** Signs up through the form, opens the mailed link, and signs in; ends on the dashboard. */
+/**
+ * Signs up, confirms the mailed link and signs in through the API, in the page's own browser
+ * context (the refresh cookie lands there), then opens the dashboard. The forms themselves are
+ * walked through in auth.e2e.ts; every other journey starts from a signed-in user, and doing it
+ * by hand cost each of them 5–10 s per person.
+ */
 export async function signUpAndSignIn(
   page: Page,
   input: { fullName: string; role: 'Student' | 'Teacher'; email: string },
 ) {
-  await page.goto('/signup');
-  await page.getByLabel('Full name').fill(input.fullName);
-  await page.getByRole('radio', { name: input.role }).check();
-  await page.getByLabel('Email').fill(input.email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Create Account' }).click();
-  await expect(page.getByRole('heading', { name: 'Verification Email Sent!' })).toBeVisible();
-  await page.goto(await verificationLinkFor(input.email));
-  await expect(page).toHaveURL(/\/login\?verified=1/);
-  await page.getByLabel('Email').fill(input.email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  const api = page.request;
+  const origin = { origin: new URL(process.env.E2E_BASE_URL!).origin };
+  const role = input.role.toLowerCase();
+  const signUp = await api.post('/api/auth/signup', {
+    headers: origin,
+    data: { fullName: input.fullName, email: input.email, password: PASSWORD, role },
+  });
+  expect(signUp.status(), await signUp.text()).toBe(200);
+  const verified = await api.get(await verificationLinkFor(input.email), { maxRedirects: 0 });
+  expect(verified.headers()['location']).toMatch(/\/login\?verified=1/);
+  const signIn = await api.post('/api/auth/signin', {
+    headers: origin,
+    data: { email: input.email, password: PASSWORD },
+  });
+  expect(signIn.status(), await signIn.text()).toBe(200);
+  await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible();
 }
 
 /** Follows a link of the side navigation (not a same-named link elsewhere on the page). */

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm run test:e2e`: builds the app, then runs the Playwright suite in Debian's Chromium.
+// `npm run test:e2e`: builds what is stale, then runs the Playwright suite in Debian's Chromium.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { buildIfStale } from './build-if-stale.mjs';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(chromium)) {
@@ -14,7 +15,7 @@ if (!existsSync(chromium)) {
 }
 const run = (command) => execSync(command, { stdio: 'inherit' });
 try {
-  run('npm run build');
+  buildIfStale();
   run(`npx playwright test -c e2e/playwright.config.ts ${process.argv.slice(2).join(' ')}`);
 } catch {
   process.exit(1);

@@ -20,6 +20,14 @@ describe('firstName', () => {
   it('takes the first word of the full name', () => {
     expect(firstName('  Ada   Lovelace ')).toBe('Ada');
   });
+  // Issue 25: "Good morning, Ms!" greeted a teacher whose name starts with her title.
+  it('keeps a title with the last name instead of greeting the title alone', () => {
+    expect(firstName('Ms Jane Rivera')).toBe('Ms Rivera');
+    expect(firstName('Dr. Okafor')).toBe('Dr. Okafor');
+    expect(firstName('mr  Smith')).toBe('mr Smith');
+    expect(firstName('Ms')).toBe('Ms');
+    expect(firstName('Missy Elliott')).toBe('Missy');
+  });
   it("falls back to 'there' without a name", () => {
     expect(firstName('')).toBe('there');
     expect(firstName('   ')).toBe('there');

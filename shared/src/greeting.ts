@@ -8,8 +8,18 @@ export function greetingFor(date: Date): string {
   return 'Good evening';
 }
 
-/** The first word of a full name, or 'there' when there is none. */
+/** Titles a teacher's name often starts with ("Ms Rivera"), with or without a full stop. */
+const HONORIFICS = new Set(['mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'prof', 'professor', 'sir', 'madam']);
+
+/**
+ * How to greet someone by name: the first word of the full name; a name that starts with a title
+ * keeps it and the last word ("Ms Rivera", not "Ms"); 'there' when there is no name.
+ */
 export function firstName(fullName: string | null | undefined): string {
-  const first = fullName?.trim().split(/\s+/)[0];
-  return first ? first : 'there';
+  const words = fullName?.trim().split(/\s+/).filter(Boolean) ?? [];
+  const [first, ...rest] = words;
+  if (!first) return 'there';
+  if (rest.length > 0 && HONORIFICS.has(first.replace(/\.$/, '').toLowerCase()))
+    return `${first} ${rest.at(-1)}`;
+  return first;
 }

@@ -5,6 +5,7 @@ import { toast } from 'sonner';
 import { apiErrorCode, apiErrorMessage } from '../../api/errors';
 import { Notice } from '../../components/Notice';
 import { useResetPasswordMutation } from './authApi';
+import { useDocumentTitle } from '../layout/usePageFocus';
 import { NewPasswordInput, PasswordInput } from './AuthFields';
 import { AuthForm } from './AuthForm';
 
@@ -14,6 +15,8 @@ import { AuthForm } from './AuthForm';
  */
 export function ResetPasswordPage() {
   const navigate = useNavigate();
+  // Outside both layouts (it opens signed in or out), so it names the document itself.
+  useDocumentTitle();
   const [searchParams] = useSearchParams();
   const token = searchParams.get('token') ?? '';
   const [password, setPassword] = useState('');

@@ -28,6 +28,7 @@ import { LeaveClassButton } from '../classes/LeaveClassButton';
 import { RosterSection } from '../classes/RosterSection';
 import { EditCourseModal } from './EditCourseModal';
 import { useGetCourseQuery } from './coursesApi';
+import { usePageTitle } from '../layout/usePageFocus';
 import './CourseDetailPage.css';
 
 function BackLink() {
@@ -47,6 +48,7 @@ export function CourseDetailPage() {
   const status = httpStatus(error);
   const notFound = status === 404 || status === 400;
   useErrorToast(error && !notFound ? error : undefined, 'Failed to load course details.');
+  usePageTitle(data?.course.title);
 
   if (isLoading) {
     return (

@@ -9,6 +9,7 @@ import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { LoadFailed } from '../../components/LoadFailed';
 import { PageHeader } from '../../components/PageHeader';
+import { usePageTitle } from '../layout/usePageFocus';
 import { Spinner } from '../../components/Spinner';
 import { selectAccessToken } from '../auth/authSlice';
 import { csvFileName, downloadGradebookCsv } from './downloadCsv';
@@ -52,6 +53,7 @@ function GradebookView({ gradebook }: { gradebook: Gradebook }) {
   const { course, students, assignments } = gradebook;
   const token = useAppSelector(selectAccessToken);
   const grid = useGradebookGrid(gradebook);
+  usePageTitle(`Gradebook · ${course.title}`);
   const [downloading, setDownloading] = useState(false);
 
   async function handleDownload() {

@@ -29,6 +29,9 @@ describe('document titles', () => {
         '/settings',
         '/login',
         '/signup',
+        '/forgot-password',
+        '/reset-password',
+        '/join/ABCD-1234',
       ].map(documentTitleFor),
     ).toEqual([
       'Dashboard · Classwave',
@@ -43,6 +46,9 @@ describe('document titles', () => {
       'Settings · Classwave',
       'Sign in · Classwave',
       'Sign up · Classwave',
+      'Forgot password · Classwave',
+      'Choose a new password · Classwave',
+      'Join a class · Classwave',
     ]);
     expect(documentTitleFor('/assignments/')).toBe('Assignments · Classwave');
     expect(documentTitleFor('/nowhere')).toBe('Classwave');
@@ -57,6 +63,18 @@ describe('document titles', () => {
     expect(document.title).toBe('Dashboard · Classwave');
     await followNav(user, 'Assignments');
     expect(document.title).toBe('Assignments · Classwave');
+  });
+
+  // Issue 25: every course's tab read "Course · Classwave".
+  it("names a course's page after the course once it has loaded, and the section again after it", async () => {
+    const course = createCourse({ title: 'Introduction to Biology' });
+    const { user } = renderRoute(`/courses/${course.id}`, 'student', {
+      [`GET /api/courses/${course.id}`]: { body: { course, assignments: [] } },
+      'GET /api/courses': { body: [course] },
+    });
+    await waitFor(() => expect(document.title).toBe('Introduction to Biology · Classwave'));
+    await followNav(user, 'Courses');
+    await waitFor(() => expect(document.title).toBe('Courses · Classwave'));
   });
 
   it('titles the sign-in and sign-up pages', async () => {
@@ -101,6 +119,6 @@ describe('focus after navigation', () => {
     await user.click(within(card).getByRole('link', { name: 'Marine Biology' }));
     const heading = await screen.findByRole('heading', { level: 1, name: 'Marine Biology' });
     await waitFor(() => expect(heading).toHaveFocus());
-    expect(document.title).toBe('Course · Classwave');
+    expect(document.title).toBe('Marine Biology · Classwave');
   });
 });

@@ -34,6 +34,9 @@ const otherRouteTitles: readonly { pattern: RegExp; title: string }[] = [
   { pattern: /^\/courses\/[^/]+\/gradebook$/, title: 'Gradebook' },
   { pattern: /^\/login$/, title: 'Sign in' },
   { pattern: /^\/signup$/, title: 'Sign up' },
+  { pattern: /^\/forgot-password$/, title: 'Forgot password' },
+  { pattern: /^\/reset-password$/, title: 'Choose a new password' },
+  { pattern: /^\/join\/[^/]+$/, title: 'Join a class' },
 ];
 
 /**
@@ -41,8 +44,24 @@ const otherRouteTitles: readonly { pattern: RegExp; title: string }[] = [
  * product's, e.g. `Assignments · Classwave`, so tabs, history and screen readers tell pages apart.
  */
 export function documentTitleFor(pathname: string): string {
+  const claimed = claimedTitles.get(pathname);
+  if (claimed) return `${claimed} · ${APP_NAME}`;
   const path = pathname.replace(/\/+$/, '') || '/';
   const entry = [...mainNavEntries, settingsNavEntry].find((item) => item.to === path);
   const title = entry?.label ?? otherRouteTitles.find(({ pattern }) => pattern.test(path))?.title;
   return title ? `${title} · ${APP_NAME}` : APP_NAME;
+}
+
+/**
+ * Titles that a page has claimed for its path once it knows a better one than its section's
+ * (a course's page is named after the course). A page's effects run before its layout's, so the
+ * claim is there when the layout names the document.
+ */
+const claimedTitles = new Map<string, string>();
+
+export function claimTitle(pathname: string, title: string): () => void {
+  claimedTitles.set(pathname, title);
+  return () => {
+    if (claimedTitles.get(pathname) === title) claimedTitles.delete(pathname);
+  };
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import { useLocation } from 'react-router-dom';
-import { documentTitleFor } from './pageTitles';
+import { claimTitle, documentTitleFor } from './pageTitles';
 
 /** How long to wait for a page that is still loading to render its heading. */
 const HEADING_WAIT_MS = 3000;
@@ -11,6 +11,23 @@ export function useDocumentTitle(): void {
   useEffect(() => {
     document.title = documentTitleFor(pathname);
   }, [pathname]);
+}
+
+/**
+ * Names the document after what the page shows (`Biology 101 · Classwave`) once it is known,
+ * instead of its section's name; the section's comes back when the page goes.
+ */
+export function usePageTitle(title: string | undefined): void {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    if (!title) return;
+    const release = claimTitle(pathname, title);
+    document.title = documentTitleFor(pathname);
+    return () => {
+      release();
+      document.title = documentTitleFor(window.location.pathname);
+    };
+  }, [pathname, title]);
 }
 
 /** Focuses a heading without scrolling: the page has just been rendered from its top. */

@@ -10,8 +10,11 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-async function openSubmissions(routes: (id: string) => Record<string, Route>) {
-  const assignment = createAssignment({ title: 'Essay', maxPoints: 20, submissionCount: 2 });
+async function openSubmissions(
+  routes: (id: string) => Record<string, Route>,
+  gradeRelease: 'auto' | 'manual' = 'auto',
+) {
+  const assignment = createAssignment({ title: 'Essay', maxPoints: 20, submissionCount: 2, gradeRelease });
   const view = renderAssignments('teacher', {
     'GET /api/assignments': { body: [assignment] },
     ...routes(assignment.id),
@@ -47,6 +50,18 @@ describe('SubmissionsModal', () => {
     expect(items[1]).toHaveTextContent('Grade: 15/20');
     expect(within(items[1]!).getByLabelText('Points')).toHaveValue(15);
     expect(within(items[1]!).getByLabelText('Feedback')).toHaveValue('Well argued.');
+  });
+
+  // Issue 25: "No held grades: students see every grade given" was wrong on a hold-grades assignment.
+  it('says on a hold-grades assignment with nothing held that grades given will wait to be returned', async () => {
+    const { dialog } = await openSubmissions(
+      (id) => ({ [`GET /api/assignments/${id}/submissions`]: { body: [createSubmission()] } }),
+      'manual',
+    );
+    expect(
+      await within(dialog).findByText('Nothing held: grades you give wait here until you return them.'),
+    ).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Return all graded (0)' })).toBeDisabled();
   });
 
   it('says when nobody has submitted yet', async () => {

@@ -98,7 +98,8 @@ export function SubmissionsModal({
             </Button>
             <p>
               {held.length === 0
-                ? 'No held grades: students see every grade given.'
+                ? // Not "students see every grade": on this assignment a grade given next is held too.
+                  'Nothing held: grades you give wait here until you return them.'
                 : `${held.length} held: students see them only once returned.`}
             </p>
           </div>

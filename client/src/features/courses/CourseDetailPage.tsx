@@ -1,7 +1,6 @@
 import { formatDetailDate, type CourseDetail } from '@classwave/shared';
 import { formatListDate } from '../../components/dates';
 import {
-  ArrowLeft,
   ChevronRight,
   ClipboardList,
   FolderOpen,
@@ -27,17 +26,13 @@ import { JoinCodePanel } from '../classes/JoinCodePanel';
 import { LeaveClassButton } from '../classes/LeaveClassButton';
 import { RosterSection } from '../classes/RosterSection';
 import { EditCourseModal } from './EditCourseModal';
+import { BackLink } from '../../components/BackLink';
 import { useGetCourseQuery } from './coursesApi';
 import { usePageTitle } from '../layout/usePageFocus';
 import './CourseDetailPage.css';
 
-function BackLink() {
-  return (
-    <Link to="/courses" className="back-link">
-      <ArrowLeft aria-hidden="true" size={18} />
-      Back to courses
-    </Link>
-  );
+function BackToCourses() {
+  return <BackLink to="/courses">Back to courses</BackLink>;
 }
 
 /** /courses/:courseId: a course, its assignments, its instructor and (coming) resources. */
@@ -53,7 +48,7 @@ export function CourseDetailPage() {
   if (isLoading) {
     return (
       <div aria-busy="true">
-        <BackLink />
+        <BackToCourses />
         <span className="sr-only" role="status">
           Loading course
         </span>
@@ -81,16 +76,15 @@ export function CourseDetailPage() {
   if (notFound) {
     return (
       <>
-        <BackLink />
+        <BackToCourses />
         <EmptyState
           icon={<SearchX />}
           title="Course not found"
           headingLevel={2}
           action={
-            <Link to="/courses" className="back-link back-link--standalone">
-              <ArrowLeft aria-hidden="true" size={18} />
+            <BackLink to="/courses" standalone>
               Back to courses
-            </Link>
+            </BackLink>
           }
         >
           It may have been deleted, or the link is not quite right.
@@ -102,7 +96,7 @@ export function CourseDetailPage() {
   if (!data) {
     return (
       <>
-        <BackLink />
+        <BackToCourses />
         <LoadFailed
           icon={<FolderOpen />}
           title="This course could not be loaded"
@@ -124,7 +118,7 @@ function CourseDetailView({ detail: { course, assignments } }: { detail: CourseD
   const [editing, setEditing] = useState(false);
   return (
     <>
-      <BackLink />
+      <BackToCourses />
       <header className="course-detail__header">
         <span className="course-detail__code">{course.code}</span>
         <h1 className="course-detail__title">{course.title}</h1>

@@ -1,5 +1,5 @@
 import type { Gradebook } from '@classwave/shared';
-import { ArrowLeft, Download, SearchX, Table2 } from 'lucide-react';
+import { Download, SearchX, Table2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { toast } from 'sonner';
@@ -8,6 +8,7 @@ import { useAppSelector } from '../../app/hooks';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { LoadFailed } from '../../components/LoadFailed';
+import { BackLink } from '../../components/BackLink';
 import { PageHeader } from '../../components/PageHeader';
 import { usePageTitle } from '../layout/usePageFocus';
 import { Spinner } from '../../components/Spinner';
@@ -69,10 +70,7 @@ function GradebookView({ gradebook }: { gradebook: Gradebook }) {
 
   return (
     <>
-      <Link to={`/courses/${course.id}`} className="back-link">
-        <ArrowLeft aria-hidden="true" size={18} />
-        Back to {course.title}
-      </Link>
+      <BackLink to={`/courses/${course.id}`}>Back to {course.title}</BackLink>
       <PageHeader
         title="Gradebook"
         subtitle={`${course.code} · ${course.title}`}

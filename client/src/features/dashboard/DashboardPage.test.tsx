@@ -152,6 +152,7 @@ describe('DashboardPage', () => {
       'student',
       [
         ['Browse Courses', '/courses'],
+        ['Join a Class', '/courses'],
         ['View Assignments', '/assignments'],
         ['Join Live Class', '/live-classes'],
         ['Ask AI Assistant', '/chatbot'],
@@ -208,6 +209,15 @@ describe('DashboardPage', () => {
       await user.click(screen.getByRole('link', { name: /^Browse Courses/ }));
       expect(await screen.findByRole('heading', { level: 1, name: 'Courses' })).toBeInTheDocument();
       expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    });
+
+    // Issue 25: a student's dashboard had no way to join a class.
+    it('Join a Class takes a student to /courses with the join dialog open', async () => {
+      const { user } = renderDashboard('student', 'pending', { 'GET /api/courses': { body: [] } });
+      await user.click(screen.getByRole('link', { name: /^Join a Class/ }));
+      expect(await screen.findByRole('dialog', { name: 'Join a class' })).toBeInTheDocument();
+      expect(screen.getByRole('heading', { level: 1, name: 'Courses' })).toBeInTheDocument();
+      expect(screen.getByTestId('location-state')).toHaveTextContent('null');
     });
   });
 });

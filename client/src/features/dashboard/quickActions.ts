@@ -6,6 +6,7 @@ import {
   ClipboardList,
   ClipboardPlus,
   BookPlus,
+  UserPlus,
   Video,
   type LucideIcon,
 } from 'lucide-react';
@@ -47,7 +48,15 @@ export const QUICK_ACTIONS: Record<Role, readonly QuickAction[]> = {
     askAssistant,
   ],
   student: [
-    { label: 'Browse Courses', description: 'See every course on offer', to: '/courses', icon: BookOpen },
+    // "See every course on offer" promised a catalogue; the page lists the student's own classes.
+    { label: 'Browse Courses', description: 'Open the classes you are in', to: '/courses', icon: BookOpen },
+    {
+      label: 'Join a Class',
+      description: 'Type the code your teacher gave you',
+      to: '/courses',
+      state: { openJoinClass: true },
+      icon: UserPlus,
+    },
     {
       label: 'View Assignments',
       description: 'Check what is due and submit',

@@ -2,6 +2,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { Input } from './Input';
+import { Textarea } from './Textarea';
 
 describe('Input', () => {
   it('binds its label to the input', () => {
@@ -15,6 +16,22 @@ describe('Input', () => {
     expect(input).toBeInvalid();
     expect(input).toHaveAttribute('aria-invalid', 'true');
     expect(input).toHaveAccessibleDescription('Enter a valid e-mail address.');
+  });
+
+  // Issue 25: Arabic and Hebrew answers were left-aligned.
+  it('lets free text follow the direction of what is typed, but not addresses or passwords', () => {
+    render(
+      <>
+        <Input label="Title" />
+        <Input label="Email" type="email" />
+        <Input label="Password" type="password" />
+        <Textarea label="Answer" />
+      </>,
+    );
+    expect(screen.getByLabelText('Title')).toHaveAttribute('dir', 'auto');
+    expect(screen.getByLabelText('Answer')).toHaveAttribute('dir', 'auto');
+    expect(screen.getByLabelText('Email')).not.toHaveAttribute('dir');
+    expect(screen.getByLabelText('Password', { selector: 'input' })).not.toHaveAttribute('dir');
   });
 
   it('is neither invalid nor described without an error or hint', () => {

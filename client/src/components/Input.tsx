@@ -33,6 +33,8 @@ export function Input({ icon, type = 'text', className, ...props }: InputProps) 
             </span>
           )}
           <input
+            // Free text follows the direction of what is typed (Arabic, Hebrew); addresses and numbers do not.
+            dir={type === 'text' || type === 'search' ? 'auto' : undefined}
             {...control}
             type={isPassword && revealed ? 'text' : type}
             className={clsx('field__input', className)}

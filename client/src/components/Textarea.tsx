@@ -5,12 +5,16 @@ import './Textarea.css';
 
 export interface TextareaProps extends TextareaHTMLAttributes<HTMLTextAreaElement>, FieldOptions {}
 
-/** A labelled multi-line text field, styled and described like `Input`. */
+/**
+ * A labelled multi-line text field, styled and described like `Input`. Direction follows what is
+ * typed (`dir="auto"`): an Arabic or Hebrew answer reads from the right.
+ */
 export function Textarea({ rows = 4, className, ...props }: TextareaProps) {
   return (
     <Field props={props}>
       {(control) => (
         <textarea
+          dir="auto"
           {...control}
           rows={rows}
           className={clsx('field__input', 'field__input--textarea', className)}

@@ -128,7 +128,9 @@ export function SubmissionsModal({
                 </div>
               </div>
               {/* Plain text in a pre-wrap box: line breaks kept, nothing ever rendered as HTML. */}
-              <p className="submission__content">{submission.content}</p>
+              <p className="submission__content" dir="auto">
+                {submission.content}
+              </p>
               <GradeForm key={submission.id} submission={submission} maxPoints={assignment.maxPoints} />
               {manual && submission.held && (
                 <label className="submission__select">

@@ -146,6 +146,7 @@ export function ChatPage() {
           </label>
           <textarea
             id="chat-input"
+            dir="auto"
             ref={inputRef}
             className="chat__input"
             rows={1}

@@ -11,14 +11,18 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-/** A teacher with one own course (and someone else's) opens Create Assignment. */
-async function openDialog(extraRoutes: (me: Profile) => Record<string, Route> = () => ({})) {
+/** A teacher with one own course (and someone else's; `more` own ones) opens Create Assignment. */
+async function openDialog(
+  extraRoutes: (me: Profile) => Record<string, Route> = () => ({}),
+  more: readonly { title: string; code: string }[] = [],
+) {
   const view = renderAssignments('teacher', (me) => ({
     'GET /api/assignments': { body: [] },
     'GET /api/courses': {
       body: [
         createCourse({ title: 'Other Teacher’s Course', code: 'OT1' }),
         createCourse({ title: 'My Biology', code: 'BIO1', teacherId: me.id }),
+        ...more.map((course) => createCourse({ ...course, teacherId: me.id })),
       ],
     },
     ...extraRoutes(me),
@@ -31,9 +35,21 @@ async function openDialog(extraRoutes: (me: Profile) => Record<string, Route> = 
 
 describe('CreateAssignmentModal', () => {
   it('offers only the teacher’s own courses, after the placeholder', async () => {
+    const { dialog } = await openDialog(undefined, [{ title: 'My Chemistry', code: 'CHE1' }]);
+    const course = within(dialog).getByLabelText('Course');
+    const options = within(course).getAllByRole('option');
+    expect(options.map((option) => option.textContent)).toEqual([
+      'Select a course',
+      'My Biology (BIO1)',
+      'My Chemistry (CHE1)',
+    ]);
+    expect(course).toHaveValue('');
+  });
+
+  // Issue 25: a teacher with one course had to pick it every time.
+  it('chooses the only course of a teacher who has one', async () => {
     const { dialog } = await openDialog();
-    const options = within(within(dialog).getByLabelText('Course')).getAllByRole('option');
-    expect(options.map((option) => option.textContent)).toEqual(['Select a course', 'My Biology (BIO1)']);
+    expect(within(dialog).getByLabelText('Course')).toHaveDisplayValue('My Biology (BIO1)');
   });
 
   it('has the required fields, 100 points by default, and an optional description', async () => {
@@ -51,7 +67,7 @@ describe('CreateAssignmentModal', () => {
   });
 
   it("refuses to create without a course, saying 'Please select a course.'", async () => {
-    const { dialog, user, calls } = await openDialog();
+    const { dialog, user, calls } = await openDialog(undefined, [{ title: 'My Chemistry', code: 'CHE1' }]);
     await user.type(within(dialog).getByLabelText('Title'), 'Lab report');
     fireEvent.change(within(dialog).getByLabelText('Due Date'), { target: { value: '2030-05-01T09:30' } });
     await user.click(within(dialog).getByRole('button', { name: 'Create Assignment' }));

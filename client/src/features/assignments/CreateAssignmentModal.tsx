@@ -45,6 +45,8 @@ export function CreateAssignmentModal({
   const titleId = useId();
   const courseRef = useRef<HTMLSelectElement>(null);
   const [createAssignment, { isLoading }] = useCreateAssignmentMutation();
+  // A teacher with one course has nothing to choose: it is chosen for them.
+  const courseId = values.courseId || (courses.length === 1 ? courses[0]!.id : '');
 
   function close() {
     setValues(emptyForm());
@@ -61,7 +63,7 @@ export function CreateAssignmentModal({
       return;
     }
     // The course is checked here rather than by the browser, so the spec's message is the one shown.
-    if (!values.courseId) {
+    if (!courseId) {
       setCourseError(SELECT_A_COURSE);
       toast.error(SELECT_A_COURSE);
       courseRef.current?.focus();
@@ -76,7 +78,7 @@ export function CreateAssignmentModal({
         description: values.description.trim(),
         dueDate: dueDate.toISOString(),
         maxPoints,
-        courseId: values.courseId,
+        courseId,
         gradeRelease: values.gradeRelease,
         closesAtDue: values.closesAtDue,
       }).unwrap();
@@ -113,7 +115,7 @@ export function CreateAssignmentModal({
             label="Course"
             name="courseId"
             aria-required="true"
-            value={values.courseId}
+            value={courseId}
             onChange={(event) => {
               const { value } = event.target;
               if (value) setCourseError(null);

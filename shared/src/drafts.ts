@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { LIMITS } from './teaching.js';
+import { WorkStatus } from './grading.js';
+import { LIMITS, OwnSubmission } from './teaching.js';
 
 /**
  * Drafts, idempotent submits and unsubmit (DESIGN §12): a student's work is never lost.
@@ -85,6 +86,55 @@ export function receiptId(submissionId: string): string {
   const hex = submissionId.replace(/-/g, '').slice(0, 8).toUpperCase();
   return `${hex.slice(0, 4)}-${hex.slice(4)}`;
 }
+
+// A student's own view of what they handed in (DESIGN §17)
+
+/** The receipt a student is given for a submission: its short id and the server's time. */
+export const Receipt = Type.Object(
+  {
+    /** `receiptId` of the submission: `XXXX-XXXX`. */
+    id: Type.String({ pattern: '^[0-9A-F]{4}-[0-9A-F]{4}$' }),
+    at: Timestamp,
+  },
+  { additionalProperties: false },
+);
+export type Receipt = Static<typeof Receipt>;
+
+/** One submit or unsubmit, with the receipt of the submission it made or took back. */
+export const SubmissionHistoryEntry = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('submitted'), Type.Literal('unsubmitted')]),
+    at: Timestamp,
+    receiptId: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type SubmissionHistoryEntry = Static<typeof SubmissionHistoryEntry>;
+
+/**
+ * `GET /api/assignments/:id/submission`: the student's own submission, read-only. Grade, feedback
+ * and grading time are the ones last returned (as on the assignment card): a held grade is never
+ * here, and a returned grade changed since stays as it was returned until the next Return.
+ */
+export const SubmissionView = Type.Object(
+  {
+    assignmentId: Type.String({ format: 'uuid' }),
+    /** Where the work stands for the student (the server's clock; never `graded`). */
+    status: WorkStatus,
+    /** Null when the last submission was taken back and none was made since. */
+    submission: Type.Union([
+      Type.Object(
+        { ...OwnSubmission.properties, content: Type.String(), receipt: Receipt },
+        { additionalProperties: false },
+      ),
+      Type.Null(),
+    ]),
+    /** Every submit and unsubmit, oldest first. */
+    history: Type.Array(SubmissionHistoryEntry),
+  },
+  { additionalProperties: false },
+);
+export type SubmissionView = Static<typeof SubmissionView>;
 
 /** Draft autosave timing (DESIGN §12). */
 export const DRAFT_TIMING = {

@@ -50,6 +50,8 @@ export const ErrorCode = {
   alreadyGraded: 'already_graded',
   /** Unsubmit refused: the assignment's due time has passed (409). */
   pastDue: 'past_due',
+  /** A student asked for their submission to an assignment they never submitted to: 404. */
+  noSubmission: 'no_submission',
   /** Undo refused: the scheduled Return has already sent the grades (409). */
   returnAlreadySent: 'return_already_sent',
   internal: 'internal_error',

@@ -9,6 +9,7 @@ import { dashboardLive } from '../features/dashboard/live';
 import { draftsLive } from '../features/drafts/live';
 import { gradingLive } from '../features/grading/live';
 import { notificationsLive } from '../features/notifications/live';
+import { submissionsLive } from '../features/submissions/live';
 import { todoLive } from '../features/todo/live';
 import type { LiveFeature, LiveHandler } from './liveFeature';
 
@@ -27,6 +28,7 @@ const FEATURES: readonly LiveFeature[] = [
   classesLive,
   notificationsLive,
   draftsLive,
+  submissionsLive,
   authLive,
   dashboardLive,
 ];

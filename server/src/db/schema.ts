@@ -237,6 +237,35 @@ export const submissions = pgTable(
   ],
 );
 
+/**
+ * The history of a student's work on an assignment (DESIGN §17): one row per submit and per
+ * unsubmit, written in the same transaction. It outlives the submission it names (an unsubmit
+ * deletes that row), so `submission_id` is a plain uuid, not a reference: a receipt id the
+ * student was once given stays readable in their history.
+ */
+export const submissionEvents = pgTable(
+  'submission_events',
+  {
+    /** Grows with every row: the history's order when two rows share a time. */
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    assignmentId: uuid('assignment_id')
+      .notNull()
+      .references(() => assignments.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    /** The submission made or taken back (its receipt id). */
+    submissionId: uuid('submission_id').notNull(),
+    kind: text('kind', { enum: ['submitted', 'unsubmitted'] }).notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('submission_events_assignment_student_idx').on(t.assignmentId, t.studentId, t.at),
+    index('submission_events_student_id_idx').on(t.studentId),
+    check('submission_events_kind_check', sql`${t.kind} in ('submitted', 'unsubmitted')`),
+  ],
+);
+
 /** A student excused from an assignment (DESIGN §13): a row while excused, none otherwise. */
 export const excusals = pgTable(
   'excusals',

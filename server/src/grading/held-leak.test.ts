@@ -89,6 +89,7 @@ describe('a held grade (17 of 23)', () => {
     const reads: Array<[Actor | null, string]> = [
       [ada, '/api/assignments'],
       [ada, `/api/courses/${course.id}`],
+      [ada, `/api/assignments/${assignment.id}/submission`],
       [ada, '/api/dashboard'],
       [ada, '/api/grades'],
       [ada, '/api/me/export'],
@@ -140,6 +141,7 @@ describe('a held grade (17 of 23)', () => {
     expect(await readsThatLeak()).toEqual([
       '/api/assignments',
       `/api/courses/${course.id}`,
+      `/api/assignments/${assignment.id}/submission`,
       '/api/grades',
       '/api/me/export',
       `/api/events?after=${cursor}`,

@@ -9,6 +9,7 @@ import { audience } from '../realtime/rooms.js';
 import { assignments, courseMembers, courses, submissionDrafts, submissions } from '../db/schema.js';
 import { AppError, conflict } from '../http/errors.js';
 import { found, requireActiveMember, requireStudent } from '../policies.js';
+import { recordSubmissionEvent } from './history.js';
 
 export const ALREADY_SUBMITTED = 'You have already submitted this assignment.';
 /**
@@ -220,6 +221,7 @@ export function createDraftService({ db, clock, outbox }: { db: Db; clock: Clock
           );
         if (graded) throw conflict(CANNOT_TAKE_BACK);
         await tx.delete(submissions).where(eq(submissions.id, submission.id));
+        await recordSubmissionEvent(tx, submission, 'unsubmitted', now);
         const draft = await restoreDraft(tx, assignmentId, studentId, submission.content, now);
         record(
           'submission:withdrawn',

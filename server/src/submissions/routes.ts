@@ -15,11 +15,13 @@ import {
   OwnSubmission,
   Submission,
   SubmissionList,
+  SubmissionView,
 } from '@classwave/shared';
 import { callerOf } from '../auth/authenticate.js';
 import { errorBody } from '../http/errors.js';
 import { bearerSecurity, signedInErrors } from '../http/responses.js';
 import type { DraftService } from './drafts.js';
+import type { SubmissionViewService } from './history.js';
 import type { SubmissionService } from './service.js';
 
 /** 409 on a grade write: the usual error body, plus `current` when it is grade_conflict (GradeConflictBody). */
@@ -37,7 +39,8 @@ const GradeConflictOrError = Type.Object(
 export const submissionRoutes: FastifyPluginAsyncTypebox<{
   submissions: SubmissionService;
   drafts: DraftService;
-}> = async (app, { submissions, drafts }) => {
+  views: SubmissionViewService;
+}> = async (app, { submissions, drafts, views }) => {
   const common = { tags: ['submissions'], security: bearerSecurity };
 
   app.get(
@@ -77,6 +80,22 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{
       );
       return reply.status(created ? 201 : 200).send(submission);
     },
+  );
+
+  app.get(
+    '/assignments/:id/submission',
+    {
+      schema: {
+        ...common,
+        summary:
+          "The student's own submission, read-only: text, receipt, status, the returned grade and feedback, and the history of submits and unsubmits",
+        description:
+          '404 no_submission when the student never submitted; after an unsubmit not followed by a new submit, `submission` is null and the history stays. Anyone but an active member student gets 404 not_found.',
+        params: IdParams,
+        response: { 200: SubmissionView, ...signedInErrors },
+      },
+    },
+    async (request) => views.get(callerOf(request), request.params.id),
   );
 
   app.delete(

@@ -20,6 +20,7 @@ import { found, requireActiveMember, requireStudent } from '../policies.js';
 import { requireOwnerOf } from '../classes/visibility.js';
 import { toOwnSubmission } from '../assignments/queries.js';
 import { deleteDraft, lockStudentWork } from './drafts.js';
+import { recordSubmissionEvent } from './history.js';
 
 const ALREADY_SUBMITTED = 'You have already submitted this assignment.';
 const CLOSED = 'This assignment closed at its due time, so it no longer takes submissions.';
@@ -223,6 +224,7 @@ export function createSubmissionService({
             return { submission: toOwnSubmission(raced, current.dueDate), created: false };
           }
           await deleteDraft(tx, assignmentId, caller.userId);
+          await recordSubmissionEvent(tx, row, 'submitted', now);
           record(
             'submission:created',
             toSubmission(row, studentName ?? '', current.dueDate, null),

@@ -62,6 +62,8 @@ const ACTING: Record<string, 'student' | 'session' | 'own'> = {
   'GET /api/assignments/:id/draft': 'student',
   'PUT /api/assignments/:id/draft': 'student',
   'DELETE /api/assignments/:id/submission': 'student',
+  // The student's own submission, read back (DESIGN §17).
+  'GET /api/assignments/:id/submission': 'student',
   'POST /api/courses/join': 'student',
   'GET /api/join/:code': 'student',
   'POST /api/courses/:id/leave': 'student',
@@ -165,8 +167,12 @@ async function freshContext(route: Route): Promise<Context> {
   await Promise.all([joinCourse(t, peer, course), joinCourse(t, student, course)]);
   const assignment = await createAssignment(t, teacher, course, { maxPoints: 10 });
   const submission = await submit(t, peer, assignment);
-  // The student's own work for the routes about it: a submission to take back, a draft to read.
-  if (route.key === 'DELETE /api/assignments/:id/submission') await submit(t, student, assignment);
+  // The student's own work for the routes about it: a submission to take back or read, a draft to read.
+  if (
+    route.key === 'DELETE /api/assignments/:id/submission' ||
+    route.key === 'GET /api/assignments/:id/submission'
+  )
+    await submit(t, student, assignment);
   if (route.key === 'GET /api/assignments/:id/draft')
     await t.app.inject({
       method: 'PUT',

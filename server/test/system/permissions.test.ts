@@ -321,6 +321,13 @@ const table: Row[] = [
     expected: { ...byMembership(200, 403, 403), studentA: 409, formerMember: 403 },
   },
   {
+    endpoint: 'GET /api/assignments/:id/submission',
+    request: (f) => ({ method: 'GET', url: `/api/assignments/${f.assignment.id}/submission` }),
+    // A student's own work only (DESIGN §17): Student B has none (404 no_submission); the teachers,
+    // the course's own included, and every non-member get the same 404, which tells them nothing.
+    expected: { ...byMembership(404, 404, 404), studentA: 200 },
+  },
+  {
     endpoint: 'DELETE /api/assignments/:id/submission',
     request: (f) => ({ method: 'DELETE', url: `/api/assignments/${f.assignment.id}/submission` }),
     // Student A may take theirs back; Student B has nothing to take back.

@@ -12,7 +12,7 @@ import {
   Trash2,
   Users,
 } from 'lucide-react';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Badge } from '../../components/Badge';
@@ -20,6 +20,7 @@ import { Button } from '../../components/Button';
 import { formatListDate } from '../../components/dates';
 import { IconButton } from '../../components/IconButton';
 import { canUnsubmit, UnsubmitButton } from '../drafts/UnsubmitButton';
+import { SubmissionViewModal } from '../submissions/SubmissionViewModal';
 import { useDeleteAssignmentMutation } from './assignmentsApi';
 import { WorkStatusBadge } from '../grading/WorkStatusBadge';
 import { StatusBadge } from './StatusBadge';
@@ -50,6 +51,7 @@ export function AssignmentCard({
 }: AssignmentCardProps) {
   const titleId = useId();
   const [deleteAssignment, { isLoading: deleting }] = useDeleteAssignmentMutation();
+  const [viewing, setViewing] = useState(false);
   const status = assignmentStatus(assignment, role, now);
   const submission = role === 'student' ? assignment.submission : null;
   // Past its due time an assignment that closes then takes no more work (the server says 409 too).
@@ -171,9 +173,17 @@ export function AssignmentCard({
           </>
         ) : submission ? (
           <>
-            <Button variant="secondary" size="sm" icon={<CircleCheck />} disabled aria-describedby={titleId}>
+            <Button
+              variant="secondary"
+              size="sm"
+              icon={<CircleCheck />}
+              aria-describedby={titleId}
+              aria-haspopup="dialog"
+              onClick={() => setViewing(true)}
+            >
               View Submission
             </Button>
+            {viewing && <SubmissionViewModal assignment={assignment} onClose={() => setViewing(false)} />}
             {canUnsubmit(assignment, submission, now) && (
               <UnsubmitButton assignment={assignment} submission={submission} describedBy={titleId} />
             )}

@@ -59,13 +59,18 @@ export function workStatusText(assignment: Assignment, status: WorkStatus): stri
   }
 }
 
-/** A student's status badge on an assignment card. */
-export function WorkStatusBadge({ assignment, now }: { assignment: Assignment; now: Date }) {
-  const status = studentWorkStatus(assignment, now);
+/** A status as a badge, in its tone and icon, with the words given (`workStatusText`). */
+export function WorkStatusPill({ status, children }: { status: WorkStatus; children: string }) {
   const { tone, icon: Icon } = look[status];
   return (
     <Badge tone={tone} icon={<Icon />} className={`status-badge work-status work-status--${status}`}>
-      {workStatusText(assignment, status)}
+      {children}
     </Badge>
   );
+}
+
+/** A student's status badge on an assignment card. */
+export function WorkStatusBadge({ assignment, now }: { assignment: Assignment; now: Date }) {
+  const status = studentWorkStatus(assignment, now);
+  return <WorkStatusPill status={status}>{workStatusText(assignment, status)}</WorkStatusPill>;
 }

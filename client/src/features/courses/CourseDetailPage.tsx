@@ -1,14 +1,6 @@
 import { formatDetailDate, type CourseDetail } from '@classwave/shared';
 import { formatListDate } from '../../components/dates';
-import {
-  ChevronRight,
-  ClipboardList,
-  FolderOpen,
-  Pencil,
-  SearchX,
-  Table2,
-  Video,
-} from 'lucide-react';
+import { ChevronRight, ClipboardList, FolderOpen, Pencil, SearchX, Table2, Video } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { httpStatus } from '../../api/errors';

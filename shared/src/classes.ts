@@ -30,6 +30,10 @@ export function normalizeJoinCode(input: string): string | null {
 /** The path of a join link, under APP_ORIGIN. */
 export const joinPath = (code: string) => `/join/${formatJoinCode(code)}`;
 
+/** What a removed student is told, by the join page and by a refused join. */
+export const REMOVED_FROM_COURSE =
+  'Your teacher removed you from this course. Ask them to add you back; the code cannot.';
+
 export const MEMBER_STATUSES = ['active', 'left', 'removed'] as const;
 // Spelled out: a Type.Union over `.map(...)` types as a union of nothing (its Static was `never`).
 export const MemberStatus = Type.Union(
@@ -68,6 +72,8 @@ export const JoinPreview = Type.Object(
     memberCount: Type.Integer(),
     /** The caller is already an active member (the page offers to open the course instead). */
     alreadyMember: Type.Boolean(),
+    /** The teacher removed the caller: the code cannot bring them back, so the page offers no Join. */
+    removed: Type.Boolean(),
   },
   { additionalProperties: false },
 );

@@ -80,6 +80,7 @@ describe('GET /api/join/:code', () => {
       teacher: { fullName: 'Grace Teacher' },
       memberCount: 1,
       alreadyMember: false,
+      removed: false,
     } satisfies JoinPreview);
     expect((await req(a, 'GET', `/api/join/${course.joinCode}`)).json().alreadyMember).toBe(true);
     // A preview joins nobody.
@@ -109,6 +110,11 @@ describe('removal, restore and leaving', () => {
     const rejoin = await join(student, course.joinCode!);
     expect(rejoin.statusCode).toBe(403);
     expect(rejoin.json().message).toMatch(/removed you/);
+    // The join page knows before offering Join (issue 25: it offered Join, then refused).
+    expect((await req(student, 'GET', `/api/join/${course.joinCode}`)).json()).toMatchObject({
+      alreadyMember: false,
+      removed: true,
+    });
 
     const restored = await req(teacher, 'POST', `/api/courses/${course.id}/members/${student.id}/restore`);
     expect(restored.statusCode, restored.body).toBe(200);

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import {
   ErrorCode,
+  REMOVED_FROM_COURSE,
   formatJoinCode,
   normalizeJoinCode,
   type Course,
@@ -29,12 +30,7 @@ const codeInvalid = () =>
   new AppError(404, ErrorCode.joinCodeInvalid, 'No course has that code. Check it with your teacher.');
 const joinDisabled = () =>
   new AppError(403, ErrorCode.joinDisabled, 'The teacher has turned joining off for this course.');
-const wasRemoved = () =>
-  new AppError(
-    403,
-    ErrorCode.forbidden,
-    'Your teacher removed you from this course. Ask them to add you back; the code cannot.',
-  );
+const wasRemoved = () => new AppError(403, ErrorCode.forbidden, REMOVED_FROM_COURSE);
 const memberNotFound = () => notFound('That student is not in this course.');
 
 /** Who is asking, for the wrong-code limits. */
@@ -172,6 +168,7 @@ export function createClassService({
         teacher: { fullName: teacherName },
         memberCount: counted?.n ?? 0,
         alreadyMember: status[0]?.status === 'active',
+        removed: status[0]?.status === 'removed',
       };
     },
 

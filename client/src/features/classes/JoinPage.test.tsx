@@ -13,6 +13,7 @@ const preview = (overrides: Partial<JoinPreview> = {}): JoinPreview => ({
   teacher: { fullName: 'Rachel Carson' },
   memberCount: 23,
   alreadyMember: false,
+  removed: false,
   ...overrides,
 });
 
@@ -65,6 +66,15 @@ describe('the join page (/join/:code)', () => {
       `/courses/${course.id}`,
     );
     expect(screen.queryByRole('button', { name: /^Join/ })).not.toBeInTheDocument();
+  });
+
+  // Issue 25: the page offered Join to a removed student, and the server then refused.
+  it('tells a removed student the code cannot bring them back, and offers no Join', async () => {
+    openJoinLink({ 'GET /api/join/ABCDEFGH': { body: preview({ removed: true }) } });
+    expect(await screen.findByRole('alert')).toHaveTextContent(/removed you from this course/);
+    expect(screen.getByText('You were removed from this class')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Join/ })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to my courses' })).toHaveAttribute('href', '/courses');
   });
 
   it('explains a wrong or reset code', async () => {

@@ -1,4 +1,11 @@
-import { ErrorCode, formatJoinCode, joinPath, normalizeJoinCode, type JoinPreview } from '@classwave/shared';
+import {
+  ErrorCode,
+  formatJoinCode,
+  joinPath,
+  normalizeJoinCode,
+  REMOVED_FROM_COURSE,
+  type JoinPreview,
+} from '@classwave/shared';
 import { BookOpen, GraduationCap, KeyRound, Lock, Users } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
@@ -113,7 +120,7 @@ function PreviewCard({ code, preview }: { code: string; preview: JoinPreview }) 
   const [joinCourse, { isLoading: joining }] = useJoinCourseMutation();
   const [error, setError] = useState<{ code: string | undefined; message: string } | null>(null);
   const [leaving, setLeaving] = useState(false);
-  const { course, teacher, memberCount, alreadyMember } = preview;
+  const { course, teacher, memberCount, alreadyMember, removed } = preview;
 
   async function handleJoin() {
     setError(null);
@@ -139,7 +146,11 @@ function PreviewCard({ code, preview }: { code: string; preview: JoinPreview }) 
     <div className="join-page">
       <Card as="section" padding="lg" className="join-card" aria-labelledby="join-title">
         <p className="join-card__eyebrow">
-          {alreadyMember ? 'You are in this class' : 'You are invited to join'}
+          {alreadyMember
+            ? 'You are in this class'
+            : removed
+              ? 'You were removed from this class'
+              : 'You are invited to join'}
         </p>
         <h1 id="join-title" className="join-card__title">
           {course.title}
@@ -169,7 +180,12 @@ function PreviewCard({ code, preview }: { code: string; preview: JoinPreview }) 
 
         {error && <Notice tone="danger">{error.message}</Notice>}
 
-        {alreadyMember ? (
+        {removed ? (
+          <>
+            <Notice tone="warning">{REMOVED_FROM_COURSE}</Notice>
+            <div className="join-card__actions">{backToCourses}</div>
+          </>
+        ) : alreadyMember ? (
           <div className="join-card__actions">
             <ButtonLink to={`/courses/${course.id}`} size="lg">
               Open the course

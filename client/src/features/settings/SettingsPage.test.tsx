@@ -61,7 +61,11 @@ describe('SettingsPage', () => {
     await fill(user, screen.getByLabelText('Current password'), 'wrong one');
     await fill(user, screen.getByLabelText('New password'), 'a new passphrase');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
-    expect(await findToast('Your current password is not right.')).toBeInTheDocument();
+    // Issue 25: said only in a toast; now under the field, which takes focus.
+    const current = screen.getByLabelText('Current password');
+    await waitFor(() => expect(current).toHaveAccessibleDescription('Your current password is not right.'));
+    expect(current).toBeInvalid();
+    expect(current).toHaveFocus();
     await user.clear(screen.getByLabelText('Current password'));
     await fill(user, screen.getByLabelText('Current password'), 'the right one');
     await user.click(screen.getByRole('button', { name: 'Change password' }));

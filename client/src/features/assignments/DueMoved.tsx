@@ -11,9 +11,10 @@ export function DueMoved({ from, to }: { from: string; to: string }) {
   const [before, after] = [zoneAbbreviation(from, zone), zoneAbbreviation(to, zone)];
   const named = (iso: string, abbreviation: string) =>
     before === after ? formatListDate(iso) : `${formatListDate(iso)} ${abbreviation}`;
+  // One paragraph: loose text and <strong> in a Notice (a flex column) became one line each.
   return (
-    <>
+    <p>
       Was {named(from, before)}, now <strong>{named(to, after)}</strong> ({zone}).
-    </>
+    </p>
   );
 }

@@ -109,6 +109,11 @@ describe('A student’s open assignment', () => {
     expect(notice).toHaveTextContent(
       `Was ${formatListDate(assignment.dueDate)}, now ${formatListDate(moved.dueDate)}`,
     );
+    // One sentence, one paragraph: the notice's column layout put each fragment on a line of its own.
+    expect(within(notice).getByText(/^Was /).tagName).toBe('P');
+    expect(within(notice).getByText(/^Was /)).toContainElement(
+      within(notice).getByText(formatListDate(moved.dueDate)),
+    );
     expect(card).toHaveTextContent(`Due ${formatListDate(moved.dueDate)}`);
   });
 });

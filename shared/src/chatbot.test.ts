@@ -10,6 +10,9 @@ describe('chatReply', () => {
     ['When is the next class', 'courses'],
     ['How do I submit an assignment?', 'assignments'],
     ['I forgot my homework', 'assignments'],
+    // Issue 25: the greeting offers help with what is due, and this answered "not sure".
+    ['What is due this week?', 'assignments'],
+    ['When do I get my grades?', 'assignments'],
     ['What are good study strategies?', 'study'],
     ['I want to learn faster', 'study'],
     ["I'm having technical issues", 'technical'],
@@ -19,6 +22,11 @@ describe('chatReply', () => {
     ['hey!', 'greeting'],
   ] as const)('answers %j with the %s topic', (question, topic) => {
     expect(chatReply(question)).toBe(answerOf(topic));
+  });
+
+  it('does not promise that a grade shows as soon as it is given (held grades wait to be returned)', () => {
+    expect(answerOf('assignments')).not.toMatch(/as soon as it is given/);
+    expect(answerOf('assignments')).toMatch(/once your teacher returns it/);
   });
 
   it('prefers the earlier topic when several match', () => {

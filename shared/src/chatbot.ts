@@ -11,9 +11,10 @@ export const CHAT_TOPICS = [
   },
   {
     topic: 'assignments',
-    keywords: ['assignment', 'homework'],
+    // "What is due this week?" fell through to "not sure": the greeting offers help with exactly that.
+    keywords: ['assignment', 'homework', 'due', 'deadline', 'submit', 'grade'],
     answer:
-      'Open the Assignments page to see everything that is due, with a badge for each: Active, Overdue, Submitted or Graded. Choose Submit on an assignment, type your answer and send it — your teacher sees it straight away, and your grade appears as soon as it is given.',
+      'Open the Assignments page to see everything that is due, with a badge for each: Active, Overdue, Submitted or Graded; the Calendar shows the week at a glance. Choose Submit on an assignment, type your answer and send it — your teacher sees it straight away. Your grade appears once your teacher returns it: some teachers return each grade as they give it, others hold them until the whole class is marked.',
   },
   {
     topic: 'study',

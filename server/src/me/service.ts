@@ -6,11 +6,11 @@ import { describeDevice, revokeUserSessions } from '../auth/sessions.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
 import { PG, pgCode } from '../db/errors.js';
-import { courses, profiles, sessions, users } from '../db/schema.js';
+import { courseMembers, courses, profiles, sessions, users } from '../db/schema.js';
 import type { DomainEventBus } from '../events.js';
 import { AppError, unauthorized } from '../http/errors.js';
 import type { Outbox } from '../realtime/outbox.js';
-import { userRoom } from '../realtime/rooms.js';
+import { courseRoom, userRoom } from '../realtime/rooms.js';
 import { toUser } from '../auth/users.js';
 import { accountOf } from './account.js';
 import { exportAccount } from './export.js';
@@ -57,7 +57,11 @@ export function createAccountService(deps: {
       };
     },
 
-    /** Renames the caller; every tab of theirs hears `profile:updated`. */
+    /**
+     * Renames the caller. Every tab of theirs hears `profile:updated`, and so does everyone who
+     * shows the name: a student's teachers (rosters, gradebooks, submissions) and a teacher's
+     * classes (the course's instructor). Nobody else: the name is not news to anyone else.
+     */
     async updateProfile(caller: Caller, input: { fullName: string }): Promise<Profile> {
       return outbox.transaction(async (tx, record) => {
         const [row] = await tx
@@ -67,7 +71,19 @@ export function createAccountService(deps: {
           .returning();
         if (!row) throw unauthorized('The access token is not valid.', ErrorCode.invalidToken);
         const profile: Profile = { id: row.id, fullName: row.fullName, role: row.role };
-        record('profile:updated', profile, [userRoom(caller.userId)]);
+        const shownTo =
+          row.role === 'teacher'
+            ? (await tx.select({ id: courses.id }).from(courses).where(eq(courses.teacherId, row.id))).map(
+                (course) => courseRoom(course.id),
+              )
+            : (
+                await tx
+                  .selectDistinct({ teacherId: courses.teacherId })
+                  .from(courseMembers)
+                  .innerJoin(courses, eq(courses.id, courseMembers.courseId))
+                  .where(and(eq(courseMembers.studentId, row.id), eq(courseMembers.status, 'active')))
+              ).map((course) => userRoom(course.teacherId));
+        record('profile:updated', profile, [userRoom(caller.userId), ...shownTo]);
         return profile;
       });
     },

@@ -1057,7 +1057,25 @@ describe('who hears each server event', () => {
         expect(res.statusCode).toBe(200);
         return (h) => h.name === 'profile:updated' && idOf(h) === actors.studentA.id;
       },
-      hears: onlyStudentA,
+      // Their teacher shows the name on the roster, the gradebook and the submissions (issue 25).
+      hears: studentAAndOwner,
+    },
+    {
+      event: 'profile:updated',
+      when: 'the owner changes their name',
+      act: async () => {
+        const res = await t.app.inject({
+          method: 'PATCH',
+          url: '/api/me',
+          headers: actors.owner.headers,
+          payload: { fullName: 'Renamed Teacher' },
+        });
+        expect(res.statusCode).toBe(200);
+        return (h) => h.name === 'profile:updated' && idOf(h) === actors.owner.id;
+      },
+      // The members of the owner's courses show the instructor's name (student B is in another of
+      // them, joined by an earlier test); the other teacher does not.
+      hears: { ...studentAAndOwner, studentB: true },
     },
     {
       event: 'assignment:deleted',

@@ -170,4 +170,25 @@ describe('the class code panel', () => {
     });
     await waitFor(() => expect(screen.getByTestId('join-code')).toHaveTextContent('MNPQ-RSTU'));
   });
+
+  // Issue 25: a student's new name reached only their own tabs; the roster kept the old one.
+  it("shows a student's new name on the roster when they rename themselves, live", async () => {
+    let renamed = false;
+    const { store, rosterRegion } = await openOwnCourse([], {
+      [`GET /api/courses/${course.id}/members`]: () => ({
+        body: [renamed ? { ...ada, student: { ...ada.student, fullName: 'Ada King' } } : ada],
+      }),
+    });
+    expect(await within(rosterRegion).findByText('Ada Lovelace')).toBeInTheDocument();
+    renamed = true;
+    act(() => {
+      store.dispatch(
+        applyLiveEvent(
+          event('profile:updated', { id: ada.student.id, fullName: 'Ada King', role: 'student' }),
+        ),
+      );
+    });
+    expect(await within(rosterRegion).findByText('Ada King')).toBeInTheDocument();
+    expect(within(rosterRegion).queryByText('Ada Lovelace')).not.toBeInTheDocument();
+  });
 });

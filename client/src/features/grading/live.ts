@@ -59,6 +59,10 @@ export const gradingLive: LiveFeature = {
       refetchGradebookOf(({ data }) => data.course.id),
     ),
     'assignment:created': refetchGradebookOf(({ data }) => data.courseId),
+    // A student of this teacher renamed: the gradebooks and panels that list them load again.
+    'profile:updated': () => (dispatch, getState) => {
+      if (isTeacher(getState())) dispatch(gradingApi.util.invalidateTags(['Gradebook', 'Panel']));
+    },
     'assignment:updated':
       ({ data: assignment }) =>
       (dispatch, getState) => {

@@ -39,15 +39,21 @@ export function useDraftControl(
       await writeDevice(r);
       return null;
     }, [refs, setStatus, writeDevice]),
-    /** The submit was refused: the text is a draft again, on the device and (when it can) the server. */
+    /**
+     * The submit was refused: the text is a draft again, on the device and (when it can) the server.
+     * The line says it was not submitted, never "waiting to submit" (DESIGN §17), until a save
+     * of text the server does not have yet says where that text is.
+     */
     release: useCallback(async () => {
       const r = refs.current;
       r.held = false;
       r.acked = r.stopped ? null : r.acked;
       await writeDevice(r);
-      if (r.stopped) setStatus({ kind: 'device' });
-      else await save();
+      setStatus({ kind: 'refused' });
+      if (!r.stopped) await save();
     }, [refs, save, setStatus, writeDevice]),
+    /** No more server saves for this answer (gone, or submitted elsewhere), as of now. */
+    stopped: useCallback(() => refs.current.stopped, [refs]),
     /** The submission was made here: nothing more to save (the queue dropped the device copy). */
     finish: useCallback(() => {
       const r = refs.current;

@@ -78,6 +78,18 @@ export function useDraftControl(
       },
       [refs, setStatus, writeDevice],
     ),
+    /**
+     * Access is back (restored to the course): saving resumes by itself, and the text that only
+     * the device kept meanwhile goes to the server now. A save refused again stops it again.
+     */
+    resume: useCallback(async () => {
+      const r = refs.current;
+      if (r.stopReason !== 'gone' || r.held) return;
+      r.stopped = false;
+      r.stopReason = undefined;
+      if (isDirty(r)) await save();
+      else setStatus(r.ackedAt && r.acked !== null ? { kind: 'saved', at: r.ackedAt } : { kind: 'idle' });
+    }, [refs, save, setStatus]),
     /** Puts the displaced text back on screen and saves it over the newer version. */
     restoreDisplaced: useCallback(async () => {
       const r = refs.current;

@@ -128,6 +128,7 @@ async function keepRefusedText(userId: string, item: QueuedSubmit): Promise<void
     baseVersion: copy?.baseVersion ?? 0,
     synced: false,
     savedAt: Date.now(),
+    // A displaced text an older version kept in the record stays with it.
     ...(copy?.displaced ? { displaced: copy.displaced } : {}),
   });
 }

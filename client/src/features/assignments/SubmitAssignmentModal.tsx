@@ -8,14 +8,13 @@ import { FormModal } from '../../components/FormModal';
 import { Notice } from '../../components/Notice';
 import { formatListDate } from '../../components/dates';
 import { Textarea } from '../../components/Textarea';
-import { selectConnection } from '../../realtime/connectionSlice';
 import { useAssignmentPresence } from '../../realtime/presence';
 import { selectProfile } from '../auth/authSlice';
 import { queueSubmit } from '../drafts/deviceStore';
-import { onAccessBack } from '../drafts/draftEvents';
 import { CloseGuard, copyToClipboard, DisplacedText, QueuedNotice } from '../drafts/DraftNotices';
 import { safeToClose } from '../drafts/draftStatus';
 import { onSubmitOutcome, sendQueued, type SendOutcome } from '../drafts/submitQueue';
+import { useAccessBack } from '../drafts/useAccessBack';
 import { useDraft } from '../drafts/useDraft';
 import { useQueuedSubmit } from '../drafts/useQueuedSubmit';
 import '../grading/grading.css';
@@ -94,22 +93,7 @@ export function SubmitAssignmentModal({
     else void draft.resume();
   }, [gone, submittedElsewhere, draft]);
 
-  // A refused save said "gone"; access back (restored, joined again) or a new connection (which
-  // may have missed the restore) lets the next save find out again instead of staying dead.
-  const courseId = assignment?.courseId;
-  const connection = useAppSelector(selectConnection);
-  const wasLive = useRef(connection === 'live');
-  useEffect(() => {
-    const back = connection === 'live' && !wasLive.current;
-    wasLive.current = connection === 'live';
-    if (back && live) setNotice((current) => (current === 'gone' ? null : current));
-  }, [connection, live, setNotice]);
-  useEffect(() => {
-    if (!courseId) return;
-    return onAccessBack((id) => {
-      if (id === courseId) setNotice((current) => (current === 'gone' ? null : current));
-    });
-  }, [courseId, setNotice]);
+  useAccessBack(assignment?.courseId, live !== undefined, setNotice);
 
   function done() {
     draft.finish();

@@ -44,7 +44,12 @@ export function FormModal({
               Cancel
             </Button>
           )}
-          <Button type="submit" form={formId} loading={submitting} disabled={submitDisabled}>
+          <Button
+            type="submit"
+            form={formId}
+            loading={submitting}
+            {...(submitDisabled ? { disabled: true } : {})}
+          >
             {submitLabel}
           </Button>
         </>

@@ -11,9 +11,9 @@ import {
 import { controllableNetwork } from './network.js';
 
 /**
- * A student's work is never lost (DESIGN §12): drafts through a lost network and a reload, an
- * offline submit that lands exactly once with a receipt, two tabs on one draft, and a session
- * that ends mid-answer.
+ * A student's work is never lost (DESIGN §12, §17): drafts through a lost network and a reload,
+ * an offline submit that lands exactly once with a receipt, two tabs on one draft, a session that
+ * ends mid-answer, and a removal and restore with the answer open.
  */
 
 test.setTimeout(120_000);
@@ -229,6 +229,34 @@ test.describe('a student’s work is never lost', () => {
     const again = await openAnswer(student, 'Interrupted');
     await expect(again.box).toHaveValue('Before the session ended. Typed just before.');
     await expect(again.status).toHaveText(/^Saved/);
+    await teacherContext.close();
+    await studentContext.close();
+  });
+
+  test('removed and restored with the answer open: saving resumes by itself, and Submit sends it', async ({
+    browser,
+  }) => {
+    const { teacher, student, teacherContext, studentContext } = await classroom(
+      browser,
+      'Back',
+      'Field notes',
+    );
+    const { dialog, box, status } = await openAnswer(student, 'Field notes');
+    await box.fill('Before the removal');
+    await expect(status).toHaveText(/^Saved/);
+    await navTo(teacher, 'Courses');
+    await teacher.getByRole('link', { name: 'View Course' }).first().click();
+    teacher.once('dialog', (confirm) => void confirm.accept());
+    await teacher.getByRole('button', { name: 'Remove Back Student' }).click();
+    const gone = dialog.getByText('This assignment is no longer available to you');
+    await expect(gone).toBeVisible();
+    await box.fill('Before the removal, and during it');
+
+    await teacher.getByRole('button', { name: 'Restore Back Student' }).click();
+    await expect(gone).toHaveCount(0);
+    await expect(status).toHaveText(/^Saved/);
+    await dialog.getByRole('button', { name: 'Submit Assignment' }).click();
+    await expect(student.getByText(/^Receipt /)).toBeVisible();
     await teacherContext.close();
     await studentContext.close();
   });

@@ -8,6 +8,8 @@ export interface FormModalProps extends Omit<ModalProps, 'footer' | 'children'> 
   submitLabel: string;
   /** While true the submit button shows that it is busy and ignores clicks. */
   submitting: boolean;
+  /** The submit button is disabled: the form cannot be sent at all (the dialog says why). */
+  submitDisabled?: boolean;
   /** Called on submit (the browser's required-field checks passed; the page does not reload). */
   onSubmit: () => void | Promise<void>;
   /** The form's fields. */
@@ -23,6 +25,7 @@ export interface FormModalProps extends Omit<ModalProps, 'footer' | 'children'> 
 export function FormModal({
   submitLabel,
   submitting,
+  submitDisabled = false,
   onSubmit,
   onClose,
   children,
@@ -41,7 +44,12 @@ export function FormModal({
               Cancel
             </Button>
           )}
-          <Button type="submit" form={formId} loading={submitting}>
+          <Button
+            type="submit"
+            form={formId}
+            loading={submitting}
+            {...(submitDisabled ? { disabled: true } : {})}
+          >
             {submitLabel}
           </Button>
         </>

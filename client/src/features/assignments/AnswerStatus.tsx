@@ -11,17 +11,25 @@ export function AnswerStatus({
   status,
   length,
   counterId,
+  refused = false,
 }: {
   status: DraftStatus;
+  /**
+   * The last submit was refused: the line leads with it (never "waiting to submit"), then says
+   * where the text is now.
+   */
+  refused?: boolean;
   length: number;
   /** The counter's id: the answer box is described by it. */
   counterId: string;
 }) {
   const remaining = LIMITS.submissionContent - length;
+  const line = draftStatusText(status);
+  const shown = refused && status.kind !== 'refused' ? `Not submitted${line ? ` · ${line}` : ''}` : line;
   return (
     <div className="submit-status">
       <p className="submit-status__line" role="status" aria-live="polite" data-testid="draft-status">
-        {draftStatusText(status)}
+        {shown}
       </p>
       <p
         id={counterId}

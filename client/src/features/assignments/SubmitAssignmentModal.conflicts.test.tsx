@@ -10,7 +10,13 @@ import {
 } from '../../test/answerDialog';
 import { apiError, type Reply } from '../../test/api';
 import { renderAssignments } from '../../test/renderRoute';
-import { readDeviceDraft, writeDeviceDraft } from '../drafts/deviceStore';
+import {
+  MAX_CONFLICT_COPIES,
+  readConflictCopies,
+  readDeviceDraft,
+  writeConflictCopy,
+  writeDeviceDraft,
+} from '../drafts/deviceStore';
 import { clockTime } from '../drafts/draftStatus';
 
 /**
@@ -42,9 +48,9 @@ describe('another tab saved first', () => {
       expect(await readDeviceDraft(me.id, assignment.id)).toMatchObject({
         content: 'Text from the other tab',
         baseVersion: 4,
-        displaced: 'Mine',
       }),
     );
+    expect((await readConflictCopies(me.id, assignment.id)).map((copy) => copy.text)).toEqual(['Mine']);
 
     // Restoring saves it over the newer version.
     await user.click(within(dialog).getByRole('button', { name: 'Restore' }));
@@ -53,7 +59,7 @@ describe('another tab saved first', () => {
     expect(puts[1]).toEqual({ content: 'Mine', baseVersion: 4 });
     await waitFor(() => expect(statusLine()).toHaveTextContent(/^Saved \d\d:\d\d$/));
     expect(within(dialog).queryByTestId('displaced-text')).not.toBeInTheDocument();
-    expect((await readDeviceDraft(me.id, assignment.id))?.displaced).toBeUndefined();
+    expect(await readConflictCopies(me.id, assignment.id)).toEqual([]);
   });
 
   it('offers back a device copy typed on an older version when the dialog opens', async () => {
@@ -77,9 +83,60 @@ describe('another tab saved first', () => {
     await waitFor(() => expect(box).toHaveValue('Newer, from a laptop'));
     expect(within(dialog).getByText('Edited in another tab')).toBeInTheDocument();
     expect(within(dialog).getByTestId('displaced-text')).toHaveTextContent('Typed offline on version 2');
-    expect(await readDeviceDraft(id, assignment.id)).toMatchObject({
-      displaced: 'Typed offline on version 2',
+    await waitFor(async () =>
+      expect((await readConflictCopies(id, assignment.id)).map((copy) => copy.text)).toEqual([
+        'Typed offline on version 2',
+      ]),
+    );
+  });
+
+  it("keeps the losing tab's text after the winning tab writes the device copy, and offers it when the dialog opens again", async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    let serverDraft = { content: 'Text from the other tab', version: 4, updatedAt: OTHER_TAB_AT };
+    const { user, box, dialog, assignment, me } = await openDialog((a) => ({
+      [`GET ${draftUrl(a)}`]: () => ({ body: serverDraft }),
+      [`PUT ${draftUrl(a)}`]: () => draftConflict(serverDraft.content, serverDraft.version, OTHER_TAB_AT),
+    }));
+    await waitFor(() => expect(box).toHaveValue('Text from the other tab'));
+    await user.clear(box);
+    await user.type(box, 'Mine, lost to the other tab');
+    expect(await within(dialog).findByTestId('displaced-text', {}, { timeout: 4000 })).toHaveTextContent(
+      'Mine, lost to the other tab',
+    );
+    // The winning tab saves on and writes the one device record, knowing nothing of this tab's text.
+    serverDraft = { content: 'The other tab, later', version: 5, updatedAt: OTHER_TAB_AT };
+    await writeDeviceDraft(me.id, assignment.id, {
+      content: serverDraft.content,
+      baseVersion: 5,
+      synced: true,
+      savedAt: Date.now(),
     });
+    // This tab goes away ("kept on this device" was its promise); the dialog opens again later.
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const card = screen.getByRole('article', { name: assignment.title });
+    await user.click(within(card).getByRole('button', { name: 'Submit' }));
+    const again = screen.getByRole('dialog', { name: 'Submit Assignment' });
+    await waitFor(() =>
+      expect(within(again).getByLabelText('Your Submission')).toHaveValue('The other tab, later'),
+    );
+    expect(within(again).getByTestId('displaced-text')).toHaveTextContent('Mine, lost to the other tab');
+    // Discarded: gone from the device too, and not offered again.
+    await user.click(within(again).getByRole('button', { name: 'Discard' }));
+    await waitFor(async () => expect(await readConflictCopies(me.id, assignment.id)).toEqual([]));
+  }, 20_000);
+
+  it('keeps at most a few conflict copies of one answer, dropping the oldest', async () => {
+    const id = nextId();
+    const assignmentId = nextId();
+    for (let n = 1; n <= MAX_CONFLICT_COPIES + 2; n++) {
+      await writeConflictCopy(id, assignmentId, `tab-${n}`, `Text ${n}`);
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    const texts = (await readConflictCopies(id, assignmentId)).map((copy) => copy.text);
+    expect(texts).toHaveLength(MAX_CONFLICT_COPIES);
+    expect(texts.at(-1)).toBe(`Text ${MAX_CONFLICT_COPIES + 2}`);
+    expect(texts).not.toContain('Text 1');
   });
 });
 

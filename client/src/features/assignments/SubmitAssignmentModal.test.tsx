@@ -31,13 +31,13 @@ describe('SubmitAssignmentModal', () => {
     expect(dialog).toHaveTextContent('Read chapter 3.');
   });
 
-  it('silently ignores blank content', async () => {
+  it('sends nothing for blank content, and says why (a press always answers)', async () => {
     const { dialog, user, calls } = await openSubmit();
     await user.type(within(dialog).getByLabelText('Your Submission'), '   ');
     await user.click(within(dialog).getByRole('button', { name: 'Submit Assignment' }));
+    expect(await findToast('Write your answer before submitting it.')).toBeInTheDocument();
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
     expect(screen.getByRole('dialog', { name: 'Submit Assignment' })).toBeInTheDocument();
-    expect(document.querySelector('[data-sonner-toast]')).toBeNull();
   });
 
   it('submits, confirms, and marks the assignment Submitted', async () => {

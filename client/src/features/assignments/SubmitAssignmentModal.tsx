@@ -1,6 +1,7 @@
-import { LIMITS, type Assignment } from '@classwave/shared';
+import { ErrorCode, LIMITS, type Assignment } from '@classwave/shared';
 import { Copy } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
+import { toast } from 'sonner';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Button } from '../../components/Button';
 import { FormModal } from '../../components/FormModal';
@@ -13,13 +14,16 @@ import { queueSubmit } from '../drafts/deviceStore';
 import { CloseGuard, copyToClipboard, DisplacedText, QueuedNotice } from '../drafts/DraftNotices';
 import { safeToClose } from '../drafts/draftStatus';
 import { onSubmitOutcome, sendQueued, type SendOutcome } from '../drafts/submitQueue';
+import { useAccessBack } from '../drafts/useAccessBack';
 import { useDraft } from '../drafts/useDraft';
 import { useQueuedSubmit } from '../drafts/useQueuedSubmit';
 import '../grading/grading.css';
 import { AnswerStatus } from './AnswerStatus';
 import { useGetAssignmentsQuery } from './assignmentsApi';
+import { DeadlineNotice } from './DeadlineNotice';
 import { DueMoved } from './DueMoved';
 import './SubmitAssignmentModal.css';
+import { useDeadline } from './useDeadline';
 
 export const DISCARD_CONFIRMATION =
   'Your latest changes have not reached the server yet. Close anyway? A copy stays on this device.';
@@ -53,6 +57,17 @@ export function SubmitAssignmentModal({
   const [sending, setSending] = useState(false);
   const [guarding, setGuarding] = useState(false);
   const submittedHere = useRef(false);
+  /** Why the server refused the last submit pressed here (shown until the next press). */
+  const [refused, setRefused] = useState<string | null>(null);
+  /** The server said the assignment is closed, whatever this device's estimate of its clock. */
+  const [closedByServer, setClosedByServer] = useState(false);
+  useEffect(() => {
+    setRefused(null);
+    setClosedByServer(false);
+  }, [assignmentId]);
+  const dueDeadline = useDeadline(assignment?.dueDate, assignment?.closesAtDue ?? false);
+  const deadline = closedByServer ? ({ kind: 'closed' } as const) : dueDeadline;
+  const closed = deadline.kind === 'closed';
   const counterId = useId();
   const typing = useAssignmentPresence(assignmentId);
   const movedFrom =
@@ -74,7 +89,11 @@ export function SubmitAssignmentModal({
   useEffect(() => {
     if (gone) void draft.stop('gone');
     else if (submittedElsewhere) void draft.stop('submitted');
+    // Back in the list (restored to the course): saving resumes by itself (DESIGN §17).
+    else void draft.resume();
   }, [gone, submittedElsewhere, draft]);
+
+  useAccessBack(assignment?.courseId, live !== undefined, setNotice);
 
   function done() {
     draft.finish();
@@ -98,6 +117,8 @@ export function SubmitAssignmentModal({
       if (outcome.kind === 'refused') {
         submittedHere.current = false;
         setQueued(null);
+        setRefused(outcome.message);
+        if (outcome.code === ErrorCode.assignmentClosed) setClosedByServer(true);
         void draft.release();
         if (outcome.status === 403 || outcome.status === 404) setNotice('gone');
       }
@@ -133,14 +154,31 @@ export function SubmitAssignmentModal({
     onClose();
   }
 
+  /** A press that sends nothing still answers (DESIGN §17): it says why, in a toast. */
+  function refuse(why: string) {
+    toast.error(why);
+  }
+
   async function handleSubmit() {
     if (!assignment || !userId || sending || queued) return;
-    if (content.trim() === '' || content.length > LIMITS.submissionContent) return;
-    if (gone || submittedElsewhere) return;
+    setRefused(null);
+    if (content.trim() === '') return refuse('Write your answer before submitting it.');
+    if (content.length > LIMITS.submissionContent)
+      return refuse('Your answer is over the limit: shorten it to submit it.');
+    if (gone) return refuse('This assignment is no longer available to you. Your text is still here.');
+    if (submittedElsewhere) return refuse('This assignment was already submitted from another tab.');
+    if (closed) return refuse('This assignment is closed: it no longer takes submissions.');
     setSending(true);
     // No draft save may race the submit (its 409 would bring a stale copy back to the device).
     const text = await draft.hold();
-    if (text === null) return setSending(false);
+    if (text === null) {
+      setSending(false);
+      return refuse(
+        draft.stopped()
+          ? 'This answer can no longer be submitted here. Your text is still here.'
+          : 'Your answer was changed in another tab: check the text, then submit again.',
+      );
+    }
     // The key is made at the press: this submit, however often it is sent, is one submission.
     const item = {
       assignmentId: assignment.id,
@@ -173,6 +211,7 @@ export function SubmitAssignmentModal({
       }
       submitLabel={waiting ? 'Waiting to submit…' : 'Submit Assignment'}
       submitting={sending || waiting}
+      submitDisabled={closed && !sending && !waiting}
       onSubmit={handleSubmit}
     >
       {assignment && movedFrom && (
@@ -203,6 +242,14 @@ export function SubmitAssignmentModal({
         </Notice>
       )}
       {waiting && <QueuedNotice reason={queued.reason} />}
+      {assignment && !gone && !submittedElsewhere && !waiting && (
+        <DeadlineNotice deadline={deadline} dueDate={assignment.dueDate} content={content} />
+      )}
+      {refused && !closed && !gone && !waiting && (
+        <Notice tone="danger" title="Not submitted">
+          {refused} Your text is still here.
+        </Notice>
+      )}
       {notice === 'conflict' && !gone && !submittedElsewhere && (
         <Notice tone="info" title="Edited in another tab">
           This answer was changed in another tab; the newer text is shown.
@@ -220,7 +267,7 @@ export function SubmitAssignmentModal({
         name="content"
         rows={8}
         required
-        readOnly={(submittedElsewhere && !gone) || sending || waiting}
+        readOnly={(submittedElsewhere && !gone) || closed || sending || waiting}
         placeholder="Type your submission here..."
         hint="Saved as you type. Your teacher sees it once you submit; until the due time you can take it back while it is ungraded."
         aria-describedby={counterId}
@@ -230,7 +277,12 @@ export function SubmitAssignmentModal({
           typing();
         }}
       />
-      <AnswerStatus status={status} length={content.length} counterId={counterId} />
+      <AnswerStatus
+        status={status}
+        length={content.length}
+        counterId={counterId}
+        refused={refused !== null && !waiting}
+      />
     </FormModal>
   );
 }

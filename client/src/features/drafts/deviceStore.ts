@@ -1,4 +1,4 @@
-import { createStore, del, get, keys, set, type UseStore } from 'idb-keyval';
+import { createStore, del, delMany, get, keys, set, type UseStore } from 'idb-keyval';
 
 /**
  * The device copy (DESIGN §12): the answer as last typed, and submits waiting for the network,
@@ -16,11 +16,29 @@ export interface DeviceDraft {
   /** When it was written, ms since the epoch. */
   savedAt: number;
   /**
-   * Text typed in a tab that lost a conflict to another tab's newer save: on no server, so kept
-   * here and offered back ("Your text from this tab") until restored or dismissed.
+   * Written by older versions only: text displaced by another tab's newer save, kept in this one
+   * record, which the winning tab's next write replaced without it. Read once when the dialog
+   * opens and moved into a conflict copy (below).
    */
   displaced?: string;
 }
+
+/**
+ * A conflict copy: text typed in one tab that lost to another tab's newer save. On no server, so
+ * each tab keeps its own beside the device copy (`conflict:<user>:<assignment>:<tab>`), which the
+ * other tabs never write over; it is offered back ("Your text from this tab") when the dialog
+ * opens next, in any tab, until restored or discarded.
+ */
+export interface ConflictCopy {
+  /** The tab that kept it (a random id per open dialog). */
+  tab: string;
+  text: string;
+  /** When it was written, ms since the epoch. */
+  savedAt: number;
+}
+
+/** At most this many conflict copies per answer: the oldest go first beyond it. */
+export const MAX_CONFLICT_COPIES = 5;
 
 export interface QueuedSubmit {
   assignmentId: string;
@@ -43,6 +61,7 @@ function deviceStore(): UseStore | null {
 }
 
 const draftKey = (userId: string, assignmentId: string) => `draft:${userId}:${assignmentId}`;
+const conflictPrefix = (userId: string, assignmentId: string) => `conflict:${userId}:${assignmentId}:`;
 const submitKey = (userId: string, assignmentId: string) => `submit:${userId}:${assignmentId}`;
 
 async function attempt<T>(work: (store: UseStore) => Promise<T>): Promise<T | undefined> {
@@ -110,20 +129,61 @@ export const deleteDeviceDraft = (userId: string, assignmentId: string) => {
 
 /**
  * After a submission: the copy of the submitted text goes (it is in the submission now), but text
- * displaced by another tab that the student never restored stays, since it is nowhere else.
+ * displaced by another tab that the student never restored stays, since it is nowhere else: the
+ * conflict copies, and one an older version kept in the record itself.
  */
 export async function dropSubmittedDraft(userId: string, assignmentId: string): Promise<void> {
   const copy = await readDeviceDraft(userId, assignmentId);
-  if (copy?.displaced)
-    await writeDeviceDraft(userId, assignmentId, {
-      content: '',
-      baseVersion: 0,
-      synced: true,
-      savedAt: Date.now(),
-      displaced: copy.displaced,
-    });
-  else await deleteDeviceDraft(userId, assignmentId);
+  if (copy?.displaced) await writeConflictCopy(userId, assignmentId, crypto.randomUUID(), copy.displaced);
+  await deleteDeviceDraft(userId, assignmentId);
 }
+
+/** This answer's conflict copies on this device, oldest first. */
+export async function readConflictCopies(userId: string, assignmentId: string): Promise<ConflictCopy[]> {
+  const prefix = conflictPrefix(userId, assignmentId);
+  const copies = await attempt(async (s) => {
+    const names = (await keys(s)).filter((k): k is string => typeof k === 'string' && k.startsWith(prefix));
+    return Promise.all(names.map((name) => get<ConflictCopy>(name, s)));
+  });
+  return (copies ?? [])
+    .filter((copy): copy is ConflictCopy => typeof copy?.text === 'string' && copy.text !== '')
+    .sort((a, b) => a.savedAt - b.savedAt);
+}
+
+/**
+ * Keeps one tab's conflict copy (replacing that tab's previous one); false when the device could
+ * not. Beyond `MAX_CONFLICT_COPIES` for one answer, the oldest other tabs' copies are dropped.
+ */
+export async function writeConflictCopy(
+  userId: string,
+  assignmentId: string,
+  tab: string,
+  text: string,
+): Promise<boolean> {
+  const copy: ConflictCopy = { tab, text, savedAt: Date.now() };
+  const kept =
+    (await attempt((s) => set(conflictPrefix(userId, assignmentId) + tab, copy, s).then(() => true))) ===
+    true;
+  const all = await readConflictCopies(userId, assignmentId);
+  const others = all.filter((c) => c.tab !== tab);
+  const excess = others.slice(0, Math.max(0, all.length - MAX_CONFLICT_COPIES));
+  if (excess.length > 0)
+    await deleteConflictCopies(
+      userId,
+      assignmentId,
+      excess.map((c) => c.tab),
+    );
+  return kept;
+}
+
+/** Drops the conflict copies of these tabs (restored, or discarded by the student). */
+export const deleteConflictCopies = (userId: string, assignmentId: string, tabs: readonly string[]) =>
+  attempt((s) =>
+    delMany(
+      tabs.map((tab) => conflictPrefix(userId, assignmentId) + tab),
+      s,
+    ),
+  );
 
 export const queueSubmit = async (userId: string, item: QueuedSubmit) =>
   (await attempt((s) => set(submitKey(userId, item.assignmentId), item, s).then(() => true))) === true;

@@ -13,6 +13,10 @@ export interface Refs {
   ackedAt: string | null;
   /** This tab's text that another tab's save replaced: kept on the device, offered back. */
   displaced: string | null;
+  /** The text in this tab's conflict copy on the device (null: it has none). */
+  copyWritten: string | null;
+  /** Other tabs' conflict copies offered here since opening: dropped with this tab's own. */
+  adopted: string[];
   /** The save under way, if any. */
   inFlight: Promise<void> | null;
   again: boolean;
@@ -33,6 +37,8 @@ export const fresh = (): Refs => ({
   acked: null,
   ackedAt: null,
   displaced: null,
+  copyWritten: null,
+  adopted: [],
   inFlight: null,
   again: false,
   stopped: false,
@@ -49,19 +55,23 @@ export function clearSaveTimers(r: Refs): void {
   r.maxWait = undefined;
 }
 
-/** The device copy of the text as it stands, synced when the server holds exactly it. */
+/**
+ * The device copy of the text as it stands, synced when the server holds exactly it. Displaced
+ * text is not in it: every tab writes this one record, so it goes to the tab's conflict copy.
+ */
 export const deviceCopyOf = (r: Refs): DeviceDraft => ({
   content: r.content,
   baseVersion: r.base,
   synced: !isDirty(r),
   savedAt: Date.now(),
-  ...(r.displaced ? { displaced: r.displaced } : {}),
 });
 
 /** What every hook of one open answer shares: whose answer to what, its refs, its screen, its requests. */
 export interface DraftHandle {
   assignmentId: string | null;
   userId: string | null;
+  /** This open dialog's own id: its conflict copy's key, which no other tab writes. */
+  tab: string;
   refs: { current: Refs };
   /** Signed in as of now (a session can expire and come back while the dialog is open). */
   signedInRef: { current: boolean };

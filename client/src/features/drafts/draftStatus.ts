@@ -17,6 +17,8 @@ export type DraftStatus =
   | { kind: 'signedOut' }
   /** Submit was pressed and waits to be sent: the text is on this device with it. */
   | { kind: 'queued' }
+  /** A submit the server refused (closed, gone, already submitted): the text is kept, not sent. */
+  | { kind: 'refused' }
   /** Neither the server nor the device has the latest text. */
   | { kind: 'unsaved' };
 
@@ -64,6 +66,8 @@ export function draftStatusText(status: DraftStatus): string {
       return 'Saved on this device — sign in to save';
     case 'queued':
       return 'Saved on this device — waiting to submit';
+    case 'refused':
+      return 'Not submitted — your text is kept';
     case 'unsaved':
       return 'Not saved — check your connection';
   }

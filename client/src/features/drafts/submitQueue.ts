@@ -1,6 +1,6 @@
 import { receiptId, type OwnSubmission } from '@classwave/shared';
 import { toast } from 'sonner';
-import { apiErrorMessage, httpStatus } from '../../api/errors';
+import { apiErrorCode, apiErrorMessage, httpStatus } from '../../api/errors';
 import type { AppDispatch } from '../../app/store';
 import { assignmentsApi } from '../assignments/assignmentsApi';
 import { clockTime } from './draftStatus';
@@ -28,7 +28,7 @@ export type SendOutcome =
   /** It stays queued; `retryInMs` when a retry is already scheduled. */
   | { kind: 'waiting'; reason: WaitReason; retryInMs?: number }
   /** The server said no (already submitted with another key, assignment gone): dropped from the queue. */
-  | { kind: 'refused'; status: number; message: string };
+  | { kind: 'refused'; status: number; code: string | undefined; message: string };
 
 /** The receipt a student keeps (DESIGN §12): the server's time and a short id. */
 export const receiptText = (submission: OwnSubmission) =>
@@ -104,6 +104,7 @@ export function sendQueued(dispatch: AppDispatch, userId: string, item: QueuedSu
     return {
       kind: 'refused',
       status,
+      code: apiErrorCode(result.error),
       message: apiErrorMessage(result.error, 'Failed to submit assignment.'),
     };
   })();
@@ -127,6 +128,7 @@ async function keepRefusedText(userId: string, item: QueuedSubmit): Promise<void
     baseVersion: copy?.baseVersion ?? 0,
     synced: false,
     savedAt: Date.now(),
+    // A displaced text an older version kept in the record stays with it.
     ...(copy?.displaced ? { displaced: copy.displaced } : {}),
   });
 }

@@ -1,19 +1,32 @@
 import { useCallback } from 'react';
-import { writeDeviceDraft } from './deviceStore';
+import { deleteConflictCopies, writeConflictCopy, writeDeviceDraft } from './deviceStore';
 import { deviceCopyOf, type DraftHandle, type Refs } from './draftRefs';
 
 /**
  * The device copy of one assignment's answer (DESIGN §12). `writeDevice` copies the text as it
- * stands, never while a submit holds it (the queued submit carries the text); `keptOnDevice` does
- * so when the server did not take the text, and says on the status line where it is now.
+ * stands, never while a submit holds it (the queued submit carries the text), and keeps this tab's
+ * displaced text in its own conflict copy (dropped with the copies adopted from other tabs once it
+ * is restored or discarded); `keptOnDevice` does so when the server did not take the text, and
+ * says on the status line where it is now.
  */
-export function useDeviceCopy({ assignmentId, userId, refs, show }: DraftHandle) {
+export function useDeviceCopy({ assignmentId, userId, tab, refs, show }: DraftHandle) {
   const writeDevice = useCallback(
-    (r: Refs = refs.current) =>
-      assignmentId && userId && !r.held
-        ? writeDeviceDraft(userId, assignmentId, deviceCopyOf(r))
-        : Promise.resolve(false),
-    [assignmentId, userId, refs],
+    async (r: Refs = refs.current) => {
+      if (!assignmentId || !userId || r.held) return false;
+      // The conflict copy first: the record written next no longer carries displaced text.
+      const displaced = r.displaced;
+      if (displaced !== null && displaced !== r.copyWritten) {
+        if (!(await writeConflictCopy(userId, assignmentId, tab, displaced))) return false;
+        r.copyWritten = displaced;
+      } else if (displaced === null && (r.copyWritten !== null || r.adopted.length > 0)) {
+        const tabs = [tab, ...r.adopted];
+        r.copyWritten = null;
+        r.adopted = [];
+        await deleteConflictCopies(userId, assignmentId, tabs);
+      }
+      return writeDeviceDraft(userId, assignmentId, deviceCopyOf(r));
+    },
+    [assignmentId, userId, tab, refs],
   );
 
   /** The text is only on the device (or not even there): say which, and why. */

@@ -34,8 +34,9 @@ export function useDraft(assignmentId: string | null, userId: string | null) {
   const signedIn = useAppSelector(selectAuthStatus) === 'signedIn';
   const signedInRef = useRef(signedIn);
   const refs = useRef<Refs>(fresh());
+  const [tab] = useState(() => crypto.randomUUID());
 
-  const draft: DraftHandle = { assignmentId, userId, refs, signedInRef, show, saveDraft, fetchDraft };
+  const draft: DraftHandle = { assignmentId, userId, tab, refs, signedInRef, show, saveDraft, fetchDraft };
 
   const device = useDeviceCopy(draft);
   const { writeDevice } = device;

@@ -39,15 +39,21 @@ export function useDraftControl(
       await writeDevice(r);
       return null;
     }, [refs, setStatus, writeDevice]),
-    /** The submit was refused: the text is a draft again, on the device and (when it can) the server. */
+    /**
+     * The submit was refused: the text is a draft again, on the device and (when it can) the server.
+     * The line says it was not submitted, never "waiting to submit" (DESIGN §17), until a save
+     * of text the server does not have yet says where that text is.
+     */
     release: useCallback(async () => {
       const r = refs.current;
       r.held = false;
       r.acked = r.stopped ? null : r.acked;
       await writeDevice(r);
-      if (r.stopped) setStatus({ kind: 'device' });
-      else await save();
+      setStatus({ kind: 'refused' });
+      if (!r.stopped) await save();
     }, [refs, save, setStatus, writeDevice]),
+    /** No more server saves for this answer (gone, or submitted elsewhere), as of now. */
+    stopped: useCallback(() => refs.current.stopped, [refs]),
     /** The submission was made here: nothing more to save (the queue dropped the device copy). */
     finish: useCallback(() => {
       const r = refs.current;
@@ -72,6 +78,18 @@ export function useDraftControl(
       },
       [refs, setStatus, writeDevice],
     ),
+    /**
+     * Access is back (restored to the course): saving resumes by itself, and the text that only
+     * the device kept meanwhile goes to the server now. A save refused again stops it again.
+     */
+    resume: useCallback(async () => {
+      const r = refs.current;
+      if (r.stopReason !== 'gone' || r.held) return;
+      r.stopped = false;
+      r.stopReason = undefined;
+      if (isDirty(r)) await save();
+      else setStatus(r.ackedAt && r.acked !== null ? { kind: 'saved', at: r.ackedAt } : { kind: 'idle' });
+    }, [refs, save, setStatus]),
     /** Puts the displaced text back on screen and saves it over the newer version. */
     restoreDisplaced: useCallback(async () => {
       const r = refs.current;

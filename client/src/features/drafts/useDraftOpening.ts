@@ -1,7 +1,7 @@
 import { LIMITS } from '@classwave/shared';
 import { useEffect, useState } from 'react';
 import { httpStatus } from '../../api/errors';
-import { readDeviceDraft, readQueuedSubmit, writeDeviceDraft } from './deviceStore';
+import { readConflictCopies, readDeviceDraft, readQueuedSubmit, writeDeviceDraft } from './deviceStore';
 import { joinDisplaced, openDraft } from './draftMerge';
 import { deviceCopyOf, fresh, isDirty, type DraftHandle } from './draftRefs';
 import type { DeviceCopy } from './useDeviceCopy';
@@ -14,7 +14,7 @@ import type { Save } from './useDraftSave';
  * opening text is on screen yet.
  */
 export function useDraftOpening(
-  { assignmentId, userId, refs, signedInRef, saveDraft, fetchDraft, show }: DraftHandle,
+  { assignmentId, userId, tab, refs, signedInRef, saveDraft, fetchDraft, show }: DraftHandle,
   { save, writeDevice }: { save: Save; writeDevice: DeviceCopy['writeDevice'] },
 ) {
   const [ready, setReady] = useState(false);
@@ -30,9 +30,10 @@ export function useDraftOpening(
     show.content('');
     show.status({ kind: 'idle' });
     void (async () => {
-      const [device, queued, server] = await Promise.all([
+      const [device, queued, copies, server] = await Promise.all([
         readDeviceDraft(userId, assignmentId),
         readQueuedSubmit(userId, assignmentId),
+        readConflictCopies(userId, assignmentId),
         fetchDraft(assignmentId).then((result) => ({
           draft: result.data,
           status: result.data ? 200 : httpStatus(result.error),
@@ -44,14 +45,19 @@ export function useDraftOpening(
       // Typed before the draft arrived: kept on screen over an empty draft, else offered back.
       const early = r.content;
       Object.assign(r, opening);
+      // Text other tabs (open or closed since) lost to a newer save: offered here too (issue 25, item 9).
+      // This dialog's own copy too, from an earlier opening of it.
+      for (const copy of copies) r.displaced = joinDisplaced(r.displaced, copy.text);
+      r.copyWritten = copies.find((copy) => copy.tab === tab)?.text ?? null;
+      r.adopted = copies.filter((copy) => copy.tab !== tab).map((copy) => copy.tab);
       if (server.status === 403) {
         r.stopped = true;
         r.stopReason = 'gone';
         r.acked = null;
         show.notice('gone');
-      } else if (conflict) {
-        show.notice('conflict');
-        // The displaced text is kept with the newer one, in the device copy itself.
+      } else if (conflict || device?.displaced) {
+        if (conflict) show.notice('conflict');
+        // The displaced text goes to this tab's conflict copy (an older version's record had it inside).
         void writeDevice(r);
       }
       // A submit queued before a reload: it carries the text, nothing else is sent for it.

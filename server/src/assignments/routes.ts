@@ -90,7 +90,8 @@ export const assignmentRoutes: FastifyPluginAsyncTypebox<{ assignments: Assignme
     {
       schema: {
         ...common,
-        summary: 'Delete an assignment of an own course, with its submissions',
+        summary:
+          'Move an assignment of an own course to the bin with its submissions, restorable for 30 days',
         params: IdParams,
         response: { 204: Type.Null(), ...signedInErrors },
       },

@@ -1,4 +1,4 @@
-import { eq, max, sql } from 'drizzle-orm';
+import { and, eq, isNull, max, sql } from 'drizzle-orm';
 import {
   atZonedTime,
   ErrorCode,
@@ -20,6 +20,7 @@ import { requireOwnerOf } from '../classes/visibility.js';
 import { pickDistinct, SAMPLE_ASSIGNMENTS } from '../courses/samples.js';
 import type { RecordEvent } from '../events.js';
 import { releaseHeld } from '../grading/release.js';
+import { moveToBin } from '../bin/store.js';
 import { toAssignment, type AssignmentLists } from './queries.js';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -32,7 +33,8 @@ type AssignmentRow = typeof assignments.$inferSelect;
  * teacher's tabs with the counts; the course's room (its active members) without them, and with a
  * status only when it is the same for every member (a new assignment: nobody has work on it yet).
  * An edit leaves `submission` and `status` null for members: their client keeps its own and
- * recomputes the status (shared workStatus) from the new due date.
+ * recomputes the status (shared workStatus) from the new due date. A restored assignment comes
+ * back as `assignment:created` with a null status too: each member's client reads its own work.
  */
 export function recordAssignment(
   record: RecordEvent,
@@ -42,6 +44,8 @@ export function recordAssignment(
   teacherId: string,
   counts: { submissionCount: number; needsGrading: number },
   now: Date,
+  /** Restored from the bin (DESIGN §17): members may have work on it, so no status for all. */
+  restored = false,
 ): Assignment {
   const teacherView = toAssignment(row, courseTitle, { viewer: 'teacher', ...counts }, now);
   const membersView = toAssignment(
@@ -50,7 +54,7 @@ export function recordAssignment(
     {
       viewer: 'members',
       status:
-        type === 'assignment:created'
+        type === 'assignment:created' && !restored
           ? row.dueDate.getTime() < now.getTime()
             ? 'missing'
             : 'not_submitted'
@@ -69,7 +73,7 @@ async function lockOwnAssignment(tx: Tx, caller: Caller, id: string, action: str
     .select({ assignment: assignments, course: courses })
     .from(assignments)
     .innerJoin(courses, eq(courses.id, assignments.courseId))
-    .where(eq(assignments.id, id))
+    .where(and(eq(assignments.id, id), isNull(assignments.deletedAt)))
     .for('update', { of: assignments });
   const course = await requireOwnerOf(tx, caller, row?.course, action, 'Assignment');
   return { assignment: row!.assignment, course };
@@ -130,7 +134,10 @@ export function createAssignmentService({
       requireTeacher(caller, 'create assignments');
       if (!isTimeZone(timeZone))
         throw badRequest('querystring.timeZone must be an IANA time zone such as Europe/Paris');
-      const own = await db.select().from(courses).where(eq(courses.teacherId, caller.userId));
+      const own = await db
+        .select()
+        .from(courses)
+        .where(and(eq(courses.teacherId, caller.userId), isNull(courses.deletedAt)));
       if (own.length === 0) throw conflict('Please create a course first.');
       const now = clock.now();
       const picks = pickDistinct(SAMPLE_ASSIGNMENTS, SAMPLE_ASSIGNMENT_POINTS.length);
@@ -238,12 +245,14 @@ export function createAssignmentService({
       });
     },
 
-    /** Deletes an assignment of the caller's course together with its submissions, in one transaction. */
+    /**
+     * Moves an assignment of the caller's course to the bin with its students' work (DESIGN §17):
+     * gone from every view at once (`assignment:deleted`), restorable for 30 days, then purged.
+     */
     async remove(caller: Caller, id: string): Promise<void> {
       await outbox.transaction(async (tx, record) => {
         const { course } = await lockOwnAssignment(tx, caller, id, 'delete its assignments');
-        await tx.delete(submissions).where(eq(submissions.assignmentId, id));
-        await tx.delete(assignments).where(eq(assignments.id, id));
+        await moveToBin(tx, 'assignment', id, caller.userId, clock.now());
         record(
           'assignment:deleted',
           { id, courseId: course.id },

@@ -87,7 +87,8 @@ export const courseRoutes: FastifyPluginAsyncTypebox<{ courses: CourseService }>
     {
       schema: {
         ...common,
-        summary: 'Delete an own course (refused while it has assignments)',
+        summary:
+          'Move an own course to the bin, restorable for 30 days (refused while it has live assignments)',
         params: IdParams,
         response: { 204: Type.Null(), ...signedInErrors },
       },

@@ -5,7 +5,6 @@ import { apiError } from '../../test/api';
 import { createAssignment, createCourse, createOwnSubmission, daysFromNow } from '../../test/factories';
 import { renderAssignments } from '../../test/renderRoute';
 import { findToast } from '../../test/renderWithProviders';
-import { DELETE_ASSIGNMENT_CONFIRMATION } from './AssignmentCard';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -203,38 +202,62 @@ describe('AssignmentsPage', () => {
   });
 
   describe('deleting an assignment', () => {
-    it('asks first and removes the card once deleted', async () => {
-      const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
-      const doomed = createAssignment({ title: 'Doomed', submissionCount: 0 });
+    const contents = (a: { id: string }) => ({
+      [`GET /api/bin/assignment/${a.id}/contents`]: {
+        body: { submissions: 3, grades: 2, drafts: 0, assignments: 0, students: 0 },
+      },
+    });
+    const confirmIn = async (
+      user: { click: (element: Element) => Promise<void> },
+      title: string,
+      button: 'Cancel' | 'Delete assignment',
+    ) => {
+      const dialog = await screen.findByRole('dialog', { name: `Delete the assignment “${title}”?` });
+      await user.click(within(dialog).getByRole('button', { name: button }));
+    };
+
+    it('names what goes to the bin ("3 submissions, 2 grades") and removes the card once deleted', async () => {
+      const doomed = createAssignment({ title: 'Doomed', submissionCount: 3 });
       const { user } = renderAssignments('teacher', {
         'GET /api/assignments': { body: [doomed] },
+        ...contents(doomed),
         [`DELETE /api/assignments/${doomed.id}`]: { status: 204 },
         'GET /api/dashboard': 'pending',
       });
       await user.click(within(await card('Doomed')).getByRole('button', { name: 'Delete assignment' }));
-      expect(confirm).toHaveBeenCalledWith(DELETE_ASSIGNMENT_CONFIRMATION);
-      expect(DELETE_ASSIGNMENT_CONFIRMATION).toBe('Are you sure you want to delete this assignment?');
-      expect(await findToast('Assignment deleted successfully!')).toBeInTheDocument();
+      const dialog = await screen.findByRole('dialog', { name: 'Delete the assignment “Doomed”?' });
+      expect(dialog).toHaveAccessibleDescription('It moves to the bin with 3 submissions, 2 grades.');
+      expect(within(dialog).getByText(/restore it from the bin for 30 days/)).toBeInTheDocument();
+      await user.click(within(dialog).getByRole('button', { name: 'Delete assignment' }));
+      expect(await findToast('Assignment moved to the bin')).toBeInTheDocument();
       // The cache drops the card once the DELETE has answered (the toast may show a render earlier).
       await waitFor(() => expect(screen.queryByRole('article', { name: 'Doomed' })).not.toBeInTheDocument());
     });
 
-    it('does nothing when the teacher cancels', async () => {
-      vi.spyOn(window, 'confirm').mockReturnValue(false);
+    it('does nothing when the teacher cancels, or presses Escape', async () => {
       const kept = createAssignment({ title: 'Kept', submissionCount: 0 });
-      const { user, calls } = renderAssignments('teacher', { 'GET /api/assignments': { body: [kept] } });
+      const { user, calls } = renderAssignments('teacher', {
+        'GET /api/assignments': { body: [kept] },
+        ...contents(kept),
+      });
       await user.click(within(await card('Kept')).getByRole('button', { name: 'Delete assignment' }));
+      await confirmIn(user, 'Kept', 'Cancel');
+      await user.click(within(await card('Kept')).getByRole('button', { name: 'Delete assignment' }));
+      await screen.findByRole('dialog', { name: 'Delete the assignment “Kept”?' });
+      await user.keyboard('{Escape}');
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
       expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
     });
 
     it("toasts 'Failed to delete assignment.' when the server refuses", async () => {
-      vi.spyOn(window, 'confirm').mockReturnValue(true);
       const kept = createAssignment({ title: 'Kept', submissionCount: 0 });
       const { user } = renderAssignments('teacher', {
         'GET /api/assignments': { body: [kept] },
+        ...contents(kept),
         [`DELETE /api/assignments/${kept.id}`]: apiError(403, 'Not yours', 'forbidden'),
       });
       await user.click(within(await card('Kept')).getByRole('button', { name: 'Delete assignment' }));
+      await confirmIn(user, 'Kept', 'Delete assignment');
       expect(await findToast('Failed to delete assignment.')).toBeInTheDocument();
       expect(screen.getByRole('article', { name: 'Kept' })).toBeInTheDocument();
     });

@@ -26,6 +26,7 @@ import { selectProfile } from '../auth/authSlice';
 import { JoinCodePanel } from '../classes/JoinCodePanel';
 import { LeaveClassButton } from '../classes/LeaveClassButton';
 import { RosterSection } from '../classes/RosterSection';
+import { CourseBin } from '../bin/BinSection';
 import { EditCourseModal } from './EditCourseModal';
 import { useGetCourseQuery } from './coursesApi';
 import './CourseDetailPage.css';
@@ -192,6 +193,7 @@ function CourseDetailView({ detail: { course, assignments } }: { detail: CourseD
           </Card>
 
           {isOwner && <RosterSection courseId={course.id} />}
+          {isOwner && <CourseBin courseId={course.id} />}
         </div>
 
         <aside className="course-detail__side" aria-label="About this course">

@@ -5,7 +5,6 @@ import { apiError, type Route } from '../../test/api';
 import { createCourse } from '../../test/factories';
 import { findToast } from '../../test/renderWithProviders';
 import { renderRoute } from '../../test/renderRoute';
-import { DELETE_COURSE_CONFIRMATION } from './CourseCard';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -202,40 +201,47 @@ describe('CoursesPage', () => {
         const course = createCourse({ title: 'Doomed', teacherId: me.id });
         return {
           'GET /api/courses': { body: [course] },
+          [`GET /api/bin/course/${course.id}/contents`]: {
+            body: { submissions: 0, grades: 0, drafts: 0, assignments: 2, students: 12 },
+          },
           [`DELETE /api/courses/${course.id}`]: deleteReply,
           'GET /api/dashboard': 'pending',
+          'GET /api/bin': { body: { items: [] } },
         };
       });
       const card = await screen.findByRole('article', { name: 'Doomed' });
       return { ...view, card };
     }
 
-    it('asks first, and does nothing when the teacher cancels', async () => {
-      const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    it('asks in the app’s dialog, naming what goes to the bin, and does nothing on Cancel', async () => {
       const { user, calls, card } = await renderOwnCourse({ status: 204 });
       await user.click(within(card).getByRole('button', { name: 'Delete course' }));
-      expect(confirm).toHaveBeenCalledWith(DELETE_COURSE_CONFIRMATION);
-      expect(DELETE_COURSE_CONFIRMATION).toBe(
-        'Are you sure you want to delete this course? This action cannot be undone.',
-      );
+      const dialog = await screen.findByRole('dialog', { name: 'Delete the course “Doomed”?' });
+      expect(dialog).toHaveAccessibleDescription('It moves to the bin with 2 assignments, 12 students.');
+      expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+      await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
       expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
       expect(screen.getByRole('article', { name: 'Doomed' })).toBeInTheDocument();
     });
 
-    it('removes the course and confirms once deleted', async () => {
-      vi.spyOn(window, 'confirm').mockReturnValue(true);
+    it('moves the course to the bin once confirmed, with Undo in the toast', async () => {
       const { user, card } = await renderOwnCourse({ status: 204 });
       await user.click(within(card).getByRole('button', { name: 'Delete course' }));
-      expect(await findToast('Course deleted successfully!')).toBeInTheDocument();
+      const dialog = await screen.findByRole('dialog', { name: 'Delete the course “Doomed”?' });
+      await user.click(within(dialog).getByRole('button', { name: 'Delete course' }));
+      expect(await findToast('Course moved to the bin')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Undo' })).toBeInTheDocument();
       // The toast can come a render before the list drops the course.
       await waitFor(() => expect(screen.queryByRole('article', { name: 'Doomed' })).not.toBeInTheDocument());
       expect(screen.getByRole('heading', { name: 'No courses available' })).toBeInTheDocument();
     });
 
     it('keeps the course and explains when it still has assignments', async () => {
-      vi.spyOn(window, 'confirm').mockReturnValue(true);
       const { user, card } = await renderOwnCourse(apiError(409, 'It has 3 assignments. Delete them first.'));
       await user.click(within(card).getByRole('button', { name: 'Delete course' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Delete the course “Doomed”?' });
+      await user.click(within(dialog).getByRole('button', { name: 'Delete course' }));
       expect(
         await findToast('Failed to delete course. It might have associated assignments.'),
       ).toBeInTheDocument();

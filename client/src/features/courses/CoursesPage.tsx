@@ -10,6 +10,7 @@ import { LoadFailed } from '../../components/LoadFailed';
 import { useErrorToast } from '../../components/useErrorToast';
 import { useNavigationFlag } from '../../components/useNavigationFlag';
 import { selectProfile } from '../auth/authSlice';
+import { TeacherBin } from '../bin/BinSection';
 import { JoinClassDialog, OPEN_JOIN_CLASS } from '../classes/JoinClassDialog';
 import { CourseCard, CourseCardSkeleton } from './CourseCard';
 import { useCreateSampleCoursesMutation, useGetCoursesQuery } from './coursesApi';
@@ -136,6 +137,7 @@ export function CoursesPage() {
       }
     >
       {renderList()}
+      {isTeacher && <TeacherBin />}
       {isTeacher ? (
         <CreateCourseModal open={createOpen} onClose={() => setCreateOpen(false)} />
       ) : (

@@ -33,7 +33,7 @@ async function ask() {
   render(<Harness />);
   const opener = screen.getByRole('button', { name: 'Reset' });
   await user.click(opener);
-  const dialog = screen.getByRole('dialog', { name: 'Reset the join code?' });
+  const dialog = screen.getByRole('alertdialog', { name: 'Reset the join code?' });
   return { user, opener, dialog };
 }
 
@@ -50,7 +50,7 @@ describe('ConfirmDialog', () => {
   it('answers true on the action, and gives focus back to what opened it', async () => {
     const { user, opener } = await ask();
     await user.click(screen.getByRole('button', { name: 'Reset code' }));
-    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(screen.getByText('Answer: confirmed')).toBeInTheDocument();
     expect(opener).toHaveFocus();
   });
@@ -69,7 +69,7 @@ describe('ConfirmDialog', () => {
   ])('answers false on %s', async (_how, dismiss) => {
     const { user } = await ask();
     await dismiss(user);
-    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(screen.getByText('Answer: cancelled')).toBeInTheDocument();
   });
 

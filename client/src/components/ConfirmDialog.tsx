@@ -45,6 +45,7 @@ export function ConfirmDialog({
       title={title}
       description={description}
       size="sm"
+      role="alertdialog"
       className="confirm-dialog"
       footer={
         <>

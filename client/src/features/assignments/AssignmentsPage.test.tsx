@@ -212,7 +212,7 @@ describe('AssignmentsPage', () => {
       title: string,
       button: 'Cancel' | 'Delete assignment',
     ) => {
-      const dialog = await screen.findByRole('dialog', { name: `Delete the assignment “${title}”?` });
+      const dialog = await screen.findByRole('alertdialog', { name: `Delete the assignment “${title}”?` });
       await user.click(within(dialog).getByRole('button', { name: button }));
     };
 
@@ -225,7 +225,7 @@ describe('AssignmentsPage', () => {
         'GET /api/dashboard': 'pending',
       });
       await user.click(within(await card('Doomed')).getByRole('button', { name: 'Delete assignment' }));
-      const dialog = await screen.findByRole('dialog', { name: 'Delete the assignment “Doomed”?' });
+      const dialog = await screen.findByRole('alertdialog', { name: 'Delete the assignment “Doomed”?' });
       expect(dialog).toHaveAccessibleDescription('It moves to the bin with 3 submissions, 2 grades.');
       expect(within(dialog).getByText(/restore it from the bin for 30 days/)).toBeInTheDocument();
       await user.click(within(dialog).getByRole('button', { name: 'Delete assignment' }));
@@ -243,9 +243,9 @@ describe('AssignmentsPage', () => {
       await user.click(within(await card('Kept')).getByRole('button', { name: 'Delete assignment' }));
       await confirmIn(user, 'Kept', 'Cancel');
       await user.click(within(await card('Kept')).getByRole('button', { name: 'Delete assignment' }));
-      await screen.findByRole('dialog', { name: 'Delete the assignment “Kept”?' });
+      await screen.findByRole('alertdialog', { name: 'Delete the assignment “Kept”?' });
       await user.keyboard('{Escape}');
-      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+      expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
       expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
     });
 

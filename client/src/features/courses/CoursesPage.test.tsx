@@ -216,11 +216,11 @@ describe('CoursesPage', () => {
     it('asks in the app’s dialog, naming what goes to the bin, and does nothing on Cancel', async () => {
       const { user, calls, card } = await renderOwnCourse({ status: 204 });
       await user.click(within(card).getByRole('button', { name: 'Delete course' }));
-      const dialog = await screen.findByRole('dialog', { name: 'Delete the course “Doomed”?' });
+      const dialog = await screen.findByRole('alertdialog', { name: 'Delete the course “Doomed”?' });
       expect(dialog).toHaveAccessibleDescription('It moves to the bin with 2 assignments, 12 students.');
       expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
       await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+      expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
       expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
       expect(screen.getByRole('article', { name: 'Doomed' })).toBeInTheDocument();
     });
@@ -228,7 +228,7 @@ describe('CoursesPage', () => {
     it('moves the course to the bin once confirmed, with Undo in the toast', async () => {
       const { user, card } = await renderOwnCourse({ status: 204 });
       await user.click(within(card).getByRole('button', { name: 'Delete course' }));
-      const dialog = await screen.findByRole('dialog', { name: 'Delete the course “Doomed”?' });
+      const dialog = await screen.findByRole('alertdialog', { name: 'Delete the course “Doomed”?' });
       await user.click(within(dialog).getByRole('button', { name: 'Delete course' }));
       expect(await findToast('Course moved to the bin')).toBeInTheDocument();
       expect(screen.getByRole('button', { name: 'Undo' })).toBeInTheDocument();
@@ -240,7 +240,7 @@ describe('CoursesPage', () => {
     it('keeps the course and explains when it still has assignments', async () => {
       const { user, card } = await renderOwnCourse(apiError(409, 'It has 3 assignments. Delete them first.'));
       await user.click(within(card).getByRole('button', { name: 'Delete course' }));
-      const dialog = await screen.findByRole('dialog', { name: 'Delete the course “Doomed”?' });
+      const dialog = await screen.findByRole('alertdialog', { name: 'Delete the course “Doomed”?' });
       await user.click(within(dialog).getByRole('button', { name: 'Delete course' }));
       expect(
         await findToast('Failed to delete course. It might have associated assignments.'),

@@ -5,6 +5,7 @@ import {
   isTimeZone,
   SAMPLE_ASSIGNMENT_POINTS,
   type Assignment,
+  type Course,
   type CreateAssignmentBody,
   type UpdateAssignmentBody,
 } from '@classwave/shared';
@@ -13,17 +14,22 @@ import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
-import { assignments, courses, submissions } from '../db/schema.js';
-import { AppError, badRequest, conflict } from '../http/errors.js';
-import { requireTeacher } from '../policies.js';
+import { assignments, courses, profiles, submissions } from '../db/schema.js';
+import { AppError, badRequest } from '../http/errors.js';
+import { found, requireTeacher } from '../policies.js';
 import { requireOwnerOf } from '../classes/visibility.js';
-import { pickDistinct, SAMPLE_ASSIGNMENTS } from '../courses/samples.js';
+import { freshSampleCourses, pickDistinct, SAMPLE_ASSIGNMENTS } from '../courses/samples.js';
+import { toCourse } from '../courses/service.js';
+import { randomJoinCode, retryOnCodeCollision } from '../classes/codes.js';
 import type { RecordEvent } from '../events.js';
 import { releaseHeld } from '../grading/release.js';
 import { moveToBin } from '../bin/store.js';
 import { toAssignment, type AssignmentLists } from './queries.js';
 
 const DAY_MS = 24 * 3600 * 1000;
+/** Opens a sandbox course's description, so its teacher knows what it is. */
+export const SANDBOX_NOTE = 'Sample course: no students until you share its code.';
+const SAMPLE_SUFFIX = / \(sample\)$/;
 const SERVER_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 type AssignmentRow = typeof assignments.$inferSelect;
@@ -129,51 +135,69 @@ export function createAssignmentService({
       });
     },
 
-    /** Three sample assignments spread over the teacher's courses: 50, 100 and 150 points, due in the coming weeks. */
-    async createSamples(caller: Caller, timeZone: string = SERVER_TIME_ZONE): Promise<Assignment[]> {
-      requireTeacher(caller, 'create assignments');
+    /**
+     * Sample data (DESIGN §17): never published to students. A new sandbox course of the
+     * teacher's, with no students (nobody joins until they share its code), holding three sample
+     * assignments of 50, 100 and 150 points due in the coming weeks at 23:59 where the teacher is.
+     */
+    async createSandbox(
+      caller: Caller,
+      timeZone: string = SERVER_TIME_ZONE,
+    ): Promise<{ course: Course; assignments: Assignment[] }> {
+      requireTeacher(caller, 'create sample courses');
       if (!isTimeZone(timeZone))
         throw badRequest('querystring.timeZone must be an IANA time zone such as Europe/Paris');
       const own = await db
-        .select()
+        .select({ title: courses.title, code: courses.code })
         .from(courses)
         .where(and(eq(courses.teacherId, caller.userId), isNull(courses.deletedAt)));
-      if (own.length === 0) throw conflict('Please create a course first.');
+      // Titles as freshSampleCourses knows them, so a second sandbox gets "(Section 2)".
+      const [sample] = freshSampleCourses(
+        own.map((c) => ({ ...c, title: c.title.replace(SAMPLE_SUFFIX, '') })),
+        1,
+      );
       const now = clock.now();
       const picks = pickDistinct(SAMPLE_ASSIGNMENTS, SAMPLE_ASSIGNMENT_POINTS.length);
-      const targets = pickDistinct(own, own.length);
-      return outbox.transaction(async (tx, record) => {
-        const rows = await tx
-          .insert(assignments)
-          .values(
-            picks.map((pick, i) => {
-              // 23:59 of that day where the teacher is, not where the server is.
-              const due = atZonedTime(new Date(now.getTime() + (i + 1) * 7 * DAY_MS), timeZone, 23, 59);
-              return {
+      return retryOnCodeCollision(() =>
+        outbox.transaction(async (tx, record) => {
+          const [teacher] = await tx
+            .select({ fullName: profiles.fullName })
+            .from(profiles)
+            .where(eq(profiles.id, caller.userId))
+            .for('update');
+          const [row] = await tx
+            .insert(courses)
+            .values({
+              title: `${sample!.title} (sample)`,
+              code: sample!.code,
+              description: `${SANDBOX_NOTE} ${sample!.description}`,
+              teacherId: caller.userId,
+              joinCode: randomJoinCode(),
+            })
+            .returning();
+          const course = toCourse(row!, found(teacher, 'Profile').fullName, caller.userId);
+          record('course:created', course, audience.owner(caller.userId));
+          const rows = await tx
+            .insert(assignments)
+            .values(
+              picks.map((pick, i) => ({
                 title: pick.title,
                 description: pick.description,
-                dueDate: due,
+                // 23:59 of that day where the teacher is, not where the server is.
+                dueDate: atZonedTime(new Date(now.getTime() + (i + 1) * 7 * DAY_MS), timeZone, 23, 59),
                 maxPoints: SAMPLE_ASSIGNMENT_POINTS[i]!,
-                courseId: targets[i % targets.length]!.id,
+                courseId: row!.id,
                 createdAt: now,
-              };
-            }),
-          )
-          .returning();
-        const titles = new Map(own.map((c) => [c.id, c.title]));
-        const zero = { submissionCount: 0, needsGrading: 0 };
-        return rows.map((row) =>
-          recordAssignment(
-            record,
-            'assignment:created',
-            row,
-            titles.get(row.courseId)!,
-            caller.userId,
-            zero,
-            now,
-          ),
-        );
-      });
+              })),
+            )
+            .returning();
+          const zero = { submissionCount: 0, needsGrading: 0 };
+          const created = rows.map((a) =>
+            recordAssignment(record, 'assignment:created', a, row!.title, caller.userId, zero, now),
+          );
+          return { course, assignments: created };
+        }),
+      );
     },
 
     /**

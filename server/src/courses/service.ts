@@ -3,7 +3,6 @@ import {
   COURSES_QUERY_LIMIT,
   formatJoinCode,
   normalizeCourseCode,
-  SAMPLES_PER_CLICK,
   type Course,
   type CourseDetail,
   type CreateCourseBody,
@@ -19,7 +18,6 @@ import { conflict } from '../http/errors.js';
 import { found, requireTeacher } from '../policies.js';
 import { randomJoinCode, retryOnCodeCollision } from '../classes/codes.js';
 import { requireOwnerOf, visibleCourse } from '../classes/visibility.js';
-import { freshSampleCourses } from './samples.js';
 import { moveToBin } from '../bin/store.js';
 import type { Clock } from '../clock.js';
 
@@ -169,15 +167,6 @@ export function createCourseService({
     async create(caller: Caller, body: CreateCourseBody): Promise<Course> {
       const [course] = await insertCourses(caller, [body]);
       return course!;
-    },
-
-    async createSamples(caller: Caller): Promise<Course[]> {
-      requireTeacher(caller, 'create courses');
-      const own = await db
-        .select({ title: courses.title, code: courses.code })
-        .from(courses)
-        .where(eq(courses.teacherId, caller.userId));
-      return insertCourses(caller, freshSampleCourses(own, SAMPLES_PER_CLICK));
     },
 
     async detail(caller: Caller, id: string): Promise<CourseDetail> {

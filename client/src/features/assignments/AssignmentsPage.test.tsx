@@ -1,9 +1,11 @@
 import { formatListDate } from '../../components/dates';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { answerConfirm } from '../../test/confirm';
 import { apiError } from '../../test/api';
 import { createAssignment, createCourse, createOwnSubmission, daysFromNow } from '../../test/factories';
 import { renderAssignments } from '../../test/renderRoute';
+import { SAMPLE_CONFIRMATION, SAMPLE_CREATED } from '../courses/sampleConfirmation';
 import { findToast } from '../../test/renderWithProviders';
 
 afterEach(() => {
@@ -166,7 +168,7 @@ describe('AssignmentsPage', () => {
   });
 
   describe('Generate Samples', () => {
-    it('adds the samples and confirms', async () => {
+    it('says first that a new sample course is made, then adds the samples', async () => {
       const { user } = renderAssignments('teacher', {
         'GET /api/assignments': { body: [] },
         'POST /api/assignments/samples': {
@@ -176,19 +178,19 @@ describe('AssignmentsPage', () => {
         'GET /api/dashboard': 'pending',
       });
       await user.click(await screen.findByRole('button', { name: 'Generate Samples' }));
-      expect(await findToast('Sample assignments created!')).toBeInTheDocument();
+      expect(screen.getByRole('alertdialog', { name: 'Create a sample course?' })).toBeInTheDocument();
+      await answerConfirm(user, 'Create sample course', SAMPLE_CONFIRMATION.description as string);
+      expect(await findToast(SAMPLE_CREATED)).toBeInTheDocument();
       // The cards come with the cache update, which may render just after the toast.
       expect(await screen.findByRole('article', { name: 'Sample 1' })).toBeInTheDocument();
       expect(screen.getByRole('article', { name: 'Sample 2' })).toBeInTheDocument();
     });
 
-    it('asks a teacher without a course to create one first (409)', async () => {
-      const { user } = renderAssignments('teacher', {
-        'GET /api/assignments': { body: [] },
-        'POST /api/assignments/samples': apiError(409, 'Please create a course first.'),
-      });
+    it('creates nothing when the teacher cancels', async () => {
+      const { user, calls } = renderAssignments('teacher', { 'GET /api/assignments': { body: [] } });
       await user.click(await screen.findByRole('button', { name: 'Generate Samples' }));
-      expect(await findToast('Please create a course first.')).toBeInTheDocument();
+      await answerConfirm(user, 'Cancel');
+      expect(calls.some((c) => c.method === 'POST')).toBe(false);
     });
 
     it("toasts 'Failed to create samples.' on any other failure", async () => {
@@ -197,6 +199,7 @@ describe('AssignmentsPage', () => {
         'POST /api/assignments/samples': apiError(500, 'Boom', 'internal_error'),
       });
       await user.click(await screen.findByRole('button', { name: 'Generate Samples' }));
+      await answerConfirm(user, 'Create sample course');
       expect(await findToast('Failed to create samples.')).toBeInTheDocument();
     });
   });

@@ -1,6 +1,8 @@
 import type { Role } from '@classwave/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { answerConfirm } from '../../test/confirm';
+import { SAMPLE_CONFIRMATION, SAMPLE_CREATED } from './sampleConfirmation';
 import { apiError, type Route } from '../../test/api';
 import { createCourse } from '../../test/factories';
 import { findToast } from '../../test/renderWithProviders';
@@ -173,17 +175,18 @@ describe('CoursesPage', () => {
     expect(screen.getByRole('dialog', { name: 'Create Course' })).toBeInTheDocument();
   });
 
-  it('generates sample courses and adds them to the list', async () => {
-    const samples = [createCourse({ title: 'Sample A' }), createCourse({ title: 'Sample B' })];
+  it('asks first, then adds the one sample course to the list', async () => {
+    const samples = [createCourse({ title: 'Sample A' })];
     const { user } = renderCourses('teacher', {
       'GET /api/courses': { body: [] },
       'POST /api/courses/samples': { status: 201, body: samples },
       'GET /api/dashboard': 'pending',
     });
     await user.click(await screen.findByRole('button', { name: 'Generate Samples' }));
-    expect(await findToast('Sample courses created!')).toBeInTheDocument();
-    // The toast can come a render before the list shows the new courses.
-    await waitFor(() => expect(courseCards()).toHaveLength(2));
+    await answerConfirm(user, 'Create sample course', SAMPLE_CONFIRMATION.description as string);
+    expect(await findToast(SAMPLE_CREATED)).toBeInTheDocument();
+    // The toast can come a render before the list shows the new course.
+    await waitFor(() => expect(courseCards()).toHaveLength(1));
   });
 
   it("toasts 'Failed to create sample courses' when generating fails", async () => {
@@ -192,6 +195,7 @@ describe('CoursesPage', () => {
       'POST /api/courses/samples': apiError(500, 'Boom', 'internal_error'),
     });
     await user.click(await screen.findByRole('button', { name: 'Generate Samples' }));
+    await answerConfirm(user, 'Create sample course');
     expect(await findToast('Failed to create sample courses')).toBeInTheDocument();
   });
 

@@ -4,6 +4,7 @@ import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import { useAppSelector } from '../../app/hooks';
 import { Button } from '../../components/Button';
+import { useConfirm } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ListPage } from '../../components/ListPage';
 import { LoadFailed } from '../../components/LoadFailed';
@@ -15,6 +16,7 @@ import { JoinClassDialog, OPEN_JOIN_CLASS } from '../classes/JoinClassDialog';
 import { CourseCard, CourseCardSkeleton } from './CourseCard';
 import { useCreateSampleCoursesMutation, useGetCoursesQuery } from './coursesApi';
 import { CreateCourseModal } from './CreateCourseModal';
+import { SAMPLE_CONFIRMATION, SAMPLE_CREATED } from './sampleConfirmation';
 import { filterCourses } from './filterCourses';
 import './CoursesPage.css';
 
@@ -33,6 +35,7 @@ export function CoursesPage() {
   const [joinOpen, setJoinOpen] = useState(false);
   const { data: courses, isLoading, error, refetch } = useGetCoursesQuery();
   const [createSamples, { isLoading: creatingSamples }] = useCreateSampleCoursesMutation();
+  const [confirm, confirmDialog] = useConfirm();
   const visible = useMemo(() => filterCourses(courses ?? [], query), [courses, query]);
   const searching = query.trim() !== '';
 
@@ -41,9 +44,10 @@ export function CoursesPage() {
   useNavigationFlag(OPEN_JOIN_CLASS, () => setJoinOpen(true), profile?.role === 'student');
 
   async function handleGenerateSamples() {
+    if (!(await confirm(SAMPLE_CONFIRMATION))) return;
     try {
       await createSamples().unwrap();
-      toast.success('Sample courses created!');
+      toast.success(SAMPLE_CREATED);
     } catch {
       toast.error('Failed to create sample courses');
     }
@@ -138,6 +142,7 @@ export function CoursesPage() {
     >
       {renderList()}
       {isTeacher && <TeacherBin />}
+      {confirmDialog}
       {isTeacher ? (
         <CreateCourseModal open={createOpen} onClose={() => setCreateOpen(false)} />
       ) : (

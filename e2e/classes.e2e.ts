@@ -117,8 +117,11 @@ test('classes: present the code, join by code and by link, a live roster, member
   await expect(ada!.getByRole('list', { name: 'Courses' })).toContainText('Ocean Science');
   await navTo(teacher!, 'Courses');
   await teacher!.getByRole('link', { name: 'View Course' }).first().click();
-  teacher!.once('dialog', (dialog) => void dialog.accept());
   await teacher!.getByRole('button', { name: 'Remove Ada Student' }).click();
+  await teacher!
+    .getByRole('alertdialog', { name: 'Remove Ada Student from this class?' })
+    .getByRole('button', { name: 'Remove student' })
+    .click();
   await expect(rosterRow(teacher!, 'Ada Student')).toContainText('Removed');
   await expect(ada!.getByText('You were removed from Ocean Science')).toBeVisible();
   await expect(ada!.getByRole('heading', { name: 'No courses available' })).toBeVisible();

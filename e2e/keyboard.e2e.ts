@@ -66,9 +66,22 @@ test.describe('keyboard and dialogs', () => {
     await course.getByLabel('Description').fill('Touch typing.');
     await course.getByRole('button', { name: 'Create Course' }).click();
     await expect(teacher.getByText('Course created successfully!')).toBeVisible();
+    // Samples go to a sandbox course no student is in (DESIGN §17): the class gets a real one.
     await navTo(teacher, 'Assignments');
-    await teacher.getByRole('button', { name: 'Generate Samples' }).click();
-    await expect(teacher.getByText('Sample assignments created!')).toBeVisible();
+    await teacher.getByRole('button', { name: 'Create Assignment' }).click();
+    const create = teacher.getByRole('dialog', { name: 'Create Assignment' });
+    await create.getByLabel('Title').fill('Home row drills');
+    await create.getByLabel('Course').selectOption({ label: 'Typing (TY120)' });
+    const due = new Date(Date.now() + 3 * 86_400_000);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    await create
+      .getByLabel('Due Date')
+      .fill(
+        `${due.getFullYear()}-${pad(due.getMonth() + 1)}-${pad(due.getDate())}T${pad(due.getHours())}:${pad(due.getMinutes())}`,
+      );
+    await create.getByRole('button', { name: 'Create Assignment' }).click();
+    await expect(create).toBeHidden();
+    await expect(teacher.getByText('Assignment created!').first()).toBeVisible();
 
     const studentContext = await browser.newContext();
     const page = await studentContext.newPage();

@@ -26,10 +26,15 @@ test.describe('teaching', () => {
     await expect(page.getByText('Course created successfully!')).toBeVisible();
     await expect(dialog).toBeHidden();
 
+    // Samples go to one new sandbox course, after saying so (DESIGN §17).
     await page.getByRole('button', { name: 'Generate Samples' }).click();
-    await expect(page.getByText('Sample courses created!')).toBeVisible();
+    const askSamples = page.getByRole('alertdialog', { name: 'Create a sample course?' });
+    await expect(askSamples).toContainText('It has no students, so nobody is notified');
+    await askSamples.getByRole('button', { name: 'Create sample course' }).click();
+    await expect(page.getByText('Sample course created, with three assignments')).toBeVisible();
     const cards = page.getByRole('list', { name: 'Courses' }).getByRole('listitem');
-    await expect(cards.filter({ hasText: 'Grace Hopper' })).toHaveCount(4);
+    await expect(cards.filter({ hasText: 'Grace Hopper' })).toHaveCount(2);
+    await expect(cards.filter({ hasText: '(sample)' })).toHaveCount(1);
     await screenshots(page, 'courses-teacher');
 
     await page.getByLabel('Search courses').fill('compilers');
@@ -58,38 +63,61 @@ test.describe('teaching', () => {
     const assignments = page.getByRole('list', { name: 'Assignments' }).getByRole('listitem');
     await expect(assignments.filter({ hasText: 'Write a tiny parser' })).toContainText('Active');
 
+    // The sandbox made on the Courses page holds three; a second one here three more.
     await page.getByRole('button', { name: 'Generate Samples' }).click();
-    await expect(page.getByText('Sample assignments created!')).toBeVisible();
-    await expect(assignments).toHaveCount(4);
+    await page
+      .getByRole('alertdialog', { name: 'Create a sample course?' })
+      .getByRole('button', { name: 'Create sample course' })
+      .click();
+    await expect(page.getByText('Sample course created, with three assignments')).toBeVisible();
+    await expect(assignments).toHaveCount(7);
     await screenshots(page, 'assignments-teacher');
 
-    // Compilers has an assignment: deleting it is refused with the spec's message.
+    // Compilers has an assignment: the app's dialog names it, and deleting is refused with the spec's message.
     await navTo(page, 'Courses');
     const compilers = cards.filter({ hasText: 'Compilers' });
-    page.once('dialog', (d) => {
-      expect(d.message()).toBe('Are you sure you want to delete this course? This action cannot be undone.');
-      void d.accept();
-    });
     await compilers.hover();
     await compilers.getByRole('button', { name: 'Delete course' }).click();
+    const askCourse = page.getByRole('alertdialog', { name: 'Delete the course “Compilers”?' });
+    await expect(askCourse).toContainText('It moves to the bin with 1 assignment.');
+    await expect(askCourse.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await screenshots(page, 'delete-course-confirmation');
+    await askCourse.getByRole('button', { name: 'Delete course' }).click();
     await expect(
       page.getByText('Failed to delete course. It might have associated assignments.'),
     ).toBeVisible();
     await expect(compilers).toHaveCount(1);
 
+    // Deleting an assignment moves it to the bin (DESIGN §17); Escape first cancels.
     await navTo(page, 'Assignments');
-    page.once('dialog', (d) => {
-      expect(d.message()).toBe('Are you sure you want to delete this assignment?');
-      void d.accept();
+    const parser = assignments.filter({ hasText: 'Write a tiny parser' });
+    await parser.getByRole('button', { name: 'Delete assignment' }).click();
+    const askAssignment = page.getByRole('alertdialog', {
+      name: 'Delete the assignment “Write a tiny parser”?',
     });
-    await assignments
-      .filter({ hasText: 'Write a tiny parser' })
-      .getByRole('button', { name: 'Delete assignment' })
-      .click();
-    await expect(page.getByText('Assignment deleted successfully!')).toBeVisible();
-    await expect(assignments).toHaveCount(3);
+    await expect(askAssignment).toContainText('restore it from the bin for 30 days');
+    await page.keyboard.press('Escape');
+    await expect(askAssignment).toBeHidden();
+    await expect(assignments).toHaveCount(7);
+    await parser.getByRole('button', { name: 'Delete assignment' }).click();
+    await askAssignment.getByRole('button', { name: 'Delete assignment' }).click();
+    await expect(page.getByText('Assignment moved to the bin')).toBeVisible();
+    await expect(assignments).toHaveCount(6);
 
-    // A course with nothing in it is deleted.
+    // The course's page has its bin: restore brings the assignment back.
+    await navTo(page, 'Courses');
+    await compilers.getByRole('link', { name: 'View Course' }).click();
+    const courseBin = page.getByRole('region', { name: 'Bin' });
+    const binned = courseBin.getByRole('listitem', { name: 'Write a tiny parser' });
+    await expect(binned).toContainText('No student work');
+    await expect(binned).toContainText('deleted for good on');
+    await screenshots(page, 'course-bin');
+    await binned.getByRole('button', { name: 'Restore' }).click();
+    await expect(page.getByText('“Write a tiny parser” restored')).toBeVisible();
+    await expect(courseBin).toBeHidden();
+    await expect(page.getByRole('link', { name: /Write a tiny parser/ })).toBeVisible();
+
+    // A course goes to the bin too, and is found again under the Courses list.
     await navTo(page, 'Courses');
     await page.getByRole('button', { name: 'Create Course' }).first().click();
     await dialog.getByLabel('Course Title').fill('Scratch course');
@@ -98,11 +126,20 @@ test.describe('teaching', () => {
     await dialog.getByRole('button', { name: 'Create Course' }).click();
     const scratch = cards.filter({ hasText: 'Scratch course' });
     await expect(scratch).toHaveCount(1);
-    page.once('dialog', (d) => void d.accept());
     await scratch.hover();
     await scratch.getByRole('button', { name: 'Delete course' }).click();
-    await expect(page.getByText('Course deleted successfully!')).toBeVisible();
+    const askScratch = page.getByRole('alertdialog', { name: 'Delete the course “Scratch course”?' });
+    await expect(askScratch).toContainText('It holds no student work.');
+    await askScratch.getByRole('button', { name: 'Delete course' }).click();
+    await expect(page.getByText('Course moved to the bin')).toBeVisible();
     await expect(scratch).toHaveCount(0);
+    const bin = page.getByRole('region', { name: 'Bin' });
+    await bin
+      .getByRole('listitem', { name: 'Scratch course' })
+      .getByRole('button', { name: 'Restore' })
+      .click();
+    await expect(page.getByText('“Scratch course” restored')).toBeVisible();
+    await expect(scratch).toHaveCount(1);
   });
 
   test("the dashboard counts the teacher's work and its quick actions open the create dialogs", async ({

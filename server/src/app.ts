@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { assignments } from './assignments/module.js';
 import { auth } from './auth/module.js';
+import { bin } from './bin/module.js';
 import { calendar } from './calendar/module.js';
 import { chat } from './chat/module.js';
 import { classes } from './classes/module.js';
@@ -38,6 +39,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     courses,
     classes,
     assignments,
+    bin,
     submissions,
     grading,
     panel,

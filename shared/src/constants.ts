@@ -6,7 +6,6 @@ export const MORNING_ENDS_AT_HOUR = 12;
 export const AFTERNOON_ENDS_AT_HOUR = 18;
 export const TEAM_MEMBER_COUNT = 0;
 export const DEFAULT_MAX_POINTS = 100;
-export const SAMPLES_PER_CLICK = 3;
 export const SAMPLE_ASSIGNMENT_POINTS = [50, 100, 150] as const;
 export const COURSES_QUERY_LIMIT = 1000;
 export const UPCOMING_CLASSES_LIMIT = 5;

@@ -1,4 +1,5 @@
 export * from './auth.js';
+export * from './bin.js';
 export * from './account.js';
 export * from './classes.js';
 export * from './constants.js';

@@ -34,6 +34,8 @@ export interface ModalProps {
    * and Escape or a backdrop click do not close it.
    */
   dismissible?: boolean;
+  /** `alertdialog` for a question that interrupts (ConfirmDialog). */
+  role?: 'dialog' | 'alertdialog';
 }
 
 /**
@@ -60,6 +62,7 @@ export function Modal({
   className,
   initialFocus = 'control',
   dismissible = true,
+  role = 'dialog',
 }: ModalProps) {
   const titleId = useId();
   const descriptionId = useId();
@@ -148,7 +151,7 @@ export function Modal({
     >
       <div
         ref={dialogRef}
-        role="dialog"
+        role={role}
         aria-modal="true"
         aria-labelledby={titleId}
         aria-describedby={description != null ? descriptionId : undefined}

@@ -2,6 +2,7 @@ import { LIVE_EVENT_TYPES, type LiveEvent, type LiveEventType } from '@classwave
 import type { AppThunk } from '../app/store';
 import { assignmentsLive } from '../features/assignments/live';
 import { authLive } from '../features/auth/live';
+import { binLive } from '../features/bin/live';
 import { calendarLive } from '../features/calendar/live';
 import { classesLive } from '../features/classes/live';
 import { coursesLive } from '../features/courses/live';
@@ -30,6 +31,7 @@ const FEATURES: readonly LiveFeature[] = [
   draftsLive,
   submissionsLive,
   authLive,
+  binLive,
   dashboardLive,
 ];
 

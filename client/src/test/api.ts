@@ -33,6 +33,8 @@ const CHROME_ROUTES: Record<string, Reply> = {
   // A session start reports the browser's zone; the bell's frame reads quiet hours (settings).
   'PUT /api/me/time-zone': { body: DEFAULT_SETTINGS },
   'GET /api/me/notification-settings': { body: DEFAULT_SETTINGS },
+  // A teacher's Courses page shows their bin under the list (DESIGN §17).
+  'GET /api/bin': { body: { items: [] } },
 };
 
 /**

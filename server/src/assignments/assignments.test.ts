@@ -126,19 +126,9 @@ describe('GET /api/assignments', () => {
 });
 
 describe('POST /api/assignments/samples', () => {
-  it("refuses with 409 'Please create a course first.' when the teacher has no course", async () => {
-    const newcomer = await createTeacher(t, 'New Teacher');
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/assignments/samples',
-      headers: newcomer.headers,
-    });
-    expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe('Please create a course first.');
-  });
-
-  it("creates 50, 100 and 150 point assignments due in the future on the teacher's courses", async () => {
+  it('puts 50, 100 and 150 point assignments due in the future in a new sandbox course, never a class', async () => {
     const course = await createCourse(t, teacher);
+    await joinCourse(t, student, course);
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/assignments/samples',
@@ -147,15 +137,22 @@ describe('POST /api/assignments/samples', () => {
     expect(res.statusCode).toBe(201);
     const samples: Assignment[] = res.json();
     expect(samples.map((a) => a.maxPoints)).toEqual([50, 100, 150]);
-    const ownIds = (await t.app.inject({ method: 'GET', url: '/api/courses', headers: teacher.headers }))
-      .json()
-      .filter((c: { teacherId: string }) => c.teacherId === teacher.id)
-      .map((c: { id: string }) => c.id);
-    for (const a of samples) {
-      expect(new Date(a.dueDate).getTime()).toBeGreaterThan(Date.now());
-      expect(ownIds).toContain(a.courseId);
-    }
-    expect(course.id).toBeDefined();
+    const [sandboxId, ...others] = new Set(samples.map((a) => a.courseId));
+    expect(others).toEqual([]);
+    expect(sandboxId).not.toBe(course.id);
+    for (const a of samples) expect(new Date(a.dueDate).getTime()).toBeGreaterThan(Date.now());
+    const theirs = await t.app.inject({ method: 'GET', url: '/api/assignments', headers: student.headers });
+    expect(theirs.json<Assignment[]>().map((a) => a.id)).not.toContain(samples[0]!.id);
+  });
+
+  it('needs no course of the teacher first', async () => {
+    const newcomer = await createTeacher(t, 'New Teacher');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/assignments/samples',
+      headers: newcomer.headers,
+    });
+    expect(res.statusCode).toBe(201);
   });
 
   it("makes them due at 23:59 in the teacher's time zone", async () => {

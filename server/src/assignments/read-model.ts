@@ -47,17 +47,20 @@ interface OwnPart {
 }
 
 const sharedStatement: Statement = {
-  name: 'assignments_shared_of_courses_v1',
+  name: 'assignments_shared_of_courses_v2',
   text: `select a.id, a.title, a.description, ${isoText('a.due_date')} as due_date, a.max_points,
       a.course_id, c.title as course_title, ${isoText('a.created_at')} as created_at,
       a.grade_release, a.closes_at_due
     from assignments a join courses c on c.id = a.course_id
-    where a.course_id = any($1::uuid[])
+    where a.course_id = any($1::uuid[]) and a.deleted_at is null
     order by a.due_date, a.id`,
 };
 
 // What the student was last given (DESIGN §17), never the teacher's working grade.
 const returned = 's.returned_at is not null and s.returned_grade is not null';
+// Work on binned assignments stays in the own part (DESIGN §17): the shared rows leave binned
+// assignments out, so it shows nowhere, and a restore (an event to the course's room, which does
+// not reach this cache) finds it here at once.
 const ownStatement: Statement = {
   name: 'assignments_own_part_v2',
   text: `select json_build_object(

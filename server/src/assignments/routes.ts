@@ -61,13 +61,15 @@ export const assignmentRoutes: FastifyPluginAsyncTypebox<{ assignments: Assignme
     {
       schema: {
         ...common,
-        summary: "Create three sample assignments on the teacher's courses",
+        summary: 'Create three sample assignments in a new sandbox course, seen by no student (teachers)',
         querystring: SamplesQuery,
         response: { 201: AssignmentList, ...signedInErrors },
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await assignments.createSamples(callerOf(request), request.query.timeZone)),
+      reply
+        .status(201)
+        .send((await assignments.createSandbox(callerOf(request), request.query.timeZone)).assignments),
   );
 
   app.patch(
@@ -90,7 +92,8 @@ export const assignmentRoutes: FastifyPluginAsyncTypebox<{ assignments: Assignme
     {
       schema: {
         ...common,
-        summary: 'Delete an assignment of an own course, with its submissions',
+        summary:
+          'Move an assignment of an own course to the bin with its submissions, restorable for 30 days',
         params: IdParams,
         response: { 204: Type.Null(), ...signedInErrors },
       },

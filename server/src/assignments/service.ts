@@ -1,10 +1,11 @@
-import { eq, max, sql } from 'drizzle-orm';
+import { and, eq, isNull, max, sql } from 'drizzle-orm';
 import {
   atZonedTime,
   ErrorCode,
   isTimeZone,
   SAMPLE_ASSIGNMENT_POINTS,
   type Assignment,
+  type Course,
   type CreateAssignmentBody,
   type UpdateAssignmentBody,
 } from '@classwave/shared';
@@ -13,16 +14,22 @@ import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
-import { assignments, courses, submissions } from '../db/schema.js';
-import { AppError, badRequest, conflict } from '../http/errors.js';
-import { requireTeacher } from '../policies.js';
+import { assignments, courses, profiles, submissions } from '../db/schema.js';
+import { AppError, badRequest } from '../http/errors.js';
+import { found, requireTeacher } from '../policies.js';
 import { requireOwnerOf } from '../classes/visibility.js';
-import { pickDistinct, SAMPLE_ASSIGNMENTS } from '../courses/samples.js';
+import { freshSampleCourses, pickDistinct, SAMPLE_ASSIGNMENTS } from '../courses/samples.js';
+import { toCourse } from '../courses/service.js';
+import { randomJoinCode, retryOnCodeCollision } from '../classes/codes.js';
 import type { RecordEvent } from '../events.js';
 import { releaseHeld } from '../grading/release.js';
+import { moveToBin } from '../bin/store.js';
 import { toAssignment, type AssignmentLists } from './queries.js';
 
 const DAY_MS = 24 * 3600 * 1000;
+/** Opens a sandbox course's description, so its teacher knows what it is. */
+export const SANDBOX_NOTE = 'Sample course: no students until you share its code.';
+const SAMPLE_SUFFIX = / \(sample\)$/;
 const SERVER_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 type AssignmentRow = typeof assignments.$inferSelect;
@@ -32,7 +39,8 @@ type AssignmentRow = typeof assignments.$inferSelect;
  * teacher's tabs with the counts; the course's room (its active members) without them, and with a
  * status only when it is the same for every member (a new assignment: nobody has work on it yet).
  * An edit leaves `submission` and `status` null for members: their client keeps its own and
- * recomputes the status (shared workStatus) from the new due date.
+ * recomputes the status (shared workStatus) from the new due date. A restored assignment comes
+ * back as `assignment:created` with a null status too: each member's client reads its own work.
  */
 export function recordAssignment(
   record: RecordEvent,
@@ -42,6 +50,8 @@ export function recordAssignment(
   teacherId: string,
   counts: { submissionCount: number; needsGrading: number },
   now: Date,
+  /** Restored from the bin (DESIGN §17): members may have work on it, so no status for all. */
+  restored = false,
 ): Assignment {
   const teacherView = toAssignment(row, courseTitle, { viewer: 'teacher', ...counts }, now);
   const membersView = toAssignment(
@@ -50,7 +60,7 @@ export function recordAssignment(
     {
       viewer: 'members',
       status:
-        type === 'assignment:created'
+        type === 'assignment:created' && !restored
           ? row.dueDate.getTime() < now.getTime()
             ? 'missing'
             : 'not_submitted'
@@ -69,7 +79,7 @@ async function lockOwnAssignment(tx: Tx, caller: Caller, id: string, action: str
     .select({ assignment: assignments, course: courses })
     .from(assignments)
     .innerJoin(courses, eq(courses.id, assignments.courseId))
-    .where(eq(assignments.id, id))
+    .where(and(eq(assignments.id, id), isNull(assignments.deletedAt)))
     .for('update', { of: assignments });
   const course = await requireOwnerOf(tx, caller, row?.course, action, 'Assignment');
   return { assignment: row!.assignment, course };
@@ -125,48 +135,69 @@ export function createAssignmentService({
       });
     },
 
-    /** Three sample assignments spread over the teacher's courses: 50, 100 and 150 points, due in the coming weeks. */
-    async createSamples(caller: Caller, timeZone: string = SERVER_TIME_ZONE): Promise<Assignment[]> {
-      requireTeacher(caller, 'create assignments');
+    /**
+     * Sample data (DESIGN §17): never published to students. A new sandbox course of the
+     * teacher's, with no students (nobody joins until they share its code), holding three sample
+     * assignments of 50, 100 and 150 points due in the coming weeks at 23:59 where the teacher is.
+     */
+    async createSandbox(
+      caller: Caller,
+      timeZone: string = SERVER_TIME_ZONE,
+    ): Promise<{ course: Course; assignments: Assignment[] }> {
+      requireTeacher(caller, 'create sample courses');
       if (!isTimeZone(timeZone))
         throw badRequest('querystring.timeZone must be an IANA time zone such as Europe/Paris');
-      const own = await db.select().from(courses).where(eq(courses.teacherId, caller.userId));
-      if (own.length === 0) throw conflict('Please create a course first.');
+      const own = await db
+        .select({ title: courses.title, code: courses.code })
+        .from(courses)
+        .where(and(eq(courses.teacherId, caller.userId), isNull(courses.deletedAt)));
+      // Titles as freshSampleCourses knows them, so a second sandbox gets "(Section 2)".
+      const [sample] = freshSampleCourses(
+        own.map((c) => ({ ...c, title: c.title.replace(SAMPLE_SUFFIX, '') })),
+        1,
+      );
       const now = clock.now();
       const picks = pickDistinct(SAMPLE_ASSIGNMENTS, SAMPLE_ASSIGNMENT_POINTS.length);
-      const targets = pickDistinct(own, own.length);
-      return outbox.transaction(async (tx, record) => {
-        const rows = await tx
-          .insert(assignments)
-          .values(
-            picks.map((pick, i) => {
-              // 23:59 of that day where the teacher is, not where the server is.
-              const due = atZonedTime(new Date(now.getTime() + (i + 1) * 7 * DAY_MS), timeZone, 23, 59);
-              return {
+      return retryOnCodeCollision(() =>
+        outbox.transaction(async (tx, record) => {
+          const [teacher] = await tx
+            .select({ fullName: profiles.fullName })
+            .from(profiles)
+            .where(eq(profiles.id, caller.userId))
+            .for('update');
+          const [row] = await tx
+            .insert(courses)
+            .values({
+              title: `${sample!.title} (sample)`,
+              code: sample!.code,
+              description: `${SANDBOX_NOTE} ${sample!.description}`,
+              teacherId: caller.userId,
+              joinCode: randomJoinCode(),
+            })
+            .returning();
+          const course = toCourse(row!, found(teacher, 'Profile').fullName, caller.userId);
+          record('course:created', course, audience.owner(caller.userId));
+          const rows = await tx
+            .insert(assignments)
+            .values(
+              picks.map((pick, i) => ({
                 title: pick.title,
                 description: pick.description,
-                dueDate: due,
+                // 23:59 of that day where the teacher is, not where the server is.
+                dueDate: atZonedTime(new Date(now.getTime() + (i + 1) * 7 * DAY_MS), timeZone, 23, 59),
                 maxPoints: SAMPLE_ASSIGNMENT_POINTS[i]!,
-                courseId: targets[i % targets.length]!.id,
+                courseId: row!.id,
                 createdAt: now,
-              };
-            }),
-          )
-          .returning();
-        const titles = new Map(own.map((c) => [c.id, c.title]));
-        const zero = { submissionCount: 0, needsGrading: 0 };
-        return rows.map((row) =>
-          recordAssignment(
-            record,
-            'assignment:created',
-            row,
-            titles.get(row.courseId)!,
-            caller.userId,
-            zero,
-            now,
-          ),
-        );
-      });
+              })),
+            )
+            .returning();
+          const zero = { submissionCount: 0, needsGrading: 0 };
+          const created = rows.map((a) =>
+            recordAssignment(record, 'assignment:created', a, row!.title, caller.userId, zero, now),
+          );
+          return { course, assignments: created };
+        }),
+      );
     },
 
     /**
@@ -238,12 +269,14 @@ export function createAssignmentService({
       });
     },
 
-    /** Deletes an assignment of the caller's course together with its submissions, in one transaction. */
+    /**
+     * Moves an assignment of the caller's course to the bin with its students' work (DESIGN §17):
+     * gone from every view at once (`assignment:deleted`), restorable for 30 days, then purged.
+     */
     async remove(caller: Caller, id: string): Promise<void> {
       await outbox.transaction(async (tx, record) => {
         const { course } = await lockOwnAssignment(tx, caller, id, 'delete its assignments');
-        await tx.delete(submissions).where(eq(submissions.assignmentId, id));
-        await tx.delete(assignments).where(eq(assignments.id, id));
+        await moveToBin(tx, 'assignment', id, caller.userId, clock.now());
         record(
           'assignment:deleted',
           { id, courseId: course.id },

@@ -72,7 +72,8 @@ export function createClassService({
     await limiter.check(who);
     const code = normalizeJoinCode(input);
     const [row] = code ? await withTeacher(db).where(eq(courses.joinCode, code)) : [];
-    if (!row) {
+    // A binned course's code opens nothing, as a wrong one (DESIGN §17).
+    if (!row || row.course.deletedAt) {
       await limiter.wrong(who);
       throw codeInvalid();
     }
@@ -95,7 +96,7 @@ export function createClassService({
         email: users.email,
         submissionCount: sql<number>`(select count(*)::int from ${submissions}
           inner join ${assignments} on ${assignments.id} = ${submissions.assignmentId}
-          where ${assignments.courseId} = ${courseMembers.courseId}
+          where ${assignments.courseId} = ${courseMembers.courseId} and ${assignments.deletedAt} is null
           and ${submissions.studentId} = ${courseMembers.studentId})`,
       })
       .from(courseMembers)
@@ -215,6 +216,7 @@ export function createClassService({
           .set({ status: 'left', endedAt: clock.now() })
           .where(and(eq(courseMembers.courseId, courseId), eq(courseMembers.studentId, caller.userId)));
         const [row] = await withTeacher(tx).where(eq(courses.id, courseId));
+        if (row?.course.deletedAt) throw notFound('Course not found.');
         await recordMember(
           tx,
           record,

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { MEMBER_STATUSES } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import type { Db, Tx } from '../db/client.js';
@@ -24,34 +24,47 @@ export async function memberStatus(
   return row?.status;
 }
 
-/** SQL true where `courses` is visible to the caller (a teacher's own, a student's active memberships). */
+/**
+ * SQL true where `courses` is visible to the caller (a teacher's own, a student's active
+ * memberships), and not in the bin (DESIGN §17): a binned course is nobody's until restored.
+ */
 export function visibleCourse(caller: Caller) {
-  return caller.role === 'teacher'
-    ? eq(courses.teacherId, caller.userId)
-    : sql`exists (select 1 from ${courseMembers} where ${courseMembers.courseId} = ${courses.id}
-        and ${courseMembers.studentId} = ${caller.userId} and ${courseMembers.status} = 'active')`;
+  return and(
+    isNull(courses.deletedAt),
+    caller.role === 'teacher'
+      ? eq(courses.teacherId, caller.userId)
+      : sql`exists (select 1 from ${courseMembers} where ${courseMembers.courseId} = ${courses.id}
+        and ${courseMembers.studentId} = ${caller.userId} and ${courseMembers.status} = 'active')`,
+  )!;
 }
 
-/** SQL true where the caller sees `assignments` (DESIGN §11): a teacher's own courses, a student's active ones. */
+/**
+ * SQL true where the caller sees `assignments` (DESIGN §11): a teacher's own courses, a student's
+ * active ones; never a binned assignment (a binned course holds only binned ones, DESIGN §17).
+ */
 export function visibleAssignment(userId: string, role: 'student' | 'teacher') {
-  return role === 'teacher'
-    ? eq(courses.teacherId, userId)
-    : sql`exists (select 1 from ${courseMembers} where ${courseMembers.courseId} = ${assignments.courseId}
-        and ${courseMembers.studentId} = ${userId} and ${courseMembers.status} = 'active')`;
+  return and(
+    isNull(assignments.deletedAt),
+    role === 'teacher'
+      ? eq(courses.teacherId, userId)
+      : sql`exists (select 1 from ${courseMembers} where ${courseMembers.courseId} = ${assignments.courseId}
+        and ${courseMembers.studentId} = ${userId} and ${courseMembers.status} = 'active')`,
+  )!;
 }
 
 /**
  * The caller must teach the course. A course the caller cannot see is a 404 (as if it did not
  * exist); a member student gets 403, since they know the course is there.
  */
-export async function requireOwnerOf<T extends { id: string; teacherId: string }>(
+export async function requireOwnerOf<T extends { id: string; teacherId: string; deletedAt?: Date | null }>(
   tx: Db | Tx,
   caller: Caller,
   course: T | undefined,
   action: string,
   what = 'Course',
 ): Promise<T> {
-  if (!course) throw notFound(`${what} not found.`);
+  // A binned course is changed only by restoring it (DESIGN §17): until then it is not there.
+  if (!course || course.deletedAt) throw notFound(`${what} not found.`);
   if (course.teacherId === caller.userId) return course;
   if (caller.role === 'student' && (await memberStatus(tx, course.id, caller.userId)) === 'active')
     throw forbidden(`Only the course's teacher can ${action}.`);

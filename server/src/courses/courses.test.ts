@@ -136,34 +136,47 @@ describe('course codes', () => {
 describe('POST /api/courses/samples', () => {
   it('never repeats a title or a code the teacher already has, however often it is pressed', async () => {
     const keen = await createTeacher(t, 'Keen Teacher');
-    await createCourse(t, keen, { title: 'Introduction to Biology', code: 'BI100' });
-    for (let i = 0; i < 5; i++) {
+    await createCourse(t, keen, { title: 'Introduction to Biology (sample)', code: 'BI100' });
+    for (let i = 0; i < 12; i++) {
       const res = await t.app.inject({ method: 'POST', url: '/api/courses/samples', headers: keen.headers });
       expect(res.statusCode).toBe(201);
+      expect(res.json()).toHaveLength(1);
     }
     const mine: Course[] = (
       await t.app.inject({ method: 'GET', url: '/api/courses', headers: keen.headers })
     ).json();
-    expect(mine).toHaveLength(16);
-    expect(new Set(mine.map((c) => c.title)).size).toBe(16);
-    // Every sample's own title first (the teacher had one already); only then sections of them.
-    const plain = mine.filter((c) => !c.title.includes('(Section '));
-    expect(plain.map((c) => c.title).sort()).toEqual(SAMPLE_COURSES.map((c) => c.title).sort());
-    expect(mine.filter((c) => /\(Section [23]\)$/.test(c.title))).toHaveLength(16 - SAMPLE_COURSES.length);
-    expect(new Set(mine.map((c) => c.code)).size).toBe(16);
+    expect(mine).toHaveLength(13);
+    expect(new Set(mine.map((c) => c.title)).size).toBe(13);
+    expect(new Set(mine.map((c) => c.code)).size).toBe(13);
   });
 
-  it('creates three distinct sample courses with codes of two capitals and 100–499', async () => {
+  it('makes one new sandbox course, with no students, holding the three sample assignments', async () => {
+    await joinCourse(t, student, await createCourse(t, teacher));
     const res = await t.app.inject({ method: 'POST', url: '/api/courses/samples', headers: teacher.headers });
     expect(res.statusCode).toBe(201);
-    const samples: Course[] = res.json();
-    expect(samples).toHaveLength(3);
-    expect(new Set(samples.map((c) => c.title)).size).toBe(3);
-    for (const course of samples) {
-      expect(course.code).toMatch(/^[A-Z]{2}([1-3]\d\d|4\d\d)$/);
-      expect(course.description.length).toBeGreaterThan(40);
-      expect(course.teacherId).toBe(teacher.id);
-    }
+    const [sandbox, ...more] = res.json<Course[]>();
+    expect(more).toEqual([]);
+    expect(sandbox!.code).toMatch(/^[A-Z]{2}([1-3]\d\d|4\d\d)$/);
+    expect(sandbox!.title).toMatch(/ \(sample\)$/);
+    expect(sandbox!.description).toMatch(/^Sample course: no students until you share its code\./);
+    const detail = (
+      await t.app.inject({ method: 'GET', url: `/api/courses/${sandbox!.id}`, headers: teacher.headers })
+    ).json<{ assignments: Array<{ maxPoints: number }> }>();
+    expect(detail.assignments.map((a) => a.maxPoints)).toEqual([50, 100, 150]);
+    const members = await t.app.inject({
+      method: 'GET',
+      url: `/api/courses/${sandbox!.id}/members`,
+      headers: teacher.headers,
+    });
+    expect(members.json()).toEqual([]);
+    // The teacher's real class hears nothing of it: no course, no assignment, no notification.
+    const seen = await Promise.all(
+      ['/api/courses', '/api/assignments', '/api/notifications'].map(
+        async (url) => (await t.app.inject({ method: 'GET', url, headers: student.headers })).body,
+      ),
+    );
+    for (const body of seen) expect(body).not.toContain(sandbox!.id);
+    expect(SAMPLE_COURSES.map((c) => c.title)).toContain(sandbox!.title.replace(/ \(sample\)$/, ''));
   });
 });
 

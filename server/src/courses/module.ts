@@ -1,4 +1,5 @@
 import { assignmentLists } from '../assignments/module.js';
+import { createAssignmentService } from '../assignments/service.js';
 import type { AppModule } from '../module.js';
 import { courseRoutes } from './routes.js';
 import { createCourseService } from './service.js';
@@ -7,5 +8,8 @@ import { createCourseService } from './service.js';
 export const courses: AppModule = {
   name: 'courses',
   routes: (app, { core }) =>
-    courseRoutes(app, { courses: createCourseService({ ...core, lists: assignmentLists(core) }) }),
+    courseRoutes(app, {
+      courses: createCourseService({ ...core, lists: assignmentLists(core) }),
+      sandbox: createAssignmentService({ ...core, lists: assignmentLists(core) }),
+    }),
 };

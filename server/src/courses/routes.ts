@@ -11,11 +11,13 @@ import {
 import { callerOf } from '../auth/authenticate.js';
 import { bearerSecurity, signedInErrors } from '../http/responses.js';
 import type { CourseService } from './service.js';
+import type { AssignmentService } from '../assignments/service.js';
 
-export const courseRoutes: FastifyPluginAsyncTypebox<{ courses: CourseService }> = async (
-  app,
-  { courses },
-) => {
+export const courseRoutes: FastifyPluginAsyncTypebox<{
+  courses: CourseService;
+  /** Sample data goes to a new sandbox course (DESIGN §17), made with its assignments. */
+  sandbox: Pick<AssignmentService, 'createSandbox'>;
+}> = async (app, { courses, sandbox }) => {
   const common = { tags: ['courses'], security: bearerSecurity };
 
   app.get(
@@ -48,11 +50,12 @@ export const courseRoutes: FastifyPluginAsyncTypebox<{ courses: CourseService }>
     {
       schema: {
         ...common,
-        summary: 'Create three sample courses (teachers)',
+        summary: 'Create a sandbox course with three sample assignments, seen by no student (teachers)',
         response: { 201: CourseList, ...signedInErrors },
       },
     },
-    async (request, reply) => reply.status(201).send(await courses.createSamples(callerOf(request))),
+    async (request, reply) =>
+      reply.status(201).send([(await sandbox.createSandbox(callerOf(request))).course]),
   );
 
   app.get(
@@ -87,7 +90,8 @@ export const courseRoutes: FastifyPluginAsyncTypebox<{ courses: CourseService }>
     {
       schema: {
         ...common,
-        summary: 'Delete an own course (refused while it has assignments)',
+        summary:
+          'Move an own course to the bin, restorable for 30 days (refused while it has live assignments)',
         params: IdParams,
         response: { 204: Type.Null(), ...signedInErrors },
       },

@@ -1,9 +1,8 @@
-import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import {
   COURSES_QUERY_LIMIT,
   formatJoinCode,
   normalizeCourseCode,
-  SAMPLES_PER_CLICK,
   type Course,
   type CourseDetail,
   type CreateCourseBody,
@@ -15,17 +14,16 @@ import type { Outbox } from '../realtime/outbox.js';
 import { audience, userRoom } from '../realtime/rooms.js';
 import { assignments, courseMembers, courses, profiles } from '../db/schema.js';
 import type { AssignmentLists } from '../assignments/queries.js';
-import { PG, pgCode } from '../db/errors.js';
 import { conflict } from '../http/errors.js';
 import { found, requireTeacher } from '../policies.js';
 import { randomJoinCode, retryOnCodeCollision } from '../classes/codes.js';
 import { requireOwnerOf, visibleCourse } from '../classes/visibility.js';
-import { freshSampleCourses } from './samples.js';
+import { moveToBin } from '../bin/store.js';
+import type { Clock } from '../clock.js';
 
 /** Why a course can't be deleted yet, with how many assignments stand in the way (issue 17). */
 const stillHasAssignments = (n: number) =>
   `It has ${n} ${n === 1 ? 'assignment' : 'assignments'}. Delete ${n === 1 ? 'it' : 'them'} first.`;
-const STILL_HAS_ASSIGNMENTS = 'It still has assignments. Delete them first.';
 
 type CourseRow = typeof courses.$inferSelect;
 /** A course as `viewerId` sees it: the join code only for its teacher (DESIGN §11). */
@@ -33,7 +31,7 @@ export const toCourse = (row: CourseRow, teacherName: string, viewerId: string |
   courseView({ ...row, createdAt: row.createdAt.toISOString() }, teacherName, viewerId);
 
 const courseView = (
-  row: Omit<CourseRow, 'createdAt'> & { createdAt: string },
+  row: Omit<CourseRow, 'createdAt' | 'deletedAt' | 'deletedBy'> & { createdAt: string },
   teacherName: string,
   viewerId: string | null,
 ): Course => ({
@@ -71,11 +69,11 @@ function courseListStatement(role: Caller['role']): Statement {
       ? 'c.teacher_id = $1'
       : `exists (select 1 from course_members m where m.course_id = c.id and m.student_id = $1 and m.status = 'active')`;
   return {
-    name: `courses_${role}_v1`,
+    name: `courses_${role}_v2`,
     text: `select c.id, c.title, c.description, c.code, c.teacher_id, ${isoText('c.created_at')} as created_at,
         p.full_name as teacher_name, c.join_code, c.join_enabled
       from courses c join profiles p on p.id = c.teacher_id
-      where ${where}
+      where ${where} and c.deleted_at is null
       order by c.created_at desc, c.id desc
       limit ${COURSES_QUERY_LIMIT}`,
   };
@@ -83,10 +81,12 @@ function courseListStatement(role: Caller['role']): Statement {
 
 export function createCourseService({
   database,
+  clock,
   outbox,
   lists,
 }: {
   database: Pick<Database, 'db' | 'rows'>;
+  clock: Clock;
   outbox: Outbox;
   lists: AssignmentLists;
 }) {
@@ -113,7 +113,13 @@ export function createCourseService({
         const [clash] = await tx
           .select({ code: courses.code })
           .from(courses)
-          .where(and(eq(courses.teacherId, caller.userId), inArray(sql`upper(${courses.code})`, codes)))
+          .where(
+            and(
+              eq(courses.teacherId, caller.userId),
+              inArray(sql`upper(${courses.code})`, codes),
+              isNull(courses.deletedAt),
+            ),
+          )
           .limit(1);
         if (clash)
           throw conflict(`You already have a course with the code ${normalizeCourseCode(clash.code)}.`);
@@ -163,15 +169,6 @@ export function createCourseService({
       return course!;
     },
 
-    async createSamples(caller: Caller): Promise<Course[]> {
-      requireTeacher(caller, 'create courses');
-      const own = await db
-        .select({ title: courses.title, code: courses.code })
-        .from(courses)
-        .where(eq(courses.teacherId, caller.userId));
-      return insertCourses(caller, freshSampleCourses(own, SAMPLES_PER_CLICK));
-    },
-
     async detail(caller: Caller, id: string): Promise<CourseDetail> {
       const [row] = await selectCourses(db).where(and(eq(courses.id, id), visibleCourse(caller)));
       const { course, teacherName } = found(row, 'Course');
@@ -206,6 +203,7 @@ export function createCourseService({
                 eq(courses.teacherId, owned.teacherId),
                 eq(sql`upper(${courses.code})`, code),
                 ne(courses.id, id),
+                isNull(courses.deletedAt),
               ),
             )
             .limit(1);
@@ -228,7 +226,11 @@ export function createCourseService({
       });
     },
 
-    /** Deletes an own course; refused while it has assignments (the spec's rule, kept by a foreign key too). */
+    /**
+     * Moves an own course to the bin (DESIGN §17) with its roster and its binned assignments;
+     * refused while it has live assignments (the spec's rule: they go to the bin first, one by
+     * one, each confirmed with what it holds). Always binned, even empty: one rule, one undo.
+     */
     async remove(caller: Caller, id: string): Promise<void> {
       await outbox.transaction(async (tx, record) => {
         const [course] = await tx.select().from(courses).where(eq(courses.id, id)).for('update');
@@ -236,24 +238,19 @@ export function createCourseService({
         const [{ n } = { n: 0 }] = await tx
           .select({ n: count() })
           .from(assignments)
-          .where(eq(assignments.courseId, id));
+          .where(and(eq(assignments.courseId, id), isNull(assignments.deletedAt)));
         if (n > 0) throw conflict(stillHasAssignments(n));
-        try {
-          // Its members' own rooms too: their memberships go with the course, so a tab that was
-          // offline replays this from its user room (the course room has no members any more).
-          const members = await tx
-            .select({ studentId: courseMembers.studentId })
-            .from(courseMembers)
-            .where(and(eq(courseMembers.courseId, id), eq(courseMembers.status, 'active')));
-          await tx.delete(courses).where(eq(courses.id, id));
-          record('course:deleted', { id }, [
-            ...audience.course(id, owned.teacherId),
-            ...members.map((m) => userRoom(m.studentId)),
-          ]);
-        } catch (error) {
-          if (pgCode(error) === PG.foreignKeyViolation) throw conflict(STILL_HAS_ASSIGNMENTS);
-          throw error;
-        }
+        // Its members' own rooms too, as when a course was deleted for good: a tab that was offline
+        // replays this from its user room.
+        const members = await tx
+          .select({ studentId: courseMembers.studentId })
+          .from(courseMembers)
+          .where(and(eq(courseMembers.courseId, id), eq(courseMembers.status, 'active')));
+        await moveToBin(tx, 'course', id, caller.userId, clock.now());
+        record('course:deleted', { id }, [
+          ...audience.course(id, owned.teacherId),
+          ...members.map((m) => userRoom(m.studentId)),
+        ]);
       });
     },
   };

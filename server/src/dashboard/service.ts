@@ -31,8 +31,9 @@ interface DashboardRow {
 function dashboardStatement(role: Role): Statement {
   const student = role === 'student';
   const visible = student
-    ? `select m.course_id as id from course_members m where m.student_id = $1 and m.status = 'active'`
-    : `select c.id from courses c where c.teacher_id = $1`;
+    ? `select m.course_id as id from course_members m join courses c on c.id = m.course_id
+        where m.student_id = $1 and m.status = 'active' and c.deleted_at is null`
+    : `select c.id from courses c where c.teacher_id = $1 and c.deleted_at is null`;
   const stillOpen = student
     ? `and not exists (select 1 from submissions s where s.assignment_id = a.id and s.student_id = $1)`
     : '';
@@ -40,12 +41,13 @@ function dashboardStatement(role: Role): Statement {
     ? `(l.course_id is null or l.course_id in (select id from visible))`
     : `l.course_id in (select id from visible)`;
   return {
-    name: `dashboard_${role}_v1`,
+    name: `dashboard_${role}_v2`,
     text: `with visible as (${visible}),
       open_work as (
         select a.id, a.title, a.due_date as time, c.title as course_title
         from assignments a join courses c on c.id = a.course_id
-        where a.course_id in (select id from visible) and a.due_date >= $2::timestamptz ${stillOpen}),
+        where a.course_id in (select id from visible) and a.deleted_at is null
+          and a.due_date >= $2::timestamptz ${stillOpen}),
       classes as (
         select l.id, l.title, l.scheduled_at as time, c.title as course_title
         from live_classes l left join courses c on c.id = l.course_id

@@ -133,6 +133,10 @@ export const courses = pgTable(
     joinCode: text('join_code').notNull(),
     /** The teacher can turn joining by code off without changing the code. */
     joinEnabled: boolean('join_enabled').notNull().default(true),
+    /** When the teacher deleted it into the bin (DESIGN §17); null while live. Every read skips binned rows. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** Who binned it (the teacher), kept for the bin's listing. */
+    deletedBy: uuid('deleted_by').references(() => profiles.id, { onDelete: 'set null' }),
   },
   (t) => [
     index('courses_teacher_id_idx').on(t.teacherId),
@@ -186,6 +190,10 @@ export const assignments = pgTable(
       .default('auto'),
     /** Refuse submissions after the due time (409 assignment_closed). */
     closesAtDue: boolean('closes_at_due').notNull().default(false),
+    /** When the teacher deleted it into the bin (DESIGN §17); null while live. Every read skips binned rows. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** Who binned it (the teacher), kept for the bin's listing. */
+    deletedBy: uuid('deleted_by').references(() => profiles.id, { onDelete: 'set null' }),
   },
   (t) => [
     index('assignments_course_id_due_date_idx').on(t.courseId, t.dueDate),

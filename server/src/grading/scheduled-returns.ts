@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import { assignments, courses, jobs } from '../db/schema.js';
 import { scheduleJob, type JobHandler, type JobRow } from '../jobs/schedule.js';
@@ -78,9 +78,9 @@ export const returnJobs: Readonly<Record<string, JobHandler>> = {
       .select({ assignment: assignments, teacherId: courses.teacherId })
       .from(assignments)
       .innerJoin(courses, eq(courses.id, assignments.courseId))
-      .where(eq(assignments.id, assignmentId))
+      .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)))
       .for('share', { of: assignments });
-    // Deleted during the window: nothing is left to send.
+    // Deleted (or binned) during the window: nothing is left to send.
     if (row) await releaseHeld(tx, record, row, now, submissionIds);
     return { done: true };
   },

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import {
   ErrorCode,
   minutesLate,
@@ -86,7 +86,7 @@ export function createGradingService({
       .select({ assignment: assignments, course: courses })
       .from(assignments)
       .innerJoin(courses, eq(courses.id, assignments.courseId))
-      .where(eq(assignments.id, assignmentId));
+      .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)));
     const course = await requireOwnerOf(tx, caller, row?.course, action, 'Assignment');
     return { assignment: row!.assignment, course };
   }
@@ -105,18 +105,18 @@ export function createGradingService({
       db
         .select()
         .from(assignments)
-        .where(eq(assignments.courseId, courseId))
+        .where(and(eq(assignments.courseId, courseId), isNull(assignments.deletedAt)))
         .orderBy(asc(assignments.dueDate), asc(assignments.id)),
       db
         .select({ assignmentId: excusals.assignmentId, studentId: excusals.studentId })
         .from(excusals)
         .innerJoin(assignments, eq(assignments.id, excusals.assignmentId))
-        .where(eq(assignments.courseId, courseId)),
+        .where(and(eq(assignments.courseId, courseId), isNull(assignments.deletedAt))),
       db
         .select({ submission: submissions })
         .from(submissions)
         .innerJoin(assignments, eq(assignments.id, submissions.assignmentId))
-        .where(eq(assignments.courseId, courseId)),
+        .where(and(eq(assignments.courseId, courseId), isNull(assignments.deletedAt))),
     ]);
     const now = clock.now();
     const excusedPairs = new Set(excused.map((e) => pairKey(e.assignmentId, e.studentId)));
@@ -195,7 +195,7 @@ export function createGradingService({
           .select({ course: courses })
           .from(assignments)
           .innerJoin(courses, eq(courses.id, assignments.courseId))
-          .where(eq(assignments.id, scheduled.payload.assignmentId));
+          .where(and(eq(assignments.id, scheduled.payload.assignmentId), isNull(assignments.deletedAt)));
         // Anyone but the course's teacher learns nothing of it (404), as of the assignment itself.
         await requireOwnerOf(tx, caller, row?.course, 'undo its returns', 'Scheduled return');
         if (scheduled.payload.undoneAt) return;
@@ -278,7 +278,13 @@ export function createGradingService({
           submissions,
           and(eq(submissions.assignmentId, assignments.id), eq(submissions.studentId, caller.userId)),
         )
-        .where(and(eq(courseMembers.studentId, caller.userId), eq(courseMembers.status, 'active')))
+        .where(
+          and(
+            eq(courseMembers.studentId, caller.userId),
+            eq(courseMembers.status, 'active'),
+            isNull(assignments.deletedAt),
+          ),
+        )
         .orderBy(asc(courses.title), asc(courses.id), asc(assignments.dueDate), asc(assignments.id));
       const now = clock.now();
       const byCourse = new Map<string, StudentCourseGrades>();

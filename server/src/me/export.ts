@@ -1,4 +1,4 @@
-import { asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { AccountExport } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import type { Db } from '../db/client.js';
@@ -12,6 +12,7 @@ import {
   submissions,
 } from '../db/schema.js';
 import { accountOf } from './account.js';
+import { notBinned } from '../notifications/service.js';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
@@ -28,7 +29,8 @@ export async function exportAccount(db: Db, caller: Caller, now: Date): Promise<
     .select({ submission: submissions, assignment: assignments })
     .from(submissions)
     .innerJoin(assignments, eq(assignments.id, submissions.assignmentId))
-    .where(eq(submissions.studentId, caller.userId))
+    // Work on a binned assignment comes back with it (DESIGN §17); until then it is nowhere.
+    .where(and(eq(submissions.studentId, caller.userId), isNull(assignments.deletedAt)))
     .orderBy(asc(submissions.submittedAt));
   const memberships = await db
     .select({ courseId: courseMembers.courseId })
@@ -46,19 +48,19 @@ export async function exportAccount(db: Db, caller: Caller, now: Date): Promise<
         ? await db
             .select()
             .from(courses)
-            .where(inArray(courses.id, courseIds))
+            .where(and(inArray(courses.id, courseIds), isNull(courses.deletedAt)))
             .orderBy(asc(courses.createdAt))
         : [];
   const drafts = await db
     .select({ draft: submissionDrafts, assignmentTitle: assignments.title })
     .from(submissionDrafts)
     .innerJoin(assignments, eq(assignments.id, submissionDrafts.assignmentId))
-    .where(eq(submissionDrafts.studentId, caller.userId))
+    .where(and(eq(submissionDrafts.studentId, caller.userId), isNull(assignments.deletedAt)))
     .orderBy(asc(submissionDrafts.updatedAt));
   const inbox = await db
     .select()
     .from(notifications)
-    .where(eq(notifications.userId, caller.userId))
+    .where(and(eq(notifications.userId, caller.userId), notBinned))
     .orderBy(desc(notifications.updatedAt), desc(notifications.id));
   const chat = await db
     .select()

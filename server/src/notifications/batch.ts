@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import {
   inQuietHours,
   SUBMISSION_BATCH_MINUTES,
@@ -48,7 +48,7 @@ async function assignmentOf(tx: Tx, assignmentId: string) {
     .select({ title: assignments.title, courseId: courses.id, teacherId: courses.teacherId })
     .from(assignments)
     .innerJoin(courses, eq(courses.id, assignments.courseId))
-    .where(eq(assignments.id, assignmentId));
+    .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)));
   return row;
 }
 

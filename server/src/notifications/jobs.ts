@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import { DUE_SOON_HOURS, NOTIFICATION_KEEP_DAYS, quietHoursEnd } from '@classwave/shared';
 import { composeMail } from '../auth/mailer.js';
 import type { Tx } from '../db/client.js';
@@ -32,7 +32,7 @@ async function assignmentAndMissing(tx: Tx, assignmentId: string) {
     .select({ assignment: assignments, course: courses })
     .from(assignments)
     .innerJoin(courses, eq(courses.id, assignments.courseId))
-    .where(eq(assignments.id, assignmentId));
+    .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)));
   if (!row) return undefined;
   const missing = await tx
     .select({ studentId: courseMembers.studentId })

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import { assignments, courses } from '../db/schema.js';
 import { scheduleJob, type JobHandler } from '../jobs/schedule.js';
@@ -44,7 +44,7 @@ export const memberInboxJobs: Readonly<Record<string, JobHandler>> = {
       })
       .from(assignments)
       .innerJoin(courses, eq(courses.id, assignments.courseId))
-      .where(eq(assignments.id, assignmentId));
+      .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)));
     if (!row) return { done: true }; // deleted before its entries were written: none are due
     await storeForMembers(
       tx,

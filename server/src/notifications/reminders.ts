@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { DUE_SOON_HOURS } from '@classwave/shared';
 import type { Tx } from '../db/client.js';
 import { assignments, jobs } from '../db/schema.js';
@@ -48,7 +48,7 @@ export async function rescheduleReminders(tx: Tx, assignmentId: string, now = ne
   const [row] = await tx
     .select({ dueDate: assignments.dueDate })
     .from(assignments)
-    .where(eq(assignments.id, assignmentId));
+    .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)));
   if (!row) return cancelReminders(tx, assignmentId);
   // A job already done stays done when its time has passed and the date did not move past now.
   for (const job of assignmentJobs(assignmentId, row.dueDate, now)) {

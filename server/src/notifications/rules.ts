@@ -1,5 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { assignments, courses } from '../db/schema.js';
+import { restoredNow } from '../bin/store.js';
 import type { OutboxRules } from '../realtime/outbox.js';
 import { courseRoom, userRoom } from '../realtime/rooms.js';
 import { onSubmissionWithdrawn } from './batch.js';
@@ -25,9 +26,12 @@ export const notificationRules: OutboxRules = {
   async 'assignment:created'(assignment, { tx, now, audience }) {
     // The teacher's view (with counts) is a separate event of the same change: act on the members' one.
     if (!audience.includes(courseRoom(assignment.courseId))) return;
+    // A restore from the bin (DESIGN §17) tells nobody it is new: the class was told when it was
+    // made. Its reminders, cancelled when it was binned, are scheduled again below.
     // A row per member, right after the commit: the class hears the assignment without waiting
     // for them (member-inbox.ts).
-    await scheduleMemberInbox(tx, assignment.id, now);
+    if (!(await restoredNow(tx, 'assignment', assignment.id)))
+      await scheduleMemberInbox(tx, assignment.id, now);
     await scheduleReminders(tx, assignment.id, new Date(assignment.dueDate), now);
   },
 
@@ -60,7 +64,7 @@ export const notificationRules: OutboxRules = {
       })
       .from(assignments)
       .innerJoin(courses, eq(courses.id, assignments.courseId))
-      .where(eq(assignments.id, submission.assignmentId));
+      .where(and(eq(assignments.id, submission.assignmentId), isNull(assignments.deletedAt)));
     if (!row) return;
     const points = submission.grade === null ? '' : ` · ${submission.grade} points out of ${row.maxPoints}`;
     await storeGradeNotification(tx, record, now, {

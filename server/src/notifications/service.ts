@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, lt } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import {
   NOTIFICATIONS_PAGE_SIZE,
   type NotificationPage,
@@ -7,10 +7,19 @@ import {
 import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
-import { notifications } from '../db/schema.js';
+import { assignments, courses, notifications } from '../db/schema.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { userRoom } from '../realtime/rooms.js';
 import { toNotification } from './store.js';
+
+/**
+ * Entries about a binned assignment or course stay out of the inbox and its count until it is
+ * restored (DESIGN §17): a student must not read of work the teacher took away.
+ */
+export const notBinned = sql`not exists (select 1 from ${assignments} where ${assignments.id} = ${notifications.assignmentId}
+    and ${assignments.deletedAt} is not null)
+  and not exists (select 1 from ${courses} where ${courses.id} = ${notifications.courseId}
+    and ${courses.deletedAt} is not null)`;
 
 /** The inbox (DESIGN §14): a page of notifications with the unread count, and marking them read. */
 export function createNotificationService({ db, clock, outbox }: { db: Db; clock: Clock; outbox: Outbox }) {
@@ -18,7 +27,7 @@ export function createNotificationService({ db, clock, outbox }: { db: Db; clock
     const [row] = await tx
       .select({ n: count() })
       .from(notifications)
-      .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+      .where(and(eq(notifications.userId, userId), isNull(notifications.readAt), notBinned));
     return row?.n ?? 0;
   };
 
@@ -32,6 +41,7 @@ export function createNotificationService({ db, clock, outbox }: { db: Db; clock
           and(
             eq(notifications.userId, caller.userId),
             before ? lt(notifications.updatedAt, new Date(before)) : undefined,
+            notBinned,
           ),
         )
         .orderBy(desc(notifications.updatedAt), desc(notifications.id))

@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import {
   minutesLate,
   PANEL_STATES,
@@ -50,7 +50,7 @@ export async function teachesAssignment(db: Db, caller: Caller, assignmentId: st
     .select({ teacherId: courses.teacherId })
     .from(assignments)
     .innerJoin(courses, eq(courses.id, assignments.courseId))
-    .where(eq(assignments.id, assignmentId));
+    .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)));
   return row?.teacherId === caller.userId;
 }
 
@@ -83,7 +83,7 @@ export function createPanelService({
       .select({ assignment: assignments, course: courses })
       .from(assignments)
       .innerJoin(courses, eq(courses.id, assignments.courseId))
-      .where(eq(assignments.id, assignmentId));
+      .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)));
     return row;
   }
 
@@ -175,7 +175,7 @@ export function createPanelService({
             eq(courseMembers.status, 'active'),
           ),
         )
-        .where(eq(assignments.id, assignmentId));
+        .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)));
       return row?.courseId ?? null;
     },
 

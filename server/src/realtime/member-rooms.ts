@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import { assignments, courseMembers } from '../db/schema.js';
 import type { PendingEvent } from '../events.js';
@@ -27,6 +27,7 @@ export async function resolveMemberRooms(tx: Tx, pending: readonly PendingEvent[
     .where(
       and(
         inArray(assignments.id, [...new Set(pairs.map((p) => p.assignmentId))]),
+        isNull(assignments.deletedAt),
         inArray(courseMembers.studentId, [...new Set(pairs.map((p) => p.studentId))]),
         eq(courseMembers.status, 'active'),
       ),

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { ErrorCode } from '@classwave/shared';
 import type { Draft, DraftSaved, SaveDraftBody } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
@@ -50,7 +50,7 @@ export async function requireWriter(
       courseMembers,
       and(eq(courseMembers.courseId, courses.id), eq(courseMembers.studentId, caller.userId)),
     )
-    .where(eq(assignments.id, assignmentId));
+    .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)));
   requireActiveMember(target, 'write to it');
   return { courseId: target.courseId, teacherId: target.teacherId, dueDate: target.dueDate };
 }

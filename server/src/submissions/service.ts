@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { ErrorCode, isHeld, minutesLate } from '@classwave/shared';
 import type {
@@ -100,7 +100,7 @@ interface TeacherListItem {
 
 /** `$1` the assignment, `$2` the caller: the course's teacher, and the submissions only for them. */
 const teacherListStatement: Statement = {
-  name: 'submissions_of_assignment_v2',
+  name: 'submissions_of_assignment_v3',
   text: `select c.id as course_id, c.teacher_id, ${isoText('a.due_date')} as due_date,
       case when c.teacher_id = $2 then (
         select json_agg(json_build_object('id', s.id, 'studentId', s.student_id, 'content', s.content,
@@ -116,7 +116,7 @@ const teacherListStatement: Statement = {
         left join profiles g on g.id = s.graded_by
         where s.assignment_id = a.id)::text end as subs
     from assignments a join courses c on c.id = a.course_id
-    where a.id = $1`,
+    where a.id = $1 and a.deleted_at is null`,
 };
 
 /** The student's submission to the assignment made with this Idempotency-Key, if there is one. */
@@ -177,7 +177,7 @@ export function createSubmissionService({
           courseMembers,
           and(eq(courseMembers.courseId, courses.id), eq(courseMembers.studentId, caller.userId)),
         )
-        .where(eq(assignments.id, assignmentId));
+        .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)));
       requireActiveMember(target, 'submit to it');
       const { teacherId, studentName, dueDate } = target!;
       const now = clock.now();
@@ -192,7 +192,7 @@ export function createSubmissionService({
           const [current] = await tx
             .select({ dueDate: assignments.dueDate, closesAtDue: assignments.closesAtDue })
             .from(assignments)
-            .where(eq(assignments.id, assignmentId))
+            .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)))
             .for('share');
           if (!current) throw notFound('Assignment not found.');
           const repeat = idempotencyKey
@@ -294,7 +294,7 @@ export function createSubmissionService({
           .from(submissions)
           .innerJoin(assignments, eq(assignments.id, submissions.assignmentId))
           .innerJoin(courses, eq(courses.id, assignments.courseId))
-          .where(eq(submissions.id, submissionId))
+          .where(and(eq(submissions.id, submissionId), isNull(assignments.deletedAt)))
           .for('share', { of: assignments });
         const { assignment, course } = found(target, 'Submission');
         await requireOwnerOf(tx, caller, course, 'grade its submissions', 'Submission');

@@ -70,7 +70,7 @@ export function createTodoService({ db, clock }: { db: Db; clock: Clock }) {
           .from(assignments)
           .innerJoin(courses, eq(courses.id, assignments.courseId))
           .innerJoin(submissions, eq(submissions.assignmentId, assignments.id))
-          .where(and(eq(courses.teacherId, caller.userId), pending))
+          .where(and(eq(courses.teacherId, caller.userId), isNull(assignments.deletedAt), pending))
           .groupBy(assignments.id, courses.id)
           .orderBy(asc(assignments.dueDate), asc(assignments.id));
       const [toGrade, toReturn] = await Promise.all([

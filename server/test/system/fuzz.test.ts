@@ -191,6 +191,14 @@ async function freshContext(route: Route): Promise<Context> {
       ? { returns: await scheduledReturn(assignment.id, submission.id) }
       : {}),
   };
+  // The bin's routes (DESIGN §17) name the assignment by kind and id; a restore needs it binned.
+  const binned = route.path.startsWith('/api/bin/{kind}/{id}');
+  if (route.key === 'POST /api/bin/:kind/:id/restore')
+    await t.app.inject({
+      method: 'DELETE',
+      url: `/api/assignments/${assignment.id}`,
+      headers: teacher.headers,
+    });
   const acting = ACTING[route.key] ?? (route.secured ? 'teacher' : 'public');
   let headers: Record<string, string> = {};
   if (acting === 'teacher') headers = teacher.headers;
@@ -202,7 +210,7 @@ async function freshContext(route: Route): Promise<Context> {
   }
   return {
     headers,
-    id: (resource && ids[resource]) ?? random.uuid(),
+    id: binned ? assignment.id : ((resource && ids[resource]) ?? random.uuid()),
     courseId: course.id,
     studentId: peer.id,
     joinCode: course.joinCode!,
@@ -276,6 +284,7 @@ async function send(route: Route, { name, attempt }: Case): Promise<string[]> {
       .join('&');
   const path = route.path
     .replace('{id}', id)
+    .replace('{kind}', 'assignment')
     .replace('{studentId}', ctx.studentId)
     .replace('{code}', ctx.joinCode)
     .replace('{file}', ctx.feedFile);

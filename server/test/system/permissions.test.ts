@@ -134,6 +134,16 @@ async function scheduledReturn(f: Fixture): Promise<Partial<Fixture>> {
   }
   return { returnId: last!.json().id };
 }
+/** The fixture's assignment, with student A's work, moved to the bin by its teacher. */
+async function binned(f: Fixture): Promise<Partial<Fixture>> {
+  const res = await t.app.inject({
+    method: 'DELETE',
+    url: `/api/assignments/${f.assignment.id}`,
+    headers: owner.headers,
+  });
+  if (res.statusCode !== 204) throw new Error(`binned: ${res.statusCode} ${res.body}`);
+  return {};
+}
 async function fixture(): Promise<Fixture> {
   const [own, emptyCourse] = await Promise.all([createCourse(t, owner), createCourse(t, owner)]);
   await Promise.all([
@@ -273,6 +283,49 @@ const table: Row[] = [
     endpoint: 'DELETE /api/assignments/:id',
     request: (f) => ({ method: 'DELETE', url: `/api/assignments/${f.assignment.id}` }),
     expected: byMembership(403, 204, 404),
+  },
+  // The bin (DESIGN §17): its teacher's alone; a member student knows the course is there (403).
+  {
+    endpoint: 'GET /api/bin',
+    request: () => ({ method: 'GET', url: '/api/bin' }),
+    expected: teachersOnly(200),
+  },
+  {
+    endpoint: 'GET /api/courses/:id/bin',
+    prepare: binned,
+    request: (f) => ({ method: 'GET', url: `/api/courses/${f.course.id}/bin` }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'GET /api/bin/:kind/:id/contents',
+    request: (f) => ({ method: 'GET', url: `/api/bin/assignment/${f.assignment.id}/contents` }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'POST /api/bin/:kind/:id/restore (an assignment)',
+    prepare: binned,
+    request: (f) => ({ method: 'POST', url: `/api/bin/assignment/${f.assignment.id}/restore` }),
+    expected: { ...everyoneSignedIn(404), owner: 204 },
+  },
+  {
+    endpoint: 'POST /api/bin/:kind/:id/restore (a course)',
+    prepare: async (f) => {
+      const res = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/courses/${f.emptyCourse.id}`,
+        headers: owner.headers,
+      });
+      if (res.statusCode !== 204) throw new Error(`bin course: ${res.statusCode} ${res.body}`);
+      return {};
+    },
+    request: (f) => ({ method: 'POST', url: `/api/bin/course/${f.emptyCourse.id}/restore` }),
+    expected: { ...everyoneSignedIn(404), owner: 204 },
+  },
+  {
+    endpoint: 'POST /api/bin/:kind/:id/restore (an unknown kind)',
+    prepare: binned,
+    request: (f) => ({ method: 'POST', url: `/api/bin/lesson/${f.assignment.id}/restore` }),
+    expected: everyoneSignedIn(400),
   },
   {
     endpoint: 'GET /api/assignments/:id/submissions',

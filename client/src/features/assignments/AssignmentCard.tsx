@@ -19,13 +19,12 @@ import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
 import { formatListDate } from '../../components/dates';
 import { IconButton } from '../../components/IconButton';
+import { useDeleteToBin } from '../bin/useDeleteToBin';
 import { canUnsubmit, UnsubmitButton } from '../drafts/UnsubmitButton';
 import { SubmissionViewModal } from '../submissions/SubmissionViewModal';
 import { useDeleteAssignmentMutation } from './assignmentsApi';
 import { WorkStatusBadge } from '../grading/WorkStatusBadge';
 import { StatusBadge } from './StatusBadge';
-
-export const DELETE_ASSIGNMENT_CONFIRMATION = 'Are you sure you want to delete this assignment?';
 
 export interface AssignmentCardProps {
   assignment: Assignment;
@@ -57,11 +56,13 @@ export function AssignmentCard({
   // Past its due time an assignment that closes then takes no more work (the server says 409 too).
   const closed = assignment.closesAtDue && new Date(assignment.dueDate).getTime() < now.getTime();
 
+  const { confirmDelete, deleted, dialog } = useDeleteToBin();
+
   async function handleDelete() {
-    if (!window.confirm(DELETE_ASSIGNMENT_CONFIRMATION)) return;
+    if (!(await confirmDelete('assignment', assignment.id, assignment.title))) return;
     try {
       await deleteAssignment(assignment.id).unwrap();
-      toast.success('Assignment deleted successfully!');
+      deleted('assignment', assignment.id);
     } catch {
       toast.error('Failed to delete assignment.');
     }
@@ -208,6 +209,7 @@ export function AssignmentCard({
           </Button>
         )}
       </div>
+      {dialog}
     </article>
   );
 }

@@ -1,11 +1,12 @@
 import { formatListDate } from '../../components/dates';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { answerConfirm } from '../../test/confirm';
 import { apiError } from '../../test/api';
 import { createAssignment, createCourse, createOwnSubmission, daysFromNow } from '../../test/factories';
 import { renderAssignments } from '../../test/renderRoute';
+import { SAMPLE_CONFIRMATION, SAMPLE_CREATED } from '../courses/sampleConfirmation';
 import { findToast } from '../../test/renderWithProviders';
-import { DELETE_ASSIGNMENT_CONFIRMATION } from './AssignmentCard';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -167,7 +168,7 @@ describe('AssignmentsPage', () => {
   });
 
   describe('Generate Samples', () => {
-    it('adds the samples and confirms', async () => {
+    it('says first that a new sample course is made, then adds the samples', async () => {
       const { user } = renderAssignments('teacher', {
         'GET /api/assignments': { body: [] },
         'POST /api/assignments/samples': {
@@ -177,19 +178,19 @@ describe('AssignmentsPage', () => {
         'GET /api/dashboard': 'pending',
       });
       await user.click(await screen.findByRole('button', { name: 'Generate Samples' }));
-      expect(await findToast('Sample assignments created!')).toBeInTheDocument();
+      expect(screen.getByRole('alertdialog', { name: 'Create a sample course?' })).toBeInTheDocument();
+      await answerConfirm(user, 'Create sample course', SAMPLE_CONFIRMATION.description as string);
+      expect(await findToast(SAMPLE_CREATED)).toBeInTheDocument();
       // The cards come with the cache update, which may render just after the toast.
       expect(await screen.findByRole('article', { name: 'Sample 1' })).toBeInTheDocument();
       expect(screen.getByRole('article', { name: 'Sample 2' })).toBeInTheDocument();
     });
 
-    it('asks a teacher without a course to create one first (409)', async () => {
-      const { user } = renderAssignments('teacher', {
-        'GET /api/assignments': { body: [] },
-        'POST /api/assignments/samples': apiError(409, 'Please create a course first.'),
-      });
+    it('creates nothing when the teacher cancels', async () => {
+      const { user, calls } = renderAssignments('teacher', { 'GET /api/assignments': { body: [] } });
       await user.click(await screen.findByRole('button', { name: 'Generate Samples' }));
-      expect(await findToast('Please create a course first.')).toBeInTheDocument();
+      await answerConfirm(user, 'Cancel');
+      expect(calls.some((c) => c.method === 'POST')).toBe(false);
     });
 
     it("toasts 'Failed to create samples.' on any other failure", async () => {
@@ -198,43 +199,68 @@ describe('AssignmentsPage', () => {
         'POST /api/assignments/samples': apiError(500, 'Boom', 'internal_error'),
       });
       await user.click(await screen.findByRole('button', { name: 'Generate Samples' }));
+      await answerConfirm(user, 'Create sample course');
       expect(await findToast('Failed to create samples.')).toBeInTheDocument();
     });
   });
 
   describe('deleting an assignment', () => {
-    it('asks first and removes the card once deleted', async () => {
-      const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
-      const doomed = createAssignment({ title: 'Doomed', submissionCount: 0 });
+    const contents = (a: { id: string }) => ({
+      [`GET /api/bin/assignment/${a.id}/contents`]: {
+        body: { submissions: 3, grades: 2, drafts: 0, assignments: 0, students: 0 },
+      },
+    });
+    const confirmIn = async (
+      user: { click: (element: Element) => Promise<void> },
+      title: string,
+      button: 'Cancel' | 'Delete assignment',
+    ) => {
+      const dialog = await screen.findByRole('alertdialog', { name: `Delete the assignment “${title}”?` });
+      await user.click(within(dialog).getByRole('button', { name: button }));
+    };
+
+    it('names what goes to the bin ("3 submissions, 2 grades") and removes the card once deleted', async () => {
+      const doomed = createAssignment({ title: 'Doomed', submissionCount: 3 });
       const { user } = renderAssignments('teacher', {
         'GET /api/assignments': { body: [doomed] },
+        ...contents(doomed),
         [`DELETE /api/assignments/${doomed.id}`]: { status: 204 },
         'GET /api/dashboard': 'pending',
       });
       await user.click(within(await card('Doomed')).getByRole('button', { name: 'Delete assignment' }));
-      expect(confirm).toHaveBeenCalledWith(DELETE_ASSIGNMENT_CONFIRMATION);
-      expect(DELETE_ASSIGNMENT_CONFIRMATION).toBe('Are you sure you want to delete this assignment?');
-      expect(await findToast('Assignment deleted successfully!')).toBeInTheDocument();
+      const dialog = await screen.findByRole('alertdialog', { name: 'Delete the assignment “Doomed”?' });
+      expect(dialog).toHaveAccessibleDescription('It moves to the bin with 3 submissions, 2 grades.');
+      expect(within(dialog).getByText(/restore it from the bin for 30 days/)).toBeInTheDocument();
+      await user.click(within(dialog).getByRole('button', { name: 'Delete assignment' }));
+      expect(await findToast('Assignment moved to the bin')).toBeInTheDocument();
       // The cache drops the card once the DELETE has answered (the toast may show a render earlier).
       await waitFor(() => expect(screen.queryByRole('article', { name: 'Doomed' })).not.toBeInTheDocument());
     });
 
-    it('does nothing when the teacher cancels', async () => {
-      vi.spyOn(window, 'confirm').mockReturnValue(false);
+    it('does nothing when the teacher cancels, or presses Escape', async () => {
       const kept = createAssignment({ title: 'Kept', submissionCount: 0 });
-      const { user, calls } = renderAssignments('teacher', { 'GET /api/assignments': { body: [kept] } });
+      const { user, calls } = renderAssignments('teacher', {
+        'GET /api/assignments': { body: [kept] },
+        ...contents(kept),
+      });
       await user.click(within(await card('Kept')).getByRole('button', { name: 'Delete assignment' }));
+      await confirmIn(user, 'Kept', 'Cancel');
+      await user.click(within(await card('Kept')).getByRole('button', { name: 'Delete assignment' }));
+      await screen.findByRole('alertdialog', { name: 'Delete the assignment “Kept”?' });
+      await user.keyboard('{Escape}');
+      expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
       expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
     });
 
     it("toasts 'Failed to delete assignment.' when the server refuses", async () => {
-      vi.spyOn(window, 'confirm').mockReturnValue(true);
       const kept = createAssignment({ title: 'Kept', submissionCount: 0 });
       const { user } = renderAssignments('teacher', {
         'GET /api/assignments': { body: [kept] },
+        ...contents(kept),
         [`DELETE /api/assignments/${kept.id}`]: apiError(403, 'Not yours', 'forbidden'),
       });
       await user.click(within(await card('Kept')).getByRole('button', { name: 'Delete assignment' }));
+      await confirmIn(user, 'Kept', 'Delete assignment');
       expect(await findToast('Failed to delete assignment.')).toBeInTheDocument();
       expect(screen.getByRole('article', { name: 'Kept' })).toBeInTheDocument();
     });

@@ -3,12 +3,12 @@ import { ClipboardList, KeyRound, SearchX } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
-import { httpStatus } from '../../api/errors';
 import { useAppSelector } from '../../app/hooks';
 import { EmptyState } from '../../components/EmptyState';
 import { ListPage } from '../../components/ListPage';
 import { LoadFailed } from '../../components/LoadFailed';
 import { Skeleton } from '../../components/Skeleton';
+import { useConfirm } from '../../components/ConfirmDialog';
 import { useErrorToast } from '../../components/useErrorToast';
 import { useNavigationFlag } from '../../components/useNavigationFlag';
 import { selectProfile } from '../auth/authSlice';
@@ -24,6 +24,7 @@ import { filterAssignments } from './filterAssignments';
 import { SubmissionsModal } from './SubmissionsModal';
 import { SubmitAssignmentModal } from './SubmitAssignmentModal';
 import { useNow } from './useNow';
+import { SAMPLE_CONFIRMATION, SAMPLE_CREATED } from '../courses/sampleConfirmation';
 import './AssignmentsPage.css';
 
 /** The router state a link sends to open the create-assignment dialog on arrival (spec §2). */
@@ -55,6 +56,7 @@ export function AssignmentsPage() {
     [courses.data, profile?.id],
   );
   const [createSamples, { isLoading: creatingSamples }] = useCreateSampleAssignmentsMutation();
+  const [confirm, confirmDialog] = useConfirm();
   const visible = useMemo(() => filterAssignments(assignments ?? [], query), [assignments, query]);
   const searching = query.trim() !== '';
   const notInAnyClass = !isTeacher && courses.data?.length === 0;
@@ -63,13 +65,12 @@ export function AssignmentsPage() {
   useNavigationFlag(OPEN_CREATE_ASSIGNMENT, () => setCreateOpen(true), isTeacher);
 
   async function handleGenerateSamples() {
+    if (!(await confirm(SAMPLE_CONFIRMATION))) return;
     try {
       await createSamples().unwrap();
-      toast.success('Sample assignments created!');
-    } catch (failure) {
-      toast.error(
-        httpStatus(failure) === 409 ? 'Please create a course first.' : 'Failed to create samples.',
-      );
+      toast.success(SAMPLE_CREATED);
+    } catch {
+      toast.error('Failed to create samples.');
     }
   }
 
@@ -242,6 +243,7 @@ export function AssignmentsPage() {
           onSubmitted={setJustSubmitted}
         />
       )}
+      {confirmDialog}
     </ListPage>
   );
 }

@@ -3,6 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { IDBFactory } from 'fake-indexeddb';
 import { receiptId, type Assignment } from '@classwave/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { answerConfirm } from '../../test/confirm';
 import { apiError, type Route } from '../../test/api';
 import { createAssignment, createOwnSubmission } from '../../test/factories';
 import { renderAssignments } from '../../test/renderRoute';
@@ -124,7 +125,6 @@ describe('the answer dialog keeps the draft', () => {
   it('pushes a device copy the server does not have when the dialog opens again', async () => {
     const puts: unknown[] = [];
     let serverUp = false;
-    vi.spyOn(window, 'confirm').mockReturnValue(true);
     const { user, box, dialog, assignment } = await openDialog((a) => ({
       [`PUT ${draftUrl(a)}`]: ({ body }) => {
         puts.push(body);
@@ -138,6 +138,7 @@ describe('the answer dialog keeps the draft', () => {
       timeout: 3000,
     });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await answerConfirm(user, 'Close anyway');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
 
     serverUp = true;
@@ -151,24 +152,22 @@ describe('the answer dialog keeps the draft', () => {
 
 describe('closing the answer dialog', () => {
   it('asks before closing with text the server has not acknowledged, and stays open on Cancel', async () => {
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
     const { user, box, assignment } = await openDialog((a) => ({ [`PUT ${draftUrl(a)}`]: 'pending' }));
     void assignment;
     await user.type(box, 'Unsaved words');
     await user.keyboard('{Escape}');
-    expect(confirm).toHaveBeenCalledWith(DISCARD_CONFIRMATION);
+    await answerConfirm(user, 'Keep editing', DISCARD_CONFIRMATION);
     expect(screen.getByRole('dialog', { name: 'Submit Assignment' })).toBeInTheDocument();
   });
 
   it('closes without asking once the draft is saved', async () => {
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
     const { user, box } = await openDialog((a) => ({
       [`PUT ${draftUrl(a)}`]: { body: { version: 1, updatedAt: new Date().toISOString() } },
     }));
     await user.type(box, 'Saved words');
     await waitFor(() => expect(statusLine()).toHaveTextContent(/^Saved/), { timeout: 3000 });
     await user.keyboard('{Escape}');
-    expect(confirm).not.toHaveBeenCalled();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 });

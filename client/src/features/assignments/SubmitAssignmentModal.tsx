@@ -3,6 +3,7 @@ import { Copy } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useConfirm } from '../../components/ConfirmDialog';
 import { Button } from '../../components/Button';
 import { FormModal } from '../../components/FormModal';
 import { Notice } from '../../components/Notice';
@@ -26,7 +27,7 @@ import './SubmitAssignmentModal.css';
 import { useDeadline } from './useDeadline';
 
 export const DISCARD_CONFIRMATION =
-  'Your latest changes have not reached the server yet. Close anyway? A copy stays on this device.';
+  'Your latest changes have not reached the server yet. A copy stays on this device.';
 
 /**
  * Submit Assignment (spec §2, DESIGN §12): one text answer that is never lost. The draft is
@@ -56,6 +57,7 @@ export function SubmitAssignmentModal({
   const { queued, setQueued } = useQueuedSubmit(userId, assignmentId);
   const [sending, setSending] = useState(false);
   const [guarding, setGuarding] = useState(false);
+  const [confirm, confirmDialog] = useConfirm();
   const submittedHere = useRef(false);
   /** Why the server refused the last submit pressed here (shown until the next press). */
   const [refused, setRefused] = useState<string | null>(null);
@@ -142,13 +144,19 @@ export function SubmitAssignmentModal({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [queued, live]);
 
-  function close() {
+  async function close() {
     if (queued || sending) return onClose();
     if (!safeToClose(status, content)) {
       // Nowhere else to save it: ask in the dialog, where the text can be copied first.
       if (gone || submittedElsewhere) return setGuarding(true);
       void draft.flush();
-      if (!window.confirm(DISCARD_CONFIRMATION)) return;
+      const sure = await confirm({
+        title: 'Close anyway?',
+        description: DISCARD_CONFIRMATION,
+        confirmLabel: 'Close anyway',
+        cancelLabel: 'Keep editing',
+      });
+      if (!sure) return;
     }
     setGuarding(false);
     onClose();
@@ -196,93 +204,102 @@ export function SubmitAssignmentModal({
   const waiting = queued !== null;
 
   return (
-    <FormModal
-      open={assignment !== null}
-      onClose={close}
-      size="lg"
-      title="Submit Assignment"
-      description={
-        assignment && (
-          <>
-            {assignment.title} · {assignment.courseTitle} · Due {formatListDate(assignment.dueDate)} ·{' '}
-            {assignment.maxPoints} points
-          </>
-        )
-      }
-      submitLabel={waiting ? 'Waiting to submit…' : 'Submit Assignment'}
-      submitting={sending || waiting}
-      submitDisabled={closed && !sending && !waiting}
-      onSubmit={handleSubmit}
-    >
-      {assignment && movedFrom && (
-        <Notice tone="warning" title="Due date moved" className="due-moved">
-          <DueMoved from={movedFrom} to={assignment.dueDate} />
-        </Notice>
-      )}
-      {assignment && assignment.description.trim() !== '' && (
-        <section className="submit-brief" aria-label="Instructions">
-          <h3 className="submit-brief__title">Instructions</h3>
-          <p className="submit-brief__text">{assignment.description}</p>
-        </section>
-      )}
-      {guarding && <CloseGuard text={content} onClose={onClose} onStay={() => setGuarding(false)} />}
-      {gone && (
-        <Notice tone="warning" title="This assignment is no longer available to you">
-          <p>
-            It was deleted, or you were removed from the course. Your text is still here: copy it to keep it.
-          </p>
-          <Button variant="secondary" size="sm" icon={<Copy />} onClick={() => void copyToClipboard(content)}>
-            Copy your answer
-          </Button>
-        </Notice>
-      )}
-      {!gone && submittedElsewhere && (
-        <Notice tone="info" title="Submitted in another tab">
-          This assignment was submitted from another tab or device, so this answer cannot be sent.
-        </Notice>
-      )}
-      {waiting && <QueuedNotice reason={queued.reason} />}
-      {assignment && !gone && !submittedElsewhere && !waiting && (
-        <DeadlineNotice deadline={deadline} dueDate={assignment.dueDate} content={content} />
-      )}
-      {refused && !closed && !gone && !waiting && (
-        <Notice tone="danger" title="Not submitted">
-          {refused} Your text is still here.
-        </Notice>
-      )}
-      {notice === 'conflict' && !gone && !submittedElsewhere && (
-        <Notice tone="info" title="Edited in another tab">
-          This answer was changed in another tab; the newer text is shown.
-        </Notice>
-      )}
-      {draft.displaced && !waiting && (
-        <DisplacedText
-          text={draft.displaced}
-          onRestore={() => void draft.restoreDisplaced()}
-          onDiscard={() => void draft.dismissDisplaced()}
+    <>
+      <FormModal
+        open={assignment !== null}
+        onClose={() => void close()}
+        size="lg"
+        title="Submit Assignment"
+        description={
+          assignment && (
+            <>
+              {assignment.title} · {assignment.courseTitle} · Due {formatListDate(assignment.dueDate)} ·{' '}
+              {assignment.maxPoints} points
+            </>
+          )
+        }
+        submitLabel={waiting ? 'Waiting to submit…' : 'Submit Assignment'}
+        submitting={sending || waiting}
+        submitDisabled={closed && !sending && !waiting}
+        onSubmit={handleSubmit}
+      >
+        {assignment && movedFrom && (
+          <Notice tone="warning" title="Due date moved" className="due-moved">
+            <DueMoved from={movedFrom} to={assignment.dueDate} />
+          </Notice>
+        )}
+        {assignment && assignment.description.trim() !== '' && (
+          <section className="submit-brief" aria-label="Instructions">
+            <h3 className="submit-brief__title">Instructions</h3>
+            <p className="submit-brief__text">{assignment.description}</p>
+          </section>
+        )}
+        {guarding && <CloseGuard text={content} onClose={onClose} onStay={() => setGuarding(false)} />}
+        {gone && (
+          <Notice tone="warning" title="This assignment is no longer available to you">
+            <p>
+              It was deleted, or you were removed from the course. Your text is still here: copy it to keep
+              it.
+            </p>
+            <Button
+              variant="secondary"
+              size="sm"
+              icon={<Copy />}
+              onClick={() => void copyToClipboard(content)}
+            >
+              Copy your answer
+            </Button>
+          </Notice>
+        )}
+        {!gone && submittedElsewhere && (
+          <Notice tone="info" title="Submitted in another tab">
+            This assignment was submitted from another tab or device, so this answer cannot be sent.
+          </Notice>
+        )}
+        {waiting && <QueuedNotice reason={queued.reason} />}
+        {assignment && !gone && !submittedElsewhere && !waiting && (
+          <DeadlineNotice deadline={deadline} dueDate={assignment.dueDate} content={content} />
+        )}
+        {refused && !closed && !gone && !waiting && (
+          <Notice tone="danger" title="Not submitted">
+            {refused} Your text is still here.
+          </Notice>
+        )}
+        {notice === 'conflict' && !gone && !submittedElsewhere && (
+          <Notice tone="info" title="Edited in another tab">
+            This answer was changed in another tab; the newer text is shown.
+          </Notice>
+        )}
+        {draft.displaced && !waiting && (
+          <DisplacedText
+            text={draft.displaced}
+            onRestore={() => void draft.restoreDisplaced()}
+            onDiscard={() => void draft.dismissDisplaced()}
+          />
+        )}
+        <Textarea
+          label="Your Submission"
+          name="content"
+          rows={8}
+          required
+          readOnly={(submittedElsewhere && !gone) || closed || sending || waiting}
+          placeholder="Type your submission here..."
+          hint="Saved as you type. Your teacher sees it once you submit; until the due time you can take it back while it is ungraded."
+          aria-describedby={counterId}
+          value={content}
+          onChange={(event) => {
+            setContent(event.target.value);
+            typing();
+          }}
         />
-      )}
-      <Textarea
-        label="Your Submission"
-        name="content"
-        rows={8}
-        required
-        readOnly={(submittedElsewhere && !gone) || closed || sending || waiting}
-        placeholder="Type your submission here..."
-        hint="Saved as you type. Your teacher sees it once you submit; until the due time you can take it back while it is ungraded."
-        aria-describedby={counterId}
-        value={content}
-        onChange={(event) => {
-          setContent(event.target.value);
-          typing();
-        }}
-      />
-      <AnswerStatus
-        status={status}
-        length={content.length}
-        counterId={counterId}
-        refused={refused !== null && !waiting}
-      />
-    </FormModal>
+        <AnswerStatus
+          status={status}
+          length={content.length}
+          counterId={counterId}
+          refused={refused !== null && !waiting}
+        />
+      </FormModal>
+      {confirmDialog}
+    </>
   );
 }

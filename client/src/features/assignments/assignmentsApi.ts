@@ -80,7 +80,7 @@ export const assignmentsApi = assignmentsQueries.injectEndpoints({
         );
       },
     }),
-    /** Three samples on the teacher's courses; 409 'Please create a course first.' without one. */
+    /** Three samples in a new sandbox course of the teacher's, no student in it (DESIGN §17). */
     createSampleAssignments: build.mutation<Assignment[], void>({
       // Samples are due at 23:59 in the teacher's own time zone, not the server's.
       query: () => ({

@@ -80,6 +80,17 @@ export const assignmentsLive: LiveFeature = {
     'assignment:created':
       ({ data }) =>
       (dispatch, getState) => {
+        // Restored from the bin (DESIGN §17): the class's view has no status, as the student may
+        // have work on it; their lists load again with it.
+        if (!isTeacher(getState()) && data.status === null) {
+          dispatch(
+            coursesApi.util.invalidateTags([
+              { type: 'Assignment', id: 'LIST' },
+              { type: 'Course', id: data.courseId },
+            ]),
+          );
+          return;
+        }
         // The teacher's list counts submissions; a student's shows their own submission instead.
         const assignment: Assignment = {
           ...data,

@@ -3,6 +3,7 @@ import { Copy, Maximize2, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
+import { useConfirm } from '../../components/ConfirmDialog';
 import { Button } from '../../components/Button';
 import { Card } from '../../components/Card';
 import { Switch } from '../../components/Switch';
@@ -11,7 +12,7 @@ import { PresentOverlay } from './PresentOverlay';
 import './JoinCodePanel.css';
 
 export const RESET_CODE_CONFIRMATION =
-  'Reset the class code? The current code and link stop working at once; students who already joined stay in the class.';
+  'The current code and link stop working at once; students who already joined stay in the class.';
 
 /**
  * The class code on the teacher's course page (DESIGN §11): copy it, present it full screen with a QR
@@ -20,6 +21,7 @@ export const RESET_CODE_CONFIRMATION =
 export function JoinCodePanel({ course }: { course: Course & { joinCode: string } }) {
   const [presenting, setPresenting] = useState(false);
   const [change, { isLoading, originalArgs }] = useChangeJoinCodeMutation();
+  const [confirm, dialog] = useConfirm();
   const busy = (action: string) => isLoading && originalArgs?.action === action;
 
   async function handleCopy() {
@@ -41,8 +43,13 @@ export function JoinCodePanel({ course }: { course: Course & { joinCode: string 
     }
   }
 
-  function handleReset() {
-    if (window.confirm(RESET_CODE_CONFIRMATION)) void run('reset');
+  async function handleReset() {
+    const sure = await confirm({
+      title: 'Reset the class code?',
+      description: RESET_CODE_CONFIRMATION,
+      confirmLabel: 'Reset code',
+    });
+    if (sure) void run('reset');
   }
 
   return (
@@ -73,7 +80,7 @@ export function JoinCodePanel({ course }: { course: Course & { joinCode: string 
           size="sm"
           icon={<RefreshCw />}
           loading={busy('reset')}
-          onClick={handleReset}
+          onClick={() => void handleReset()}
         >
           Reset
         </Button>
@@ -92,6 +99,7 @@ export function JoinCodePanel({ course }: { course: Course & { joinCode: string 
           onClose={() => setPresenting(false)}
         />
       )}
+      {dialog}
     </Card>
   );
 }

@@ -4,18 +4,24 @@ import { useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
+import { useConfirm } from '../../components/ConfirmDialog';
 import { useLeaveCourseMutation } from './classesApi';
 
-export const leaveConfirmation = (title: string) =>
-  `Leave ${title}? You can join again later with the class code; your submissions are kept.`;
+export const LEAVE_CONFIRMATION = 'You can join again later with the class code; your submissions are kept.';
 
 /** A student leaves a class (after confirming) and goes back to their courses. */
 export function LeaveClassButton({ course }: { course: Course }) {
   const [leave, { isLoading }] = useLeaveCourseMutation();
   const navigate = useNavigate();
+  const [confirm, dialog] = useConfirm();
 
   async function handleLeave() {
-    if (!window.confirm(leaveConfirmation(course.title))) return;
+    const sure = await confirm({
+      title: `Leave ${course.title}?`,
+      description: LEAVE_CONFIRMATION,
+      confirmLabel: 'Leave class',
+    });
+    if (!sure) return;
     try {
       await leave(course.id).unwrap();
       toast.success(`You left ${course.title}`);
@@ -26,14 +32,17 @@ export function LeaveClassButton({ course }: { course: Course }) {
   }
 
   return (
-    <Button
-      variant="secondary"
-      size="sm"
-      icon={<LogOut />}
-      loading={isLoading}
-      onClick={() => void handleLeave()}
-    >
-      Leave class
-    </Button>
+    <>
+      <Button
+        variant="secondary"
+        size="sm"
+        icon={<LogOut />}
+        loading={isLoading}
+        onClick={() => void handleLeave()}
+      >
+        Leave class
+      </Button>
+      {dialog}
+    </>
   );
 }

@@ -2,6 +2,7 @@ import { formatDetailDate } from '@classwave/shared';
 import { UserMinus, UserPlus } from 'lucide-react';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
+import { useConfirm } from '../../components/ConfirmDialog';
 import { Badge, type BadgeTone } from '../../components/Badge';
 import { Button } from '../../components/Button';
 import { Card } from '../../components/Card';
@@ -16,8 +17,8 @@ const STATUS: Record<RosterStatus, { label: string; tone: BadgeTone }> = {
   removed: { label: 'Removed', tone: 'danger' },
 };
 
-export const removeConfirmation = (name: string) =>
-  `Remove ${name} from this class? They lose access at once; their submissions are kept and come back if you restore them.`;
+export const REMOVE_CONFIRMATION =
+  'They lose access at once; their submissions are kept and come back if you restore them.';
 
 /**
  * The course's roster for its teacher (DESIGN §11): who is in the class, who left or was removed,
@@ -68,9 +69,15 @@ function RosterRow({ member }: { member: RosterMember }) {
   const [restore, { isLoading: restoring }] = useRestoreMemberMutation();
   const { student, courseId } = member;
   const status = STATUS[member.status];
+  const [confirm, dialog] = useConfirm();
 
   async function handleRemove() {
-    if (!window.confirm(removeConfirmation(student.fullName))) return;
+    const sure = await confirm({
+      title: `Remove ${student.fullName} from this class?`,
+      description: REMOVE_CONFIRMATION,
+      confirmLabel: 'Remove student',
+    });
+    if (!sure) return;
     try {
       await remove({ courseId, studentId: student.id }).unwrap();
       toast.success(`${student.fullName} was removed`);
@@ -128,6 +135,7 @@ function RosterRow({ member }: { member: RosterMember }) {
       ) : (
         <span className="roster__no-action" />
       )}
+      {dialog}
     </li>
   );
 }

@@ -1,13 +1,14 @@
 import type { LiveEvent } from '@classwave/shared';
 import { act, screen, waitFor } from '@testing-library/react';
 import { useLocation } from 'react-router-dom';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '../../app/router';
 import { applyLiveEvent } from '../../realtime/applyLiveEvent';
+import { answerConfirm } from '../../test/confirm';
 import { answerApi, apiError, type Route } from '../../test/api';
 import { createCourse, createMember, signedInAuth } from '../../test/factories';
 import { findToast, renderWithProviders } from '../../test/renderWithProviders';
-import { leaveConfirmation } from './LeaveClassButton';
+import { LEAVE_CONFIRMATION } from './LeaveClassButton';
 
 const auth = signedInAuth({ fullName: 'Ada Lovelace', role: 'student' });
 const course = createCourse({ title: 'Marine Biology' });
@@ -57,21 +58,21 @@ describe('a student removed from a class', () => {
 
 describe('leaving a class', () => {
   it('asks first, then leaves and goes back to the courses', async () => {
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     const { user, calls } = await openCourse({
       [`POST /api/courses/${course.id}/leave`]: { status: 204 },
     });
     await user.click(screen.getByRole('button', { name: 'Leave class' }));
-    expect(confirm).toHaveBeenCalledWith(leaveConfirmation('Marine Biology'));
+    expect(screen.getByRole('alertdialog', { name: 'Leave Marine Biology?' })).toBeInTheDocument();
+    await answerConfirm(user, 'Leave class', LEAVE_CONFIRMATION);
     expect(await findToast('You left Marine Biology')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/courses'));
     expect(calls.some((c) => c.path === `/api/courses/${course.id}/leave`)).toBe(true);
   });
 
   it('stays when not confirmed', async () => {
-    vi.spyOn(window, 'confirm').mockReturnValue(false);
     const { user, calls } = await openCourse();
     await user.click(screen.getByRole('button', { name: 'Leave class' }));
+    await answerConfirm(user, 'Cancel');
     expect(calls.some((c) => c.path.endsWith('/leave'))).toBe(false);
   });
 });

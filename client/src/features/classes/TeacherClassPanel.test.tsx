@@ -1,14 +1,15 @@
 import type { LiveEvent, LiveEventData, LiveEventType } from '@classwave/shared';
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '../../app/router';
 import { applyLiveEvent } from '../../realtime/applyLiveEvent';
+import { answerConfirm } from '../../test/confirm';
 import { answerApi, type Route } from '../../test/api';
 import { createCourse, createMember, signedInAuth } from '../../test/factories';
 import { findToast, renderWithProviders } from '../../test/renderWithProviders';
 import { RESET_CODE_CONFIRMATION } from './JoinCodePanel';
 import type { RosterMember } from './rosterCache';
-import { removeConfirmation } from './RosterSection';
+import { REMOVE_CONFIRMATION } from './RosterSection';
 
 let nextEventId = 5000;
 const event = <T extends LiveEventType>(type: T, data: LiveEventData[T]): LiveEvent<T> => ({
@@ -91,7 +92,6 @@ describe('the roster', () => {
   });
 
   it('removes a student after confirming, then offers to restore them', async () => {
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     const { user, calls } = await openOwnCourse([ada], {
       [`DELETE /api/courses/${course.id}/members/${ada.student.id}`]: {
         body: { ...ada, status: 'removed', endedAt: new Date().toISOString() },
@@ -99,7 +99,10 @@ describe('the roster', () => {
       [`POST /api/courses/${course.id}/members/${ada.student.id}/restore`]: { body: ada },
     });
     await user.click(await screen.findByRole('button', { name: 'Remove Ada Lovelace' }));
-    expect(confirm).toHaveBeenCalledWith(removeConfirmation('Ada Lovelace'));
+    expect(
+      screen.getByRole('alertdialog', { name: 'Remove Ada Lovelace from this class?' }),
+    ).toBeInTheDocument();
+    await answerConfirm(user, 'Remove student', REMOVE_CONFIRMATION);
     expect(await findToast('Ada Lovelace was removed')).toBeInTheDocument();
     // The toast can come a render before the list shows the change.
     await waitFor(() => expect(rowOf('Ada Lovelace')).toHaveTextContent('Removed'));
@@ -111,9 +114,9 @@ describe('the roster', () => {
   });
 
   it('does nothing when the removal is not confirmed', async () => {
-    vi.spyOn(window, 'confirm').mockReturnValue(false);
     const { user, calls } = await openOwnCourse([ada]);
     await user.click(await screen.findByRole('button', { name: 'Remove Ada Lovelace' }));
+    await answerConfirm(user, 'Cancel');
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
     expect(rowOf('Ada Lovelace')).toHaveTextContent('Active');
   });
@@ -140,12 +143,12 @@ describe('the class code panel', () => {
   });
 
   it('resets the code after confirming and shows the new one', async () => {
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     const { user, calls } = await openOwnCourse([], {
       [`POST /api/courses/${course.id}/join-code`]: { body: { joinCode: 'WXYZ-2345', joinEnabled: true } },
     });
     await user.click(screen.getByRole('button', { name: 'Reset' }));
-    expect(confirm).toHaveBeenCalledWith(RESET_CODE_CONFIRMATION);
+    expect(screen.getByRole('alertdialog', { name: 'Reset the class code?' })).toBeInTheDocument();
+    await answerConfirm(user, 'Reset code', RESET_CODE_CONFIRMATION);
     expect(await findToast('New class code: WXYZ-2345')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId('join-code')).toHaveTextContent('WXYZ-2345'));
     expect(calls.find((c) => c.path.endsWith('/join-code'))?.body).toEqual({ action: 'reset' });

@@ -3,15 +3,13 @@ import { BookOpen, Pencil, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { apiErrorBody, httpStatus } from '../../api/errors';
+import { useDeleteToBin } from '../bin/useDeleteToBin';
 import { Avatar } from '../../components/Avatar';
 import { ButtonLink } from '../../components/ButtonLink';
 import { IconButton } from '../../components/IconButton';
 import { Skeleton } from '../../components/Skeleton';
 import { EditCourseModal } from './EditCourseModal';
 import { useDeleteCourseMutation } from './coursesApi';
-
-export const DELETE_COURSE_CONFIRMATION =
-  'Are you sure you want to delete this course? This action cannot be undone.';
 
 /** Six soft accents, picked by course id so a course keeps its colour. */
 const ACCENTS = 6;
@@ -26,12 +24,13 @@ export function CourseCard({ course, isOwner }: { course: Course; isOwner: boole
   const titleId = useId();
   const [deleteCourse, { isLoading: deleting }] = useDeleteCourseMutation();
   const [editing, setEditing] = useState(false);
+  const { confirmDelete, deleted, dialog } = useDeleteToBin();
 
   async function handleDelete() {
-    if (!window.confirm(DELETE_COURSE_CONFIRMATION)) return;
+    if (!(await confirmDelete('course', course.id, course.title))) return;
     try {
       await deleteCourse(course.id).unwrap();
-      toast.success('Course deleted successfully!');
+      deleted('course', course.id);
     } catch (error) {
       // The spec's toast, with the server's reason beneath it ("It has 3 assignments. Delete them first.").
       const reason = httpStatus(error) === 409 ? apiErrorBody(error)?.message : undefined;
@@ -78,6 +77,7 @@ export function CourseCard({ course, isOwner }: { course: Course; isOwner: boole
         </ButtonLink>
       </div>
       {isOwner && <EditCourseModal course={editing ? course : null} onClose={() => setEditing(false)} />}
+      {dialog}
     </article>
   );
 }

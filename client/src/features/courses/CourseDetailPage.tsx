@@ -17,6 +17,7 @@ import { selectProfile } from '../auth/authSlice';
 import { JoinCodePanel } from '../classes/JoinCodePanel';
 import { LeaveClassButton } from '../classes/LeaveClassButton';
 import { RosterSection } from '../classes/RosterSection';
+import { CourseBin } from '../bin/BinSection';
 import { EditCourseModal } from './EditCourseModal';
 import { BackLink } from '../../components/BackLink';
 import { useGetCourseQuery } from './coursesApi';
@@ -180,6 +181,7 @@ function CourseDetailView({ detail: { course, assignments } }: { detail: CourseD
           </Card>
 
           {isOwner && <RosterSection courseId={course.id} />}
+          {isOwner && <CourseBin courseId={course.id} />}
         </div>
 
         <aside className="course-detail__side" aria-label="About this course">

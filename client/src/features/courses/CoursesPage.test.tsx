@@ -1,11 +1,12 @@
 import type { Role } from '@classwave/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { answerConfirm } from '../../test/confirm';
+import { SAMPLE_CONFIRMATION, SAMPLE_CREATED } from './sampleConfirmation';
 import { apiError, type Route } from '../../test/api';
 import { createCourse } from '../../test/factories';
 import { findToast } from '../../test/renderWithProviders';
 import { renderRoute } from '../../test/renderRoute';
-import { DELETE_COURSE_CONFIRMATION } from './CourseCard';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -174,17 +175,18 @@ describe('CoursesPage', () => {
     expect(screen.getByRole('dialog', { name: 'Create Course' })).toBeInTheDocument();
   });
 
-  it('generates sample courses and adds them to the list', async () => {
-    const samples = [createCourse({ title: 'Sample A' }), createCourse({ title: 'Sample B' })];
+  it('asks first, then adds the one sample course to the list', async () => {
+    const samples = [createCourse({ title: 'Sample A' })];
     const { user } = renderCourses('teacher', {
       'GET /api/courses': { body: [] },
       'POST /api/courses/samples': { status: 201, body: samples },
       'GET /api/dashboard': 'pending',
     });
     await user.click(await screen.findByRole('button', { name: 'Generate Samples' }));
-    expect(await findToast('Sample courses created!')).toBeInTheDocument();
-    // The toast can come a render before the list shows the new courses.
-    await waitFor(() => expect(courseCards()).toHaveLength(2));
+    await answerConfirm(user, 'Create sample course', SAMPLE_CONFIRMATION.description as string);
+    expect(await findToast(SAMPLE_CREATED)).toBeInTheDocument();
+    // The toast can come a render before the list shows the new course.
+    await waitFor(() => expect(courseCards()).toHaveLength(1));
   });
 
   it("toasts 'Failed to create sample courses' when generating fails", async () => {
@@ -193,6 +195,7 @@ describe('CoursesPage', () => {
       'POST /api/courses/samples': apiError(500, 'Boom', 'internal_error'),
     });
     await user.click(await screen.findByRole('button', { name: 'Generate Samples' }));
+    await answerConfirm(user, 'Create sample course');
     expect(await findToast('Failed to create sample courses')).toBeInTheDocument();
   });
 
@@ -202,40 +205,47 @@ describe('CoursesPage', () => {
         const course = createCourse({ title: 'Doomed', teacherId: me.id });
         return {
           'GET /api/courses': { body: [course] },
+          [`GET /api/bin/course/${course.id}/contents`]: {
+            body: { submissions: 0, grades: 0, drafts: 0, assignments: 2, students: 12 },
+          },
           [`DELETE /api/courses/${course.id}`]: deleteReply,
           'GET /api/dashboard': 'pending',
+          'GET /api/bin': { body: { items: [] } },
         };
       });
       const card = await screen.findByRole('article', { name: 'Doomed' });
       return { ...view, card };
     }
 
-    it('asks first, and does nothing when the teacher cancels', async () => {
-      const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    it('asks in the app’s dialog, naming what goes to the bin, and does nothing on Cancel', async () => {
       const { user, calls, card } = await renderOwnCourse({ status: 204 });
       await user.click(within(card).getByRole('button', { name: 'Delete course' }));
-      expect(confirm).toHaveBeenCalledWith(DELETE_COURSE_CONFIRMATION);
-      expect(DELETE_COURSE_CONFIRMATION).toBe(
-        'Are you sure you want to delete this course? This action cannot be undone.',
-      );
+      const dialog = await screen.findByRole('alertdialog', { name: 'Delete the course “Doomed”?' });
+      expect(dialog).toHaveAccessibleDescription('It moves to the bin with 2 assignments, 12 students.');
+      expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+      await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
       expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
       expect(screen.getByRole('article', { name: 'Doomed' })).toBeInTheDocument();
     });
 
-    it('removes the course and confirms once deleted', async () => {
-      vi.spyOn(window, 'confirm').mockReturnValue(true);
+    it('moves the course to the bin once confirmed, with Undo in the toast', async () => {
       const { user, card } = await renderOwnCourse({ status: 204 });
       await user.click(within(card).getByRole('button', { name: 'Delete course' }));
-      expect(await findToast('Course deleted successfully!')).toBeInTheDocument();
+      const dialog = await screen.findByRole('alertdialog', { name: 'Delete the course “Doomed”?' });
+      await user.click(within(dialog).getByRole('button', { name: 'Delete course' }));
+      expect(await findToast('Course moved to the bin')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Undo' })).toBeInTheDocument();
       // The toast can come a render before the list drops the course.
       await waitFor(() => expect(screen.queryByRole('article', { name: 'Doomed' })).not.toBeInTheDocument());
       expect(screen.getByRole('heading', { name: 'No courses available' })).toBeInTheDocument();
     });
 
     it('keeps the course and explains when it still has assignments', async () => {
-      vi.spyOn(window, 'confirm').mockReturnValue(true);
       const { user, card } = await renderOwnCourse(apiError(409, 'It has 3 assignments. Delete them first.'));
       await user.click(within(card).getByRole('button', { name: 'Delete course' }));
+      const dialog = await screen.findByRole('alertdialog', { name: 'Delete the course “Doomed”?' });
+      await user.click(within(dialog).getByRole('button', { name: 'Delete course' }));
       expect(
         await findToast('Failed to delete course. It might have associated assignments.'),
       ).toBeInTheDocument();

@@ -4,16 +4,19 @@ import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import { useAppSelector } from '../../app/hooks';
 import { Button } from '../../components/Button';
+import { useConfirm } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ListPage } from '../../components/ListPage';
 import { LoadFailed } from '../../components/LoadFailed';
 import { useErrorToast } from '../../components/useErrorToast';
 import { useNavigationFlag } from '../../components/useNavigationFlag';
 import { selectProfile } from '../auth/authSlice';
+import { TeacherBin } from '../bin/BinSection';
 import { JoinClassDialog, OPEN_JOIN_CLASS } from '../classes/JoinClassDialog';
 import { CourseCard, CourseCardSkeleton } from './CourseCard';
 import { useCreateSampleCoursesMutation, useGetCoursesQuery } from './coursesApi';
 import { CreateCourseModal } from './CreateCourseModal';
+import { SAMPLE_CONFIRMATION, SAMPLE_CREATED } from './sampleConfirmation';
 import { filterCourses } from './filterCourses';
 import './CoursesPage.css';
 
@@ -32,6 +35,7 @@ export function CoursesPage() {
   const [joinOpen, setJoinOpen] = useState(false);
   const { data: courses, isLoading, error, refetch } = useGetCoursesQuery();
   const [createSamples, { isLoading: creatingSamples }] = useCreateSampleCoursesMutation();
+  const [confirm, confirmDialog] = useConfirm();
   const visible = useMemo(() => filterCourses(courses ?? [], query), [courses, query]);
   const searching = query.trim() !== '';
 
@@ -40,9 +44,10 @@ export function CoursesPage() {
   useNavigationFlag(OPEN_JOIN_CLASS, () => setJoinOpen(true), profile?.role === 'student');
 
   async function handleGenerateSamples() {
+    if (!(await confirm(SAMPLE_CONFIRMATION))) return;
     try {
       await createSamples().unwrap();
-      toast.success('Sample courses created!');
+      toast.success(SAMPLE_CREATED);
     } catch {
       toast.error('Failed to create sample courses');
     }
@@ -136,6 +141,8 @@ export function CoursesPage() {
       }
     >
       {renderList()}
+      {isTeacher && <TeacherBin />}
+      {confirmDialog}
       {isTeacher ? (
         <CreateCourseModal open={createOpen} onClose={() => setCreateOpen(false)} />
       ) : (

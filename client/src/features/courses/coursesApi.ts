@@ -42,6 +42,7 @@ export const coursesApi = coursesQueries.injectEndpoints({
       },
     }),
     createSampleCourses: build.mutation<Course[], void>({
+      /** One new sandbox course holding three sample assignments, no student in it (DESIGN §17). */
       query: () => ({ url: '/courses/samples', method: 'POST' }),
       invalidatesTags: dashboardTagUnlessFailed,
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {

@@ -1,11 +1,11 @@
 import { ClipboardCopy, Copy, RotateCcw, Trash2 } from 'lucide-react';
 import { toast } from 'sonner';
+import { useConfirm } from '../../components/ConfirmDialog';
 import { Button } from '../../components/Button';
 import { Notice } from '../../components/Notice';
 import type { WaitReason } from './submitQueue';
 
-export const DISCARD_DISPLACED_CONFIRMATION =
-  'Discard your text from this tab? It is not saved anywhere else.';
+export const DISCARD_DISPLACED_CONFIRMATION = 'It is not saved anywhere else.';
 
 /** Copies text for the student, saying whether it worked. */
 export async function copyToClipboard(text: string): Promise<void> {
@@ -30,6 +30,7 @@ export function DisplacedText({
   onRestore: () => void;
   onDiscard: () => void;
 }) {
+  const [confirm, dialog] = useConfirm();
   return (
     <Notice tone="info" title="Your text from this tab" className="displaced">
       <p>Another tab saved over it. It is kept on this device: restore it, or copy what you need.</p>
@@ -48,12 +49,17 @@ export function DisplacedText({
           size="sm"
           icon={<Trash2 />}
           onClick={() => {
-            if (window.confirm(DISCARD_DISPLACED_CONFIRMATION)) onDiscard();
+            void confirm({
+              title: 'Discard your text from this tab?',
+              description: DISCARD_DISPLACED_CONFIRMATION,
+              confirmLabel: 'Discard text',
+            }).then((sure) => sure && onDiscard());
           }}
         >
           Discard
         </Button>
       </div>
+      {dialog}
     </Notice>
   );
 }

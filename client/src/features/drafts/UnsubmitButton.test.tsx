@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError } from '../../test/api';
 import { createAssignment, createOwnSubmission, daysFromNow } from '../../test/factories';
 import { renderAssignments } from '../../test/renderRoute';
+import { answerConfirm } from '../../test/confirm';
 import { findToast } from '../../test/renderWithProviders';
 import { UNSUBMIT_CONFIRMATION } from './UnsubmitButton';
 
@@ -12,7 +13,6 @@ afterEach(() => {
 
 describe('Unsubmit', () => {
   it('takes an ungraded submission back before the due time, after asking', async () => {
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     const assignment = createAssignment({ title: 'Taken back', submission: createOwnSubmission() });
     const { user, calls } = renderAssignments('student', {
       'GET /api/assignments': { body: [assignment] },
@@ -22,7 +22,7 @@ describe('Unsubmit', () => {
     });
     const card = await screen.findByRole('article', { name: 'Taken back' });
     await user.click(within(card).getByRole('button', { name: 'Unsubmit' }));
-    expect(confirm).toHaveBeenCalledWith(UNSUBMIT_CONFIRMATION);
+    await answerConfirm(user, 'Unsubmit', UNSUBMIT_CONFIRMATION);
     expect(await findToast('Submission taken back: it is a draft again.')).toBeInTheDocument();
     expect(calls.some((c) => c.method === 'DELETE')).toBe(true);
     await waitFor(() => expect(within(card).getByRole('button', { name: 'Submit' })).toBeInTheDocument());
@@ -46,7 +46,6 @@ describe('Unsubmit', () => {
   });
 
   it("shows the server's reason when it refuses", async () => {
-    vi.spyOn(window, 'confirm').mockReturnValue(true);
     const assignment = createAssignment({ title: 'Refused', submission: createOwnSubmission() });
     const { user } = renderAssignments('student', {
       'GET /api/assignments': { body: [assignment] },
@@ -58,12 +57,12 @@ describe('Unsubmit', () => {
     });
     const card = await screen.findByRole('article', { name: 'Refused' });
     await user.click(within(card).getByRole('button', { name: 'Unsubmit' }));
+    await answerConfirm(user, 'Unsubmit');
     expect(await findToast('This submission is graded, so it cannot be taken back.')).toBeInTheDocument();
     expect(within(card).getByRole('button', { name: 'Unsubmit' })).toBeInTheDocument();
   });
 
   it('says nothing about grading when the server holds a grade back (a neutral refusal)', async () => {
-    vi.spyOn(window, 'confirm').mockReturnValue(true);
     // A held grade reaches the student as an ungraded submission: Unsubmit is offered, then refused.
     const assignment = createAssignment({ title: 'Held', submission: createOwnSubmission() });
     const { user } = renderAssignments('student', {
@@ -75,6 +74,7 @@ describe('Unsubmit', () => {
     });
     const card = await screen.findByRole('article', { name: 'Held' });
     await user.click(within(card).getByRole('button', { name: 'Unsubmit' }));
+    await answerConfirm(user, 'Unsubmit');
     const toast = await findToast(/can no longer be taken back/);
     expect(toast.closest('[data-sonner-toast]')).not.toHaveTextContent(/grade/i);
     expect(card).not.toHaveTextContent(/grade/i);

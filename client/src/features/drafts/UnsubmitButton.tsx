@@ -3,10 +3,11 @@ import { Undo2 } from 'lucide-react';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
+import { useConfirm } from '../../components/ConfirmDialog';
 import { useUnsubmitMutation } from './draftsApi';
 
 export const UNSUBMIT_CONFIRMATION =
-  'Take your submission back? It becomes a draft again, and your teacher no longer sees it until you submit again.';
+  'It becomes a draft again, and your teacher no longer sees it until you submit again.';
 
 /** Whether the student may still take a submission back (DESIGN §12): ungraded, before the due time. */
 export const canUnsubmit = (assignment: Assignment, submission: OwnSubmission, now: Date) =>
@@ -23,9 +24,15 @@ export function UnsubmitButton({
   describedBy: string;
 }) {
   const [unsubmit, { isLoading }] = useUnsubmitMutation();
+  const [confirm, dialog] = useConfirm();
 
   async function handleClick() {
-    if (!window.confirm(UNSUBMIT_CONFIRMATION)) return;
+    const sure = await confirm({
+      title: 'Take your submission back?',
+      description: UNSUBMIT_CONFIRMATION,
+      confirmLabel: 'Unsubmit',
+    });
+    if (!sure) return;
     try {
       await unsubmit({ assignmentId: assignment.id, submissionId: submission.id }).unwrap();
       toast.success('Submission taken back: it is a draft again.');
@@ -35,15 +42,18 @@ export function UnsubmitButton({
   }
 
   return (
-    <Button
-      variant="secondary"
-      size="sm"
-      icon={<Undo2 />}
-      loading={isLoading}
-      aria-describedby={describedBy}
-      onClick={() => void handleClick()}
-    >
-      Unsubmit
-    </Button>
+    <>
+      <Button
+        variant="secondary"
+        size="sm"
+        icon={<Undo2 />}
+        loading={isLoading}
+        aria-describedby={describedBy}
+        onClick={() => void handleClick()}
+      >
+        Unsubmit
+      </Button>
+      {dialog}
+    </>
   );
 }

@@ -25,7 +25,10 @@ export const notificationsLive: LiveFeature = {
     'assignment:created':
       ({ data: assignment, at }) =>
       (dispatch, getState) => {
-        if (!isTeacher(getState())) void dispatch(loadAssignmentNotification(assignment.id, at));
+        if (isTeacher(getState())) return;
+        // Restored from the bin (no status for the class): its old entries are back, none is new.
+        if (assignment.status === null) dispatch(notificationsApi.util.invalidateTags(['Notifications']));
+        else void dispatch(loadAssignmentNotification(assignment.id, at));
       },
   },
   refetch: () => (dispatch) => dispatch(notificationsApi.util.invalidateTags(['Notifications'])),

@@ -3,11 +3,12 @@ import type { BinContents, BinItem, BinKind, BinList } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
-import { assignments, courses, profiles, submissions } from '../db/schema.js';
+import { assignments, courseMembers, courses, profiles, submissions } from '../db/schema.js';
+import type { DomainEventBus } from '../events.js';
 import { conflict, notFound } from '../http/errors.js';
 import { found, requireTeacher } from '../policies.js';
 import type { Outbox } from '../realtime/outbox.js';
-import { audience } from '../realtime/rooms.js';
+import { audience, userRoom } from '../realtime/rooms.js';
 import { requireOwnerOf } from '../classes/visibility.js';
 import { recordAssignment } from '../assignments/service.js';
 import { toCourse } from '../courses/service.js';
@@ -19,7 +20,17 @@ const NOTHING_TO_RESTORE = 'Nothing in your bin by that id.';
  * The bin (DESIGN §17): what a teacher deleted, listed with what it holds, and restored. Only the
  * course's teacher sees or restores it; a binned course or assignment is nowhere else.
  */
-export function createBinService({ db, clock, outbox }: { db: Db; clock: Clock; outbox: Outbox }) {
+export function createBinService({
+  db,
+  clock,
+  outbox,
+  bus,
+}: {
+  db: Db;
+  clock: Clock;
+  outbox: Outbox;
+  bus: DomainEventBus;
+}) {
   async function item(
     tx: Db | Tx,
     kind: BinKind,
@@ -101,7 +112,7 @@ export function createBinService({ db, clock, outbox }: { db: Db; clock: Clock; 
      * `course:created`, the assignment's `assignment:created` (DESIGN §8).
      */
     async restore(caller: Caller, kind: BinKind, id: string): Promise<void> {
-      await outbox.transaction(async (tx, record) => {
+      const members = await outbox.transaction(async (tx, record): Promise<string[]> => {
         const now = clock.now();
         if (kind === 'assignment') {
           const [row] = await tx
@@ -132,7 +143,7 @@ export function createBinService({ db, clock, outbox }: { db: Db; clock: Clock; 
             now,
             true,
           );
-          return;
+          return [];
         }
         const [row] = await tx
           .select({ course: courses, teacherName: profiles.fullName })
@@ -161,10 +172,20 @@ export function createBinService({ db, clock, outbox }: { db: Db; clock: Clock; 
         await takeOutOfBin(tx, 'course', id, now);
         const course = { ...row.course, deletedAt: null, deletedBy: null };
         const teacherName = found(row, 'Course').teacherName;
-        // Its members see it again (without the join code), its teacher's tabs with it.
-        record('course:created', toCourse(course, teacherName, null), audience.members(id));
+        // Its members see it again (without the join code), its teacher's tabs with it. To each
+        // member's own room: a binned course is no room of anyone's (sockets and the replay leave it
+        // out), so their sockets join it again only once this has committed.
+        const active = await tx
+          .select({ studentId: courseMembers.studentId })
+          .from(courseMembers)
+          .where(and(eq(courseMembers.courseId, id), eq(courseMembers.status, 'active')));
+        const studentIds = active.map((m) => m.studentId);
+        if (studentIds.length > 0)
+          record('course:created', toCourse(course, teacherName, null), studentIds.map(userRoom));
         record('course:created', toCourse(course, teacherName, caller.userId), audience.owner(caller.userId));
+        return studentIds;
       });
+      for (const studentId of members) bus.emit('membership', { studentId, courseId: id, active: true });
     },
   };
 }

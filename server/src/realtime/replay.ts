@@ -3,7 +3,7 @@ import type { LiveEvent, LiveEventType, MissedEvents } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
-import { courseMembers, events } from '../db/schema.js';
+import { courseMembers, courses, events } from '../db/schema.js';
 import { batchLoader } from '../db/batch-loader.js';
 import { userRoom } from './rooms.js';
 
@@ -71,8 +71,10 @@ export function createReplayService({
         // The caller's current rooms: their user room and the course rooms of their active memberships,
         // read here so a removal counts from the moment it commits. Role rooms are left out on purpose:
         // events stored before classes (DESIGN §11) went to `role:student`, and would show other courses.
+        // A course in the bin is no room of anyone's: its course:deleted went to each member's own room.
         sql`${events.audience} && (array[${sql.placeholder('userRoom')}::text] || array(
           select 'course:' || ${courseMembers.courseId}::text from ${courseMembers}
+          join ${courses} on ${courses.id} = ${courseMembers.courseId} and ${courses.deletedAt} is null
           where ${courseMembers.studentId} = ${sql.placeholder('userId')}::uuid and ${courseMembers.status} = 'active'))`,
       ),
     )

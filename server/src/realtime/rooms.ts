@@ -34,7 +34,7 @@ export const memberStudentRoom = (studentId: string, assignmentId: string) =>
   `${MEMBER_STUDENT_PREFIX}${assignmentId}:${studentId}`;
 
 export const audience = {
-  /** course:created: the owner's tabs only (nobody else is in a new course; a restored one's members hear `members`). */
+  /** course:created: the owner's tabs only (nobody else is in a new course; a restored one's members hear it in their own rooms). */
   owner: (teacherId: string) => [userRoom(teacherId)],
   /** course:updated / course:deleted / assignment:*: the course's active members and its teacher. */
   course: (courseId: string, teacherId: string) => [courseRoom(courseId), userRoom(teacherId)],

@@ -9,9 +9,9 @@ import type { AuthService } from '../auth/service.js';
 import { AppError } from '../http/errors.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { batchLoader } from '../db/batch-loader.js';
-import { courseMembers } from '../db/schema.js';
+import { courseMembers, courses } from '../db/schema.js';
 import type { DomainEventBus, SessionEnded } from '../events.js';
 import { cursorOf, holdLiveEvents } from './catch-up.js';
 import { refuse, socketListener } from './listener.js';
@@ -76,6 +76,8 @@ export function createRealtime(options: RealtimeOptions) {
     const rows = await options.db
       .select({ studentId: courseMembers.studentId, courseId: courseMembers.courseId })
       .from(courseMembers)
+      // Not a course in the bin: the replay leaves it out too, and a restore joins its members again.
+      .innerJoin(courses, and(eq(courses.id, courseMembers.courseId), isNull(courses.deletedAt)))
       .where(and(inArray(courseMembers.studentId, studentIds), eq(courseMembers.status, 'active')));
     const byStudent = new Map<string, string[]>();
     for (const r of rows)

@@ -71,6 +71,8 @@ export default defineConfig({
   test: {
     name: 'client',
     environment: 'jsdom',
+    // Node 25 and later have a localStorage of their own, which hides jsdom's from the tests.
+    execArgv: Number(process.versions.node.split('.')[0]) >= 22 ? ['--no-experimental-webstorage'] : [],
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
   },

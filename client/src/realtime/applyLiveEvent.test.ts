@@ -83,7 +83,12 @@ describe('applyLiveEvent', () => {
   it("shows a new assignment in a student's list by due date, with no submission of theirs", () => {
     const later = createAssignment({ title: 'Later', dueDate: daysFromNow(9) });
     const { store, read } = storeWith('student', { assignments: [later] });
-    const created = createAssignment({ title: 'Sooner', dueDate: daysFromNow(2), submissionCount: 0 });
+    const created = createAssignment({
+      title: 'Sooner',
+      dueDate: daysFromNow(2),
+      submissionCount: 0,
+      status: 'not_submitted',
+    });
     store.dispatch(applyLiveEvent(event('assignment:created', created)));
     expect(read.assignments().map((a) => [a.title, a.submission, a.submissionCount])).toEqual([
       ['Sooner', null, null],

@@ -10,6 +10,7 @@ import {
 } from '../../test/answerDialog';
 import { apiError, type Reply } from '../../test/api';
 import { renderAssignments } from '../../test/renderRoute';
+import { answerConfirm } from '../../test/confirm';
 import {
   MAX_CONFLICT_COPIES,
   readConflictCopies,
@@ -123,6 +124,7 @@ describe('another tab saved first', () => {
     expect(within(again).getByTestId('displaced-text')).toHaveTextContent('Mine, lost to the other tab');
     // Discarded: gone from the device too, and not offered again.
     await user.click(within(again).getByRole('button', { name: 'Discard' }));
+    await answerConfirm(user, 'Discard text');
     await waitFor(async () => expect(await readConflictCopies(me.id, assignment.id)).toEqual([]));
   }, 20_000);
 

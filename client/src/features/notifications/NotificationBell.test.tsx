@@ -170,7 +170,8 @@ describe('NotificationBell', () => {
       'GET /api/notifications': () => ({ body: current }),
     });
     await screen.findByRole('button', { name: 'Notifications' });
-    const assignment = createAssignment({ title: 'Essay' });
+    // As the class's view is sent: a new assignment, nothing submitted (a restored one has no status).
+    const assignment = createAssignment({ title: 'Essay', status: 'not_submitted' });
     const entry = createNotification({
       kind: 'assignment_created',
       title: 'New assignment in Biology: Essay',

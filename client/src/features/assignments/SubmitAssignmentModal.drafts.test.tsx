@@ -112,7 +112,11 @@ describe('the answer dialog keeps the draft', () => {
     online = false;
     const { user, box, assignment, me } = await openDialog();
     await user.type(box, 'Typed offline');
-    expect(statusLine()).toHaveTextContent('Not saved — check your connection');
+    // "Not saved" lasts until the device copy is written, which a slow machine may already have
+    // done by the time the last key is typed: either is honest, "Saved" never is.
+    expect(statusLine()).toHaveTextContent(
+      /(Not saved — check your connection|Saved on this device — reconnecting)/,
+    );
     await waitFor(() => expect(statusLine()).toHaveTextContent('Saved on this device — reconnecting'), {
       timeout: 3000,
     });

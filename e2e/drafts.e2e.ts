@@ -246,8 +246,8 @@ test.describe('a student’s work is never lost', () => {
     await expect(status).toHaveText(/^Saved/);
     await navTo(teacher, 'Courses');
     await teacher.getByRole('link', { name: 'View Course' }).first().click();
-    teacher.once('dialog', (confirm) => void confirm.accept());
     await teacher.getByRole('button', { name: 'Remove Back Student' }).click();
+    await teacher.getByRole('alertdialog').getByRole('button', { name: 'Remove student' }).click();
     const gone = dialog.getByText('This assignment is no longer available to you');
     await expect(gone).toBeVisible();
     await box.fill('Before the removal, and during it');

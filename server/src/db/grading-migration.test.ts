@@ -1,15 +1,7 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS_FOLDER } from './client.js';
-
-const statements = (file: string) =>
-  readFileSync(path.join(MIGRATIONS_FOLDER, file), 'utf8')
-    .split('--> statement-breakpoint')
-    .map((s) => s.trim())
-    .filter(Boolean);
+import { applyMigration, applyMigrationsBefore } from '../../test/support/migrations.js';
 
 describe('migration 0004 (grading) on existing data', () => {
   // A fresh PGlite (not the migrated template copy the other tests use) starts slowly on a busy machine.
@@ -20,13 +12,7 @@ describe('migration 0004 (grading) on existing data', () => {
       const db = new PGlite();
       const query = async (text: string) => (await db.query<Record<string, unknown>>(text)).rows;
       try {
-        for (const file of [
-          '0000_init.sql',
-          '0001_event_commit_order.sql',
-          '0002_classes.sql',
-          '0003_accounts.sql',
-        ])
-          for (const s of statements(file)) await query(s);
+        await applyMigrationsBefore(query, '0004');
         const [teacher, ada, ben] = [randomUUID(), randomUUID(), randomUUID()];
         for (const [id, role] of [
           [teacher, 'teacher'],
@@ -51,7 +37,7 @@ describe('migration 0004 (grading) on existing data', () => {
           `insert into submissions (assignment_id, student_id, content) values ('${assignment}', '${ben}', 'y')`,
         );
 
-        for (const s of statements('0004_grading.sql')) await query(s);
+        await applyMigration(query, '0004_grading.sql');
 
         const rows = await query(
           'select student_id, version, returned_at, graded_by from submissions order by version desc',

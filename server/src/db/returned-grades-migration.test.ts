@@ -1,15 +1,7 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS_FOLDER } from './client.js';
-
-const statements = (file: string) =>
-  readFileSync(path.join(MIGRATIONS_FOLDER, file), 'utf8')
-    .split('--> statement-breakpoint')
-    .map((s) => s.trim())
-    .filter(Boolean);
+import { applyMigration, applyMigrationsBefore } from '../../test/support/migrations.js';
 
 describe('migration 0008 (returned grades) on existing data', () => {
   // A fresh PGlite (not the migrated template copy the other tests use) starts slowly on a busy machine.
@@ -20,10 +12,7 @@ describe('migration 0008 (returned grades) on existing data', () => {
       const db = new PGlite();
       const query = async (text: string) => (await db.query<Record<string, unknown>>(text)).rows;
       try {
-        const before = readdirSync(MIGRATIONS_FOLDER)
-          .filter((f) => f.endsWith('.sql') && f < '0008')
-          .sort();
-        for (const file of before) for (const s of statements(file)) await query(s);
+        await applyMigrationsBefore(query, '0008');
         const [teacher, ada, ben] = [randomUUID(), randomUUID(), randomUUID()];
         for (const [id, role] of [
           [teacher, 'teacher'],
@@ -50,7 +39,7 @@ describe('migration 0008 (returned grades) on existing data', () => {
            values ('${assignment}', '${ben}', 'y', 5, 'Hmm', '2026-01-02T03:04:05Z', 1)`,
         );
 
-        for (const s of statements('0008_returned_grades.sql')) await query(s);
+        await applyMigration(query, '0008_returned_grades.sql');
 
         expect(
           await query(

@@ -1,26 +1,16 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { JOIN_CODE_ALPHABET } from '@classwave/shared';
-import { MIGRATIONS_FOLDER } from '../../src/db/client.js';
+import { applyMigration, applyMigrationsBefore, type Query } from './migrations.js';
+
+export type { Query };
 
 /**
  * The classes migration (0002) on a database that already has data: every course gets a code of the
  * alphabet, and every student who submitted to a course becomes its active member.
- */
-const statements = (file: string) =>
-  readFileSync(path.join(MIGRATIONS_FOLDER, file), 'utf8')
-    .split('--> statement-breakpoint')
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-export type Query = (text: string) => Promise<Array<Record<string, unknown>>>;
-
-/** Applies 0000–0001, writes data as it stood before classes, applies 0002 and checks the result. */
+ * Applies 0000–0001, writes data as it stood before classes, applies 0002 and checks the result. */
 export async function migrateWithData(query: Query) {
-  for (const file of ['0000_init.sql', '0001_event_commit_order.sql'])
-    for (const s of statements(file)) await query(s);
+  await applyMigrationsBefore(query, '0002');
   const [teacher, ada, ben, cy] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
   const people = [
     [teacher, 'teacher'],
@@ -55,7 +45,7 @@ export async function migrateWithData(query: Query) {
   ])
     await query(`insert into submissions (assignment_id, student_id, content) values ('${a}', '${s}', 'x')`);
 
-  for (const s of statements('0002_classes.sql')) await query(s);
+  await applyMigration(query, '0002_classes.sql');
 
   const codes = await query('select join_code, join_enabled from courses');
   expect(codes).toHaveLength(3);

@@ -107,19 +107,7 @@ export const binJobs: Readonly<Record<string, JobHandler>> = {
     if (!row?.deletedAt) return { done: true };
     const due = purgeAt(row.deletedAt);
     if (due > now) return { runAt: due };
-    if (kind === 'course') {
-      const held = await tx
-        .select({ id: assignments.id })
-        .from(assignments)
-        .where(eq(assignments.courseId, id));
-      if (held.length > 0)
-        await tx.delete(assignments).where(
-          inArray(
-            assignments.id,
-            held.map((a) => a.id),
-          ),
-        );
-    }
+    if (kind === 'course') await tx.delete(assignments).where(eq(assignments.courseId, id));
     await tx.delete(table).where(eq(table.id, id));
     return { done: true };
   },

@@ -157,6 +157,7 @@ describe('a binned assignment, as its students see it', () => {
     expect(await readsThatMention()).toEqual([]);
     // By id, every route about the assignment answers as if it never was.
     expect((await call(ada, 'GET', `/api/assignments/${assignment.id}/draft`)).statusCode).toBe(404);
+    expect((await call(ada, 'GET', `/api/assignments/${assignment.id}/submission`)).statusCode).toBe(404);
     const resubmit = await call(ada, 'POST', `/api/assignments/${assignment.id}/submissions`, {
       content: 'x',
     });

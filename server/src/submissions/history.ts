@@ -48,11 +48,12 @@ interface OwnRow {
 
 /**
  * `$1` the assignment, `$2` the student. One statement, so the submission and its history are read
- * from one snapshot (a submit or unsubmit committing meanwhile is seen in both or in neither). Only
+ * from one snapshot (a submit or unsubmit committing meanwhile is seen in both or in neither); an
+ * assignment or course in the bin is not there (DESIGN §17). Only
  * the returned grade's columns are read: the working grade may be held (DESIGN §13, §17).
  */
 const ownStatement: Statement = {
-  name: 'own_submission_v1',
+  name: 'own_submission_v2',
   text: `select ${isoText('a.due_date')} as due_date, m.status as membership,
       exists (select 1 from excusals e where e.assignment_id = a.id and e.student_id = $2) as excused,
       s.id as sub_id, s.content, ${isoText('s.submitted_at')} as submitted_at,
@@ -62,9 +63,10 @@ const ownStatement: Statement = {
           'submissionId', h.submission_id) order by h.at, h.id)
         from submission_events h where h.assignment_id = a.id and h.student_id = $2)::text as history
     from assignments a
+    join courses c on c.id = a.course_id and c.deleted_at is null
     left join course_members m on m.course_id = a.course_id and m.student_id = $2
     left join submissions s on s.assignment_id = a.id and s.student_id = $2
-    where a.id = $1`,
+    where a.id = $1 and a.deleted_at is null`,
 };
 
 const NOT_FOUND = 'Assignment not found.';

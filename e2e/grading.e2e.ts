@@ -65,6 +65,18 @@ async function createAssignment(
 const cardOf = (page: Page, title: string) =>
   page.getByRole('list', { name: 'Assignments' }).getByRole('listitem').filter({ hasText: title });
 
+/** From Courses, as a teacher would: the course's page, then its Gradebook. */
+async function openGradebook(teacher: Page, course: string) {
+  await teacher.goto('/courses');
+  await teacher
+    .getByRole('list', { name: 'Courses' })
+    .getByRole('article')
+    .filter({ hasText: course })
+    .getByRole('link', { name: 'View Course' })
+    .click();
+  await teacher.getByRole('link', { name: 'Gradebook' }).click();
+}
+
 async function submit(student: Page, title: string, answer: string) {
   await navTo(student, 'Assignments');
   await cardOf(student, title).getByRole('button', { name: 'Submit' }).click();
@@ -205,14 +217,7 @@ test.describe('grading teachers can trust', () => {
   }) => {
     const { teacher, student, course, code } = await classroom(browser, 'Book');
     await createAssignment(teacher, { course, code, title: 'Live cell' });
-    await teacher.goto('/courses');
-    await teacher
-      .getByRole('list', { name: 'Courses' })
-      .getByRole('article')
-      .filter({ hasText: course })
-      .getByRole('link', { name: 'View Course' })
-      .click();
-    await teacher.getByRole('link', { name: 'Gradebook' }).click();
+    await openGradebook(teacher, course);
     const grid = teacher.getByRole('grid', { name: `Gradebook for ${course}` });
     const cell = grid.getByRole('gridcell', { name: /^Book Student, Live cell:/ });
     await expect(cell).toHaveAccessibleName('Book Student, Live cell: no submission');
@@ -248,14 +253,7 @@ test.describe('grading teachers can trust', () => {
     ];
     for (const title of titles) await createAssignment(teacher, { course, code, title });
     await teacher.setViewportSize({ width: 1280, height: 800 });
-    await teacher.goto('/courses');
-    await teacher
-      .getByRole('list', { name: 'Courses' })
-      .getByRole('article')
-      .filter({ hasText: course })
-      .getByRole('link', { name: 'View Course' })
-      .click();
-    await teacher.getByRole('link', { name: 'Gradebook' }).click();
+    await openGradebook(teacher, course);
     const grid = teacher.getByRole('grid', { name: `Gradebook for ${course}` });
     const total = grid.getByRole('columnheader', { name: 'Total' });
     await expect(total).toBeInViewport({ ratio: 1 });
@@ -322,14 +320,7 @@ test.describe('grading teachers can trust', () => {
     const { teacher, student, course, code } = await classroom(browser, 'Cells');
     await createAssignment(teacher, { course, code, title: 'Shared cell' });
     await submit(student, 'Shared cell', 'Graded twice at once.');
-    await teacher.goto('/courses');
-    await teacher
-      .getByRole('list', { name: 'Courses' })
-      .getByRole('article')
-      .filter({ hasText: course })
-      .getByRole('link', { name: 'View Course' })
-      .click();
-    await teacher.getByRole('link', { name: 'Gradebook' }).click();
+    await openGradebook(teacher, course);
     const other = await teacher.context().newPage();
     await other.goto(teacher.url());
     const gridOf = (page: Page) => page.getByRole('grid', { name: `Gradebook for ${course}` });

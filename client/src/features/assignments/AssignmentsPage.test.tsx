@@ -237,6 +237,17 @@ describe('AssignmentsPage', () => {
       await waitFor(() => expect(screen.queryByRole('article', { name: 'Doomed' })).not.toBeInTheDocument());
     });
 
+    it('does not claim the assignment holds no work when its counts could not be read', async () => {
+      const unknown = createAssignment({ title: 'Unknown', submissionCount: 3 });
+      const { user } = renderAssignments('teacher', {
+        'GET /api/assignments': { body: [unknown] },
+        [`GET /api/bin/assignment/${unknown.id}/contents`]: apiError(503, 'Try again', 'unavailable'),
+      });
+      await user.click(within(await card('Unknown')).getByRole('button', { name: 'Delete assignment' }));
+      const dialog = await screen.findByRole('alertdialog', { name: 'Delete the assignment “Unknown”?' });
+      expect(dialog).toHaveAccessibleDescription('It moves to the bin with whatever it holds.');
+    });
+
     it('does nothing when the teacher cancels, or presses Escape', async () => {
       const kept = createAssignment({ title: 'Kept', submissionCount: 0 });
       const { user, calls } = renderAssignments('teacher', {

@@ -1,10 +1,17 @@
-import { BIN_KEEP_DAYS, describeContents, type BinKind } from '@classwave/shared';
+import { BIN_KEEP_DAYS, describeContents, type BinContents, type BinKind } from '@classwave/shared';
 import type { ReactNode } from 'react';
 import { toast } from 'sonner';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { useLazyGetBinContentsQuery, useRestoreFromBinMutation } from './binApi';
 
-const NOUN: Record<BinKind, string> = { course: 'course', assignment: 'assignment' };
+const capitalized = (kind: BinKind) => `${kind[0]!.toUpperCase()}${kind.slice(1)}`;
+
+/** What the confirmation says goes with it; the counts unknown (the request failed), it says so. */
+function whatGoes(contents: BinContents | undefined): string {
+  if (!contents) return 'It moves to the bin with whatever it holds.';
+  const held = describeContents(contents);
+  return held ? `It moves to the bin with ${held}.` : 'It moves to the bin. It holds no student work.';
+}
 
 /**
  * Deleting a course or an assignment (DESIGN §17): the app's dialog names what goes to the bin
@@ -22,32 +29,29 @@ export function useDeleteToBin(): {
   async function confirmDelete(kind: BinKind, id: string, title: string) {
     // Without the counts (the request failed) the question is still asked, and the bin still keeps it.
     const { data } = await loadContents({ kind, id });
-    const held = data ? describeContents(data) : null;
     return confirm({
-      title: `Delete the ${NOUN[kind]} “${title}”?`,
-      description: held
-        ? `It moves to the bin with ${held}.`
-        : `It moves to the bin. It holds no student work.`,
+      title: `Delete the ${kind} “${title}”?`,
+      description: whatGoes(data),
       children: (
         <p>
           Its students no longer see it. You can restore it from the bin for {BIN_KEEP_DAYS} days; after that
           it is deleted for good.
         </p>
       ),
-      confirmLabel: `Delete ${NOUN[kind]}`,
+      confirmLabel: `Delete ${kind}`,
     });
   }
 
   function deleted(kind: BinKind, id: string) {
-    toast.success(`${kind === 'course' ? 'Course' : 'Assignment'} moved to the bin`, {
+    toast.success(`${capitalized(kind)} moved to the bin`, {
       action: {
         label: 'Undo',
         onClick: () => {
           restore({ kind, id })
             .unwrap()
             .then(
-              () => toast.success(`${kind === 'course' ? 'Course' : 'Assignment'} restored`),
-              () => toast.error(`Could not restore the ${NOUN[kind]}. It is still in the bin.`),
+              () => toast.success(`${capitalized(kind)} restored`),
+              () => toast.error(`Could not restore the ${kind}. It is still in the bin.`),
             );
         },
       },

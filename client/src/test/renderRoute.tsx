@@ -1,5 +1,5 @@
 import type { Profile, Role } from '@classwave/shared';
-import { AppRoutes } from '../app/router';
+import { AppRoutes } from './appRoutes';
 import { answerApi, type Route } from './api';
 import { signedInAuth } from './factories';
 import { renderWithProviders } from './renderWithProviders';

@@ -1,8 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { toast } from 'sonner';
-import { afterEach, beforeAll } from 'vitest';
-import { preloadAllPages } from '../app/router';
+import { afterEach, vi } from 'vitest';
 
 // A browser resolves a relative Request URL ('/api/...') against the page; the Node Request that
 // jsdom leaves in place does not, so give it the page's base as a browser would.
@@ -25,14 +24,12 @@ Element.prototype.hasPointerCapture ??= () => false;
 
 // Vitest runs without globals, so Testing Library cannot register its own cleanup. sonner keeps
 // its toasts in module state: without the dismiss, one test's toasts show in the next one's toaster.
+// Nothing a test fakes outlives it, whatever the test forgot to undo.
 afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
   toast.dismiss();
   cleanup();
   window.localStorage.clear();
 });
 
-// The app loads each page's chunk on first visit; tests render routes and query them at once, as
-// a browser that has already fetched the chunks would show them.
-beforeAll(async () => {
-  await preloadAllPages();
-});

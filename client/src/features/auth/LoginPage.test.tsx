@@ -1,7 +1,7 @@
 import { verifyLinkErrorMessages } from '@classwave/shared';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../../app/router';
+import { AppRoutes } from '../../test/appRoutes';
 import { apiError, answerApi } from '../../test/api';
 import { createProfile, createSession, signedOutAuth } from '../../test/factories';
 import { findToast, renderWithProviders } from '../../test/renderWithProviders';

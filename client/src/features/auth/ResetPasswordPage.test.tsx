@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../app/router';
+import { AppRoutes } from '../../test/appRoutes';
 import { answerApi, apiError } from '../../test/api';
 import { signedOutAuth } from '../../test/factories';
 import { findToast, renderWithProviders } from '../../test/renderWithProviders';

@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../test/renderWithProviders';
 import { signedOutAuth } from '../../test/factories';
-import { AppRoutes } from '../../app/router';
+import { AppRoutes } from '../../test/appRoutes';
 import { answerApi, type Reply } from '../../test/api';
 
 // The screen after sign-up depends only on the answers of GET /api/auth/settings and POST

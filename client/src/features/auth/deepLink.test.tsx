@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { useLocation } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../../app/router';
+import { AppRoutes } from '../../test/appRoutes';
 import { answerApi, type Route } from '../../test/api';
 import { createProfile, createSession, signedInAuth, signedOutAuth } from '../../test/factories';
 import { renderWithProviders } from '../../test/renderWithProviders';

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { useLocation } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../../app/router';
+import { AppRoutes } from '../../test/appRoutes';
 import { createSession, loadingAuth, signedInAuth, signedOutAuth } from '../../test/factories';
 import { renderWithProviders } from '../../test/renderWithProviders';
 

@@ -2,7 +2,7 @@ import type { JoinPreview } from '@classwave/shared';
 import { screen, waitFor } from '@testing-library/react';
 import { useLocation } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../../app/router';
+import { AppRoutes } from '../../test/appRoutes';
 import { apiError, answerApi, type Route } from '../../test/api';
 import { createCourse, signedInAuth } from '../../test/factories';
 import { renderWithProviders } from '../../test/renderWithProviders';

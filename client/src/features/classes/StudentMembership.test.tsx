@@ -2,7 +2,7 @@ import type { LiveEvent } from '@classwave/shared';
 import { act, screen, waitFor } from '@testing-library/react';
 import { useLocation } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../../app/router';
+import { AppRoutes } from '../../test/appRoutes';
 import { applyLiveEvent } from '../../realtime/applyLiveEvent';
 import { answerConfirm } from '../../test/confirm';
 import { answerApi, apiError, type Route } from '../../test/api';

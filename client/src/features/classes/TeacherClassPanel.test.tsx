@@ -1,7 +1,7 @@
 import type { LiveEvent, LiveEventData, LiveEventType } from '@classwave/shared';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../../app/router';
+import { AppRoutes } from '../../test/appRoutes';
 import { applyLiveEvent } from '../../realtime/applyLiveEvent';
 import { answerConfirm } from '../../test/confirm';
 import { answerApi, type Route } from '../../test/api';

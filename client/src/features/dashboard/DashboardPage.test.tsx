@@ -4,7 +4,7 @@ import { QUICK_ACTIONS } from './quickActions';
 import { screen, within } from '@testing-library/react';
 import { useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../app/router';
+import { AppRoutes } from '../../test/appRoutes';
 import { answerApi, apiError, type Reply, type Route } from '../../test/api';
 import { signedInAuth } from '../../test/factories';
 import { findToast, renderWithProviders } from '../../test/renderWithProviders';

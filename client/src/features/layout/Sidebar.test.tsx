@@ -1,7 +1,7 @@
 import { SIDEBAR_WIDTH_COLLAPSED, SIDEBAR_WIDTH_EXPANDED } from '@classwave/shared';
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../app/router';
+import { AppRoutes } from '../../test/appRoutes';
 import { createSession, signedInAuth } from '../../test/factories';
 import { renderWithProviders } from '../../test/renderWithProviders';
 import { SIDEBAR_COLLAPSED_KEY } from './layoutSlice';

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../app/router';
+import { AppRoutes } from '../../test/appRoutes';
 import { createAssignment, createCourse, signedOutAuth } from '../../test/factories';
 import { renderRoute } from '../../test/renderRoute';
 import { renderWithProviders } from '../../test/renderWithProviders';

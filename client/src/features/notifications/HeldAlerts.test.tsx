@@ -2,7 +2,7 @@ import type { LiveEvent, NotificationPage, NotificationSettings } from '@classwa
 import { act, cleanup, screen } from '@testing-library/react';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../app/router';
+import { AppRoutes } from '../../test/appRoutes';
 import { applyLiveEvent } from '../../realtime/applyLiveEvent';
 import { answerApi } from '../../test/api';
 import { createNotification, signedInAuth } from '../../test/factories';

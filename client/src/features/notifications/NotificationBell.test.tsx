@@ -2,7 +2,7 @@ import type { LiveEvent, LiveEventData, LiveEventType, NotificationPage } from '
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { useLocation } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../app/router';
+import { AppRoutes } from '../../test/appRoutes';
 import { applyLiveEvent } from '../../realtime/applyLiveEvent';
 import { ASSIGNMENT_ENTRY_WAIT } from './notificationsApi';
 import { answerApi, type Route } from '../../test/api';

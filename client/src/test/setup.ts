@@ -32,4 +32,3 @@ afterEach(() => {
   cleanup();
   window.localStorage.clear();
 });
-

@@ -204,8 +204,21 @@ describe('PUT /api/assignments/:id/grades/:studentId', () => {
     expect(draft.statusCode).toBe(200);
     expect((await send(ada, 'DELETE', `/api/assignments/${assignment.id}/submission`)).statusCode).toBe(404);
 
+    const adaLive = await connect(url, ada.token);
+    open.push(adaLive);
     const own = await submit(t, ada, assignment, 'Late but here');
     expect(own).toMatchObject({ id: graded.id, grade: null, returnedAt: null });
+    // Her tabs hear the submission without the held grade (the teacher's hear it graded after).
+    const heard = await adaLive.waitFor((e) => e.type === 'submission:created');
+    expect(heard.data).toMatchObject({
+      id: graded.id,
+      grade: null,
+      feedback: null,
+      gradedBy: null,
+      held: false,
+    });
+    await barrier(adaLive);
+    expect(adaLive.events.filter((e) => e.type === 'submission:graded')).toEqual([]);
     expect(own.submittedAt).not.toBeNull();
     const list = (await get(teacher, `/api/assignments/${assignment.id}/submissions`)).json<Submission[]>();
     expect(list.find((s) => s.id === graded.id)).toMatchObject({

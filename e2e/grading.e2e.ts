@@ -239,6 +239,40 @@ test.describe('grading teachers can trust', () => {
     expect((await download).suggestedFilename()).toBe(`${code} gradebook.csv`);
   });
 
+  // Issue 25 (item 2): a cell with no submission ignored digits, so no zero could be given.
+  test('a teacher gives a zero to a student who did not submit, and the total counts it', async ({
+    browser,
+  }) => {
+    const { teacher, student, course, code } = await classroom(browser, 'Zero');
+    await createAssignment(teacher, { course, code, title: 'Lab report' });
+    await createAssignment(teacher, { course, code, title: 'Missed essay', due: localDateTime(3) });
+    await submit(student, 'Lab report', 'My answer.');
+    await openGradebook(teacher, course);
+    const grid = teacher.getByRole('grid', { name: `Gradebook for ${course}` });
+    const row = grid.getByRole('row', { name: /Zero Student/ });
+    const handedIn = grid.getByRole('gridcell', { name: /^Zero Student, Lab report:/ });
+    await handedIn.focus();
+    await teacher.keyboard.press('8');
+    await teacher.keyboard.press('Enter');
+    await expect(handedIn).toHaveAccessibleName(/^Zero Student, Lab report: 8 of 10/);
+    await expect(row).toContainText('8/10 (80%)');
+
+    const missing = grid.getByRole('gridcell', { name: /^Zero Student, Missed essay:/ });
+    await expect(missing).toHaveAccessibleName('Zero Student, Missed essay: no submission');
+    await missing.focus();
+    await teacher.keyboard.press('0');
+    await teacher.keyboard.press('Enter');
+    await expect(missing).toHaveAccessibleName(/^Zero Student, Missed essay: 0 of 10/);
+    await expect(row).toContainText('8/20 (40%)');
+
+    // The student sees it (released as given) and may still hand the work in while it is open.
+    await navTo(student, 'Assignments');
+    const card = cardOf(student, 'Missed essay');
+    await expect(card).toContainText('Not submitted: graded as missing work');
+    await expect(card).toContainText('Grade: 0/10');
+    await expect(card.getByRole('button', { name: 'Submit' })).toBeEnabled();
+  });
+
   // Issue 25 (item 8): with four assignments the Total column was off-screen at 1280 px, with no hint.
   test('keeps the Total in view beside many assignments, says the grid scrolls, and explains its marks', async ({
     browser,

@@ -104,8 +104,9 @@ const ExportSubmission = Type.Object(
     assignmentId: Type.String(),
     assignmentTitle: Type.String(),
     courseId: Type.String(),
-    content: Type.String(),
-    submittedAt: Type.String(),
+    /** Both null on a returned grade for missing work (nothing was handed in, DESIGN §17). */
+    content: Type.Union([Type.String(), Type.Null()]),
+    submittedAt: Type.Union([Type.String(), Type.Null()]),
     grade: Type.Union([Type.Integer(), Type.Null()]),
     maxPoints: Type.Integer(),
     feedback: Type.Union([Type.String(), Type.Null()]),

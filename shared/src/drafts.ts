@@ -124,7 +124,13 @@ export const SubmissionView = Type.Object(
     /** Null when the last submission was taken back and none was made since. */
     submission: Type.Union([
       Type.Object(
-        { ...OwnSubmission.properties, content: Type.String(), receipt: Receipt },
+        {
+          ...OwnSubmission.properties,
+          // What the student handed in: a grade for missing work alone is no submission.
+          submittedAt: Type.String({ format: 'date-time' }),
+          content: Type.String(),
+          receipt: Receipt,
+        },
         { additionalProperties: false },
       ),
       Type.Null(),

@@ -51,7 +51,8 @@ export const WORK_STATUS_LABELS: Record<WorkStatus, string> = {
 };
 
 /** Whole minutes after the due time, or null when on time (a submission at the due second is on time). */
-export function minutesLate(submittedAt: string | Date, dueDate: string | Date): number | null {
+export function minutesLate(submittedAt: string | Date | null, dueDate: string | Date): number | null {
+  if (submittedAt === null) return null;
   const ms = new Date(submittedAt).getTime() - new Date(dueDate).getTime();
   return ms > 0 ? Math.max(1, Math.floor(ms / 60_000)) : null;
 }
@@ -88,8 +89,9 @@ export function workStatus(
   work: {
     dueDate: string | Date;
     excused: boolean;
+    /** A row with `submittedAt` null is a grade for missing work: graded, but not submitted. */
     submission: {
-      submittedAt: string | Date;
+      submittedAt: string | Date | null;
       grade: number | null;
       returnedAt: string | Date | null;
       held?: boolean;
@@ -102,7 +104,9 @@ export function workStatus(
   if (submission) {
     if (submission.grade !== null && !isHeld(submission)) return 'returned';
     if (submission.grade !== null && viewer === 'teacher') return 'graded';
-    return minutesLate(submission.submittedAt, work.dueDate) !== null ? 'late' : 'submitted';
+    // A held grade for missing work: the student reads it as the missing work it is.
+    if (submission.submittedAt !== null)
+      return minutesLate(submission.submittedAt, work.dueDate) !== null ? 'late' : 'submitted';
   }
   if (work.excused) return 'excused';
   return new Date(work.dueDate).getTime() < now.getTime() ? 'missing' : 'not_submitted';
@@ -115,6 +119,9 @@ export const UpdateCourseBody = Type.Object(
     title: Type.Optional(Text(LIMITS.courseTitle)),
     code: Type.Optional(Text(LIMITS.courseCode)),
     description: Type.Optional(Text(LIMITS.courseDescription)),
+    missingCountsAsZero: Type.Optional(
+      Type.Boolean({ description: 'Missing work past due counts 0 in the totals (DESIGN §17).' }),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -266,7 +273,13 @@ export type GradebookCell = Static<typeof GradebookCell>;
 export const Gradebook = Type.Object(
   {
     course: Type.Object(
-      { id: Uuid, title: Type.String(), code: Type.String() },
+      {
+        id: Uuid,
+        title: Type.String(),
+        code: Type.String(),
+        /** Missing work past due counts 0 in the totals (DESIGN §17). */
+        missingCountsAsZero: Type.Boolean(),
+      },
       { additionalProperties: false },
     ),
     /** Active members, by name. */
@@ -279,17 +292,25 @@ export const Gradebook = Type.Object(
 );
 export type Gradebook = Static<typeof Gradebook>;
 
-/** Totals over the graded cells only (an ungraded or excused cell counts for nothing), as the CSV and the screen show them. */
+/**
+ * A student's totals, as the CSV and the screen show them (DESIGN §17): over the graded cells, and,
+ * when the course counts missing work as zero, the missing ones too (0 of their max points). An
+ * ungraded submission or an excused cell counts for nothing.
+ */
 export function studentTotals(
-  gradebook: Pick<Gradebook, 'assignments' | 'cells'>,
+  gradebook: Pick<Gradebook, 'assignments' | 'cells'> & {
+    course: Pick<Gradebook['course'], 'missingCountsAsZero'>;
+  },
   studentId: string,
 ): { points: number; possible: number; percent: number | null } {
   const max = new Map(gradebook.assignments.map((a) => [a.id, a.maxPoints]));
+  const zeroForMissing = gradebook.course.missingCountsAsZero;
   let points = 0;
   let possible = 0;
   for (const cell of gradebook.cells) {
-    if (cell.studentId !== studentId || cell.grade === null || cell.status === 'excused') continue;
-    points += cell.grade;
+    if (cell.studentId !== studentId || cell.status === 'excused') continue;
+    if (cell.grade === null && !(zeroForMissing && cell.status === 'missing')) continue;
+    points += cell.grade ?? 0;
     possible += max.get(cell.assignmentId) ?? 0;
   }
   return { points, possible, percent: possible > 0 ? Math.round((points / possible) * 1000) / 10 : null };

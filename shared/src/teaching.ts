@@ -32,6 +32,11 @@ export const Course = Type.Object(
     joinCode: Type.Union([Type.String(), Type.Null()]),
     /** Whether the join code is accepted now. */
     joinEnabled: Type.Boolean(),
+    /**
+     * Missing work past due (no submission, not excused) counts 0 points in the gradebook's totals
+     * and the CSV's Total Possible; false: only graded work counts (DESIGN §17).
+     */
+    missingCountsAsZero: Type.Boolean(),
   },
   { additionalProperties: false },
 );
@@ -58,7 +63,11 @@ export const normalizeCourseCode = (code: string) => code.trim().toUpperCase();
 export const OwnSubmission = Type.Object(
   {
     id: Uuid,
-    submittedAt: Timestamp,
+    /**
+     * When the student handed it in; null on a returned grade for missing work (a held one is not
+     * shown at all): the student has not submitted, and may still while the assignment is open.
+     */
+    submittedAt: Type.Union([Timestamp, Type.Null()]),
     grade: Type.Union([Type.Integer(), Type.Null()]),
     /** Null until the grade is returned (with gradeRelease 'auto', when given): a held grade never reaches the student. */
     feedback: Type.Union([Type.String(), Type.Null()]),
@@ -126,8 +135,9 @@ export const Submission = Type.Object(
     id: Uuid,
     assignmentId: Uuid,
     studentId: Uuid,
-    content: Type.String(),
-    submittedAt: Timestamp,
+    /** The answer; null with `submittedAt` on a grade for missing work (no submission, DESIGN §17). */
+    content: Type.Union([Type.String(), Type.Null()]),
+    submittedAt: Type.Union([Timestamp, Type.Null()]),
     grade: Type.Union([Type.Integer(), Type.Null()]),
     feedback: Type.Union([Type.String(), Type.Null()]),
     gradedAt: Type.Union([Timestamp, Type.Null()]),
@@ -176,6 +186,10 @@ export const GradeBody = Type.Object(
   { additionalProperties: false },
 );
 export type GradeBody = Static<typeof GradeBody>;
+
+/** `PUT /api/assignments/:id/grades/:studentId`: a student's grade on an assignment, submitted or not. */
+export const StudentGradeParams = Type.Object({ id: Uuid, studentId: Uuid }, { additionalProperties: false });
+export type StudentGradeParams = Static<typeof StudentGradeParams>;
 
 // Dashboard
 

@@ -65,6 +65,7 @@ export function createCourse(overrides: Partial<Course> = {}): Course {
     createdAt: new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString(),
     joinCode: null,
     joinEnabled: true,
+    missingCountsAsZero: true,
     ...overrides,
     teacherId: teacher.id,
     teacher,
@@ -92,7 +93,12 @@ export function createAssignment(overrides: Partial<Assignment> = {}): Assignmen
   };
 }
 
-export function createOwnSubmission(overrides: Partial<OwnSubmission> = {}): OwnSubmission {
+/** Handed in: a submission's time is set (a grade for missing work has none, DESIGN §17). */
+type HandedIn<T> = T & { submittedAt: string };
+
+export function createOwnSubmission(
+  overrides: Partial<HandedIn<OwnSubmission>> = {},
+): HandedIn<OwnSubmission> {
   return {
     id: nextId(),
     submittedAt: daysFromNow(-1),
@@ -105,7 +111,7 @@ export function createOwnSubmission(overrides: Partial<OwnSubmission> = {}): Own
   };
 }
 
-export function createSubmission(overrides: Partial<Submission> = {}): Submission {
+export function createSubmission(overrides: Partial<HandedIn<Submission>> = {}): HandedIn<Submission> {
   const student = personOf(overrides.student, overrides.studentId, 'Ada Lovelace');
   const grade = overrides.grade ?? null;
   const returnedAt = overrides.returnedAt ?? null;

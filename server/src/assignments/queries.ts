@@ -54,10 +54,10 @@ function listStatement(role: Role, scope: Scope): Statement {
        s.returned_feedback as sub_feedback, ${isoText('s.returned_graded_at')} as sub_graded_at,
        ${isoText('s.returned_at')} as sub_returned_at,
        exists (select 1 from excusals e where e.assignment_id = a.id and e.student_id = $1) as excused`
-    : `(select count(*)::int from submissions s where s.assignment_id = a.id) as submission_count,
+    : `(select count(*)::int from submissions s where s.assignment_id = a.id and s.submitted_at is not null) as submission_count,
        (select count(*)::int from submissions s where s.assignment_id = a.id and s.grade is null) as needs_grading`;
   return {
-    name: `assignments_${role}_${scope}_v3`,
+    name: `assignments_${role}_${scope}_v4`,
     text: `select a.id, a.title, a.description, ${isoText('a.due_date')} as due_date, a.max_points,
       a.course_id, c.title as course_title, ${isoText('a.created_at')} as created_at,
       a.grade_release, a.closes_at_due, ${perViewer}
@@ -80,16 +80,17 @@ function rowToAssignment(row: ListRow, role: Role, now: Date): Assignment {
   let submission: OwnSubmission | null = null;
   let status: WorkStatus | null = null;
   if (student) {
-    if (row.sub_id && row.sub_submitted_at) {
-      const returned = row.sub_returned_at != null && row.sub_grade != null;
+    const returned = row.sub_returned_at != null && row.sub_grade != null;
+    // A grade for missing work (no `submittedAt`) is shown once returned, never while held (DESIGN §17).
+    if (row.sub_id && (row.sub_submitted_at || returned)) {
       submission = {
         id: row.sub_id,
-        submittedAt: row.sub_submitted_at,
+        submittedAt: row.sub_submitted_at ?? null,
         grade: returned ? row.sub_grade! : null,
         feedback: returned ? (row.sub_feedback ?? null) : null,
         gradedAt: returned ? (row.sub_graded_at ?? null) : null,
         returnedAt: returned ? row.sub_returned_at! : null,
-        late: minutesLate(row.sub_submitted_at, row.due_date),
+        late: minutesLate(row.sub_submitted_at ?? null, row.due_date),
       };
     }
     status = workStatus(
@@ -205,7 +206,7 @@ export type AssignmentView =
 export function toOwnSubmission(
   own: {
     id: string;
-    submittedAt: Date;
+    submittedAt: Date | null;
     returnedGrade: number | null;
     returnedFeedback: string | null;
     returnedGradedAt: Date | null;
@@ -216,7 +217,7 @@ export function toOwnSubmission(
   const returned = own.returnedAt !== null && own.returnedGrade !== null;
   return {
     id: own.id,
-    submittedAt: own.submittedAt.toISOString(),
+    submittedAt: own.submittedAt?.toISOString() ?? null,
     grade: returned ? own.returnedGrade : null,
     feedback: returned ? own.returnedFeedback : null,
     gradedAt: returned ? (own.returnedGradedAt?.toISOString() ?? null) : null,
@@ -231,10 +232,12 @@ export function toAssignment(
   view: AssignmentView,
   now: Date,
 ): Assignment {
-  const own =
-    view.viewer === 'student' && view.own?.id && view.own.submittedAt
-      ? toOwnSubmission({ ...view.own, id: view.own.id, submittedAt: view.own.submittedAt }, row.dueDate)
+  const mine =
+    view.viewer === 'student' && view.own?.id
+      ? toOwnSubmission({ ...view.own, id: view.own.id }, row.dueDate)
       : null;
+  // A grade for missing work is shown once returned, never while held (DESIGN §17).
+  const own = mine && (mine.submittedAt !== null || mine.returnedAt !== null) ? mine : null;
   return {
     id: row.id,
     title: row.title,

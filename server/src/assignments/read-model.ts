@@ -42,7 +42,7 @@ export interface SharedRow {
  */
 interface OwnPart {
   c: string[];
-  s: [string, string, string, number | null, string | null, string | null, string | null][];
+  s: [string, string, string | null, number | null, string | null, string | null, string | null][];
   e: string[];
 }
 
@@ -301,15 +301,17 @@ function toStudentView(
   if (own) {
     const [, id, submittedAt, grade, feedback, gradedAt, returnedAt] = own;
     const isReturned = returnedAt !== null && grade !== null;
-    submission = {
-      id,
-      submittedAt,
-      grade: isReturned ? grade : null,
-      feedback: isReturned ? feedback : null,
-      gradedAt: isReturned ? gradedAt : null,
-      returnedAt: isReturned ? returnedAt : null,
-      late: minutesLate(submittedAt, a.due),
-    };
+    // A grade for missing work (no `submittedAt`) is shown once returned, never while held (DESIGN §17).
+    if (submittedAt !== null || isReturned)
+      submission = {
+        id,
+        submittedAt,
+        grade: isReturned ? grade : null,
+        feedback: isReturned ? feedback : null,
+        gradedAt: isReturned ? gradedAt : null,
+        returnedAt: isReturned ? returnedAt : null,
+        late: minutesLate(submittedAt, a.due),
+      };
   }
   return {
     id: a.id,

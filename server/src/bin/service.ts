@@ -128,7 +128,8 @@ export function createBinService({
           await takeOutOfBin(tx, 'assignment', id, now);
           const [counts] = await tx
             .select({
-              submissionCount: sql<number>`count(*)::int`,
+              // A grade for missing work is no submission (DESIGN §17), and it is graded.
+              submissionCount: sql<number>`(count(*) filter (where ${submissions.submittedAt} is not null))::int`,
               needsGrading: sql<number>`(count(*) filter (where ${submissions.grade} is null))::int`,
             })
             .from(submissions)

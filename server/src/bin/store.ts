@@ -71,7 +71,13 @@ export async function contentsOf(tx: Db | Tx, kind: BinKind, id: string): Promis
       : eq(column, id);
   const tally = async (query: Promise<{ n: number }[]>) => (await query)[0]?.n ?? 0;
   const [work, graded, drafts, held, students] = await Promise.all([
-    tally(tx.select({ n: count() }).from(submissions).where(ofWork(submissions.assignmentId))),
+    // Grades for missing work are grades, not submissions (DESIGN §17).
+    tally(
+      tx
+        .select({ n: count() })
+        .from(submissions)
+        .where(and(ofWork(submissions.assignmentId), isNotNull(submissions.submittedAt))),
+    ),
     tally(
       tx
         .select({ n: count() })

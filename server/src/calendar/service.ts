@@ -98,7 +98,8 @@ export function createCalendarService({ db, clock, appOrigin }: { db: Db; clock:
                   {
                     dueDate: r.assignment.dueDate,
                     excused: r.excused,
-                    submission: r.submittedAt
+                    // A returned grade for missing work reads returned; a held one, missing (DESIGN §17).
+                    submission: r.submissionId
                       ? { submittedAt: r.submittedAt, grade: r.grade, returnedAt: r.returnedAt }
                       : null,
                   },

@@ -97,7 +97,7 @@ export function createClassService({
         submissionCount: sql<number>`(select count(*)::int from ${submissions}
           inner join ${assignments} on ${assignments.id} = ${submissions.assignmentId}
           where ${assignments.courseId} = ${courseMembers.courseId} and ${assignments.deletedAt} is null
-          and ${submissions.studentId} = ${courseMembers.studentId})`,
+          and ${submissions.studentId} = ${courseMembers.studentId} and ${submissions.submittedAt} is not null)`,
       })
       .from(courseMembers)
       .innerJoin(profiles, eq(profiles.id, courseMembers.studentId))

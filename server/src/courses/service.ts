@@ -44,6 +44,7 @@ const courseView = (
   teacher: { id: row.teacherId, fullName: teacherName },
   joinCode: viewerId === row.teacherId ? formatJoinCode(row.joinCode) : null,
   joinEnabled: row.joinEnabled,
+  missingCountsAsZero: row.missingCountsAsZero,
 });
 
 interface CourseListRow {
@@ -56,6 +57,7 @@ interface CourseListRow {
   teacher_name: string;
   join_code: string;
   join_enabled: boolean;
+  missing_counts_as_zero: boolean;
 }
 
 /**
@@ -69,9 +71,9 @@ function courseListStatement(role: Caller['role']): Statement {
       ? 'c.teacher_id = $1'
       : `exists (select 1 from course_members m where m.course_id = c.id and m.student_id = $1 and m.status = 'active')`;
   return {
-    name: `courses_${role}_v2`,
+    name: `courses_${role}_v3`,
     text: `select c.id, c.title, c.description, c.code, c.teacher_id, ${isoText('c.created_at')} as created_at,
-        p.full_name as teacher_name, c.join_code, c.join_enabled
+        p.full_name as teacher_name, c.join_code, c.join_enabled, c.missing_counts_as_zero
       from courses c join profiles p on p.id = c.teacher_id
       where ${where} and c.deleted_at is null
       order by c.created_at desc, c.id desc
@@ -157,6 +159,7 @@ export function createCourseService({
             createdAt: r.created_at,
             joinCode: r.join_code,
             joinEnabled: r.join_enabled,
+            missingCountsAsZero: r.missing_counts_as_zero,
           },
           r.teacher_name,
           caller.userId,
@@ -215,6 +218,9 @@ export function createCourseService({
             ...(body.title !== undefined ? { title: body.title.trim() } : {}),
             ...(body.description !== undefined ? { description: body.description.trim() } : {}),
             ...(code !== undefined ? { code } : {}),
+            ...(body.missingCountsAsZero !== undefined
+              ? { missingCountsAsZero: body.missingCountsAsZero }
+              : {}),
           })
           .where(eq(courses.id, id))
           .returning();

@@ -35,13 +35,14 @@ function dashboardStatement(role: Role): Statement {
         where m.student_id = $1 and m.status = 'active' and c.deleted_at is null`
     : `select c.id from courses c where c.teacher_id = $1 and c.deleted_at is null`;
   const stillOpen = student
-    ? `and not exists (select 1 from submissions s where s.assignment_id = a.id and s.student_id = $1)`
+    ? `and not exists (select 1 from submissions s where s.assignment_id = a.id and s.student_id = $1
+        and s.submitted_at is not null)`
     : '';
   const classCourses = student
     ? `(l.course_id is null or l.course_id in (select id from visible))`
     : `l.course_id in (select id from visible)`;
   return {
-    name: `dashboard_${role}_v2`,
+    name: `dashboard_${role}_v3`,
     text: `with visible as (${visible}),
       open_work as (
         select a.id, a.title, a.due_date as time, c.title as course_title

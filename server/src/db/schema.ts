@@ -133,6 +133,8 @@ export const courses = pgTable(
     joinCode: text('join_code').notNull(),
     /** The teacher can turn joining by code off without changing the code. */
     joinEnabled: boolean('join_enabled').notNull().default(true),
+    /** Missing work past due counts 0 points in the totals and the CSV's Total Possible (DESIGN §17). */
+    missingCountsAsZero: boolean('missing_counts_as_zero').notNull().default(true),
     /** When the teacher deleted it into the bin (DESIGN §17); null while live. Every read skips binned rows. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     /** Who binned it (the teacher), kept for the bin's listing. */
@@ -213,8 +215,12 @@ export const submissions = pgTable(
     studentId: uuid('student_id')
       .notNull()
       .references(() => profiles.id, { onDelete: 'cascade' }),
-    content: text('content').notNull(),
-    submittedAt: timestamp('submitted_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The student's answer and when they handed it in; both null on a graded row with no submission
+     * (a grade for missing work, DESIGN §17), until the student submits after all and fills them in.
+     */
+    content: text('content'),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }).defaultNow(),
     grade: integer('grade'),
     feedback: text('feedback'),
     gradedAt: timestamp('graded_at', { withTimezone: true }),
@@ -242,6 +248,11 @@ export const submissions = pgTable(
     index('submissions_assignment_submitted_at_idx').on(t.assignmentId, t.submittedAt.desc()),
     index('submissions_student_id_idx').on(t.studentId),
     check('submissions_grade_check', sql`${t.grade} is null or ${t.grade} >= 0`),
+    // No submission: no answer either, and the row is there only for its grade.
+    check(
+      'submissions_missing_work_check',
+      sql`(${t.submittedAt} is null) = (${t.content} is null) and (${t.submittedAt} is not null or ${t.grade} is not null)`,
+    ),
   ],
 );
 

@@ -34,7 +34,7 @@ const open: Recorder[] = [];
 beforeAll(async () => {
   t = await createTestApp();
   url = await listen(t.app);
-  [teacher, ada] = await Promise.all([createTeacher(t, 'Hal Holder'), createStudent(t, 'Ada Watcher')]);
+  teacher = await createTeacher(t, 'Hal Holder');
 });
 afterAll(async () => {
   open.forEach((r) => r.close());
@@ -52,102 +52,130 @@ const get = async (actor: Actor | null, path: string) => {
   return res.body;
 };
 
-describe('a held grade (17 of 23)', () => {
-  it('reaches the student by nothing until returned, then by every route, event and replay that shows grades', async () => {
-    const course = await createCourse(t, teacher);
-    await joinCourse(t, ada, course);
-    const assignment = await createAssignment(t, teacher, course, {
-      title: 'Leak check',
-      maxPoints: 23,
-      dueDate: inDays(3),
-    });
-    const manual = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/assignments/${assignment.id}`,
-      headers: teacher.headers,
-      payload: { gradeRelease: 'manual' },
-    });
-    expect(manual.statusCode).toBe(200);
-    const feed = await t.app.inject({ method: 'POST', url: '/api/calendar/feed', headers: ada.headers });
-    const ics = new URL(feed.json<{ url: string }>().url).pathname;
-    const cursor = JSON.parse(await get(ada, '/api/events')).lastId as number;
-    const adaLive = await tab();
-    const teacherLive = await connect(url, teacher.token);
-    open.push(teacherLive);
-
-    const own = await submit(t, ada, assignment);
-    const graded = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/submissions/${own.id}`,
-      headers: teacher.headers,
-      payload: { grade: 17, feedback: FEEDBACK, baseVersion: 0 },
-    });
-    expect(graded.statusCode).toBe(200);
-    await teacherLive.waitFor((e) => e.type === 'submission:graded' && leaks(JSON.stringify(e.data)));
-
-    // Every read a student has, the calendar feed (no sign-in: its token is the secret) included.
-    const reads: Array<[Actor | null, string]> = [
-      [ada, '/api/assignments'],
-      [ada, `/api/courses/${course.id}`],
-      [ada, `/api/assignments/${assignment.id}/submission`],
-      [ada, '/api/dashboard'],
-      [ada, '/api/grades'],
-      [ada, '/api/me/export'],
-      [ada, `/api/events?after=${cursor}`],
-      [ada, '/api/notifications'],
-      [ada, '/api/todo'],
-      [ada, `/api/calendar?from=${encodeURIComponent(inDays(-1))}&to=${encodeURIComponent(inDays(30))}`],
-      [null, ics],
-    ];
-    const readsThatLeak = async () => {
-      const found: string[] = [];
-      for (const [actor, path] of reads) if (leaks(await get(actor, path))) found.push(path);
-      return found;
-    };
-    /** What a tab reconnecting from `cursor` is sent (events:missed). */
-    const catchUp = async () => {
-      const reconnected = await tab({ after: cursor });
-      const missed: MissedEvents = reconnected.missed[0]!;
-      reconnected.close();
-      expect(missed.resync).toBe(false);
-      expect(missed.events.length).toBeGreaterThan(0);
-      return JSON.stringify(missed);
-    };
-    const checkNothingLeaks = async () => {
-      await barrier(adaLive, teacherLive);
-      expect(await readsThatLeak()).toEqual([]);
-      expect(adaLive.heard.filter((h) => leaks(JSON.stringify(h.args))).map((h) => h.name)).toEqual([]);
-      expect(leaks(await catchUp())).toBe(false);
-    };
-    await checkNothingLeaks();
-
-    // Return with undo: nothing either while the window is open (the clock stands still to its last ms).
-    t.clock.freezeAt(t.clock.now());
-    const scheduled = await t.app.inject({
-      method: 'POST',
-      url: `/api/assignments/${assignment.id}/return`,
-      headers: teacher.headers,
-      payload: { undoable: true },
-    });
-    expect(scheduled.statusCode).toBe(202);
-    t.clock.advance(RETURN_UNDO_SECONDS * 1000 - 1);
-    await t.app.core.jobs.runDue();
-    await checkNothingLeaks();
-
-    t.clock.advance(1);
-    await t.app.core.jobs.runDue();
-    await adaLive.waitFor((e) => e.type === 'submission:graded' && leaks(JSON.stringify(e.data)));
-    // The detector finds it wherever grades are shown; the dashboard, to-do, calendar and feed show none.
-    expect(await readsThatLeak()).toEqual([
-      '/api/assignments',
-      `/api/courses/${course.id}`,
-      `/api/assignments/${assignment.id}/submission`,
-      '/api/grades',
-      '/api/me/export',
-      `/api/events?after=${cursor}`,
-      '/api/notifications',
-    ]);
-    expect(await get(ada, '/api/notifications')).toContain('· 17 points');
-    expect(leaks(await catchUp())).toBe(true);
+/**
+ * Grades 17 of 23 on a manual assignment, held, then returned with undo: `given` says how, on a
+ * submission of Ada's, or as a grade for missing work (DESIGN §17: no submission at all).
+ */
+async function heldThenReturned(given: 'submission' | 'missing work') {
+  // A student of their own each time: the detector reads everything Ada has, the other run's grade too.
+  ada = await createStudent(t, 'Ada Watcher');
+  const course = await createCourse(t, teacher);
+  await joinCourse(t, ada, course);
+  const assignment = await createAssignment(t, teacher, course, {
+    title: 'Leak check',
+    maxPoints: 23,
+    dueDate: inDays(3),
   });
+  const manual = await t.app.inject({
+    method: 'PATCH',
+    url: `/api/assignments/${assignment.id}`,
+    headers: teacher.headers,
+    payload: { gradeRelease: 'manual' },
+  });
+  expect(manual.statusCode).toBe(200);
+  const feed = await t.app.inject({ method: 'POST', url: '/api/calendar/feed', headers: ada.headers });
+  const ics = new URL(feed.json<{ url: string }>().url).pathname;
+  const cursor = JSON.parse(await get(ada, '/api/events')).lastId as number;
+  const adaLive = await tab();
+  const teacherLive = await connect(url, teacher.token);
+  open.push(teacherLive);
+
+  const payload = { grade: 17, feedback: FEEDBACK, baseVersion: 0 };
+  const graded =
+    given === 'submission'
+      ? await t.app.inject({
+          method: 'PATCH',
+          url: `/api/submissions/${(await submit(t, ada, assignment)).id}`,
+          headers: teacher.headers,
+          payload,
+        })
+      : await t.app.inject({
+          method: 'PUT',
+          url: `/api/assignments/${assignment.id}/grades/${ada.id}`,
+          headers: teacher.headers,
+          payload,
+        });
+  expect(graded.statusCode).toBe(200);
+  await teacherLive.waitFor((e) => e.type === 'submission:graded' && leaks(JSON.stringify(e.data)));
+
+  // Every read a student has, the calendar feed (no sign-in: its token is the secret) included.
+  // With no submission, the read-back of one is a 404 (checked for leaks below all the same).
+  const ownWork = `/api/assignments/${assignment.id}/submission`;
+  const reads: Array<[Actor | null, string]> = [
+    [ada, '/api/assignments'],
+    [ada, `/api/courses/${course.id}`],
+    ...(given === 'submission' ? ([[ada, ownWork]] as Array<[Actor, string]>) : []),
+    [ada, '/api/dashboard'],
+    [ada, '/api/grades'],
+    [ada, '/api/me/export'],
+    [ada, `/api/events?after=${cursor}`],
+    [ada, '/api/notifications'],
+    [ada, '/api/todo'],
+    [ada, `/api/calendar?from=${encodeURIComponent(inDays(-1))}&to=${encodeURIComponent(inDays(30))}`],
+    [null, ics],
+  ];
+  const readsThatLeak = async () => {
+    const found: string[] = [];
+    for (const [actor, path] of reads) if (leaks(await get(actor, path))) found.push(path);
+    if (given === 'missing work') {
+      const none = await t.app.inject({ method: 'GET', url: ownWork, headers: ada.headers });
+      expect(none.statusCode).toBe(404);
+      if (leaks(none.body)) found.push(ownWork);
+    }
+    return found;
+  };
+  /** What a tab reconnecting from `cursor` is sent (events:missed). */
+  const catchUp = async () => {
+    const reconnected = await tab({ after: cursor });
+    const missed: MissedEvents = reconnected.missed[0]!;
+    reconnected.close();
+    expect(missed.resync).toBe(false);
+    // Ada's own submission is in it; with none, a held grade leaves her nothing to replay at all.
+    if (given === 'submission') expect(missed.events.length).toBeGreaterThan(0);
+    return JSON.stringify(missed);
+  };
+  const checkNothingLeaks = async () => {
+    await barrier(adaLive, teacherLive);
+    expect(await readsThatLeak()).toEqual([]);
+    expect(adaLive.heard.filter((h) => leaks(JSON.stringify(h.args))).map((h) => h.name)).toEqual([]);
+    expect(leaks(await catchUp())).toBe(false);
+  };
+  await checkNothingLeaks();
+
+  // Return with undo: nothing either while the window is open (the clock stands still to its last ms).
+  t.clock.freezeAt(t.clock.now());
+  const scheduled = await t.app.inject({
+    method: 'POST',
+    url: `/api/assignments/${assignment.id}/return`,
+    headers: teacher.headers,
+    payload: { undoable: true },
+  });
+  expect(scheduled.statusCode).toBe(202);
+  t.clock.advance(RETURN_UNDO_SECONDS * 1000 - 1);
+  await t.app.core.jobs.runDue();
+  await checkNothingLeaks();
+
+  t.clock.advance(1);
+  await t.app.core.jobs.runDue();
+  await adaLive.waitFor((e) => e.type === 'submission:graded' && leaks(JSON.stringify(e.data)));
+  // The detector finds it wherever grades are shown; the dashboard, to-do, calendar and feed show none.
+  expect(await readsThatLeak()).toEqual([
+    '/api/assignments',
+    `/api/courses/${course.id}`,
+    ...(given === 'submission' ? [ownWork] : []),
+    '/api/grades',
+    '/api/me/export',
+    `/api/events?after=${cursor}`,
+    '/api/notifications',
+  ]);
+  expect(await get(ada, '/api/notifications')).toContain('· 17 points');
+  expect(leaks(await catchUp())).toBe(true);
+}
+
+describe('a held grade (17 of 23)', () => {
+  it('reaches the student by nothing until returned, then by every route, event and replay that shows grades', () =>
+    heldThenReturned('submission'));
+
+  it('given for missing work (no submission), reaches the student by nothing until returned, then as any grade', () =>
+    heldThenReturned('missing work'));
 });

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import { profiles, submissions, type assignments } from '../db/schema.js';
 import type { RecordEvent } from '../events.js';
-import { gradedAudience, graders, heldSql, toSubmission } from '../submissions/service.js';
+import { gradedAudience, graders, heldSql, toSubmission } from '../submissions/views.js';
 
 type AssignmentRow = typeof assignments.$inferSelect;
 

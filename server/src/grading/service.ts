@@ -22,7 +22,7 @@ import { AppError, notFound } from '../http/errors.js';
 import { requireStudent } from '../policies.js';
 import { requireOwnerOf } from '../classes/visibility.js';
 import { toAssignment } from '../assignments/queries.js';
-import { heldNow } from '../submissions/service.js';
+import { heldNow } from '../submissions/views.js';
 import { gradebookCsv } from './csv.js';
 import { heldIds, releaseHeld } from './release.js';
 import type { JobRunner } from '../jobs/runner.js';
@@ -129,7 +129,12 @@ export function createGradingService({
       }
     }
     return {
-      course: { id: course.id, title: course.title, code: course.code },
+      course: {
+        id: course.id,
+        title: course.title,
+        code: course.code,
+        missingCountsAsZero: course.missingCountsAsZero,
+      },
       students,
       assignments: work.map((a) => ({
         id: a.id,
@@ -259,6 +264,7 @@ export function createGradingService({
       const rows = await db
         .select({
           course: { id: courses.id, title: courses.title, code: courses.code },
+          missingCountsAsZero: courses.missingCountsAsZero,
           assignment: assignments,
           submission: {
             id: submissions.id,
@@ -288,13 +294,15 @@ export function createGradingService({
         .orderBy(asc(courses.title), asc(courses.id), asc(assignments.dueDate), asc(assignments.id));
       const now = clock.now();
       const byCourse = new Map<string, StudentCourseGrades>();
+      const zeroForMissing = new Set<string>();
       for (const row of rows) {
+        if (row.missingCountsAsZero) zeroForMissing.add(row.course.id);
         let entry = byCourse.get(row.course.id);
         if (!entry) {
           entry = { course: row.course, items: [], points: 0, possible: 0, percent: null };
           byCourse.set(row.course.id, entry);
         }
-        const s = row.submission?.id && row.submission.submittedAt ? row.submission : null;
+        const s = row.submission?.id ? row.submission : null;
         const returned = s !== null && s.grade !== null && s.returnedAt !== null;
         entry.items.push({
           assignmentId: row.assignment.id,
@@ -305,7 +313,8 @@ export function createGradingService({
             {
               dueDate: row.assignment.dueDate,
               excused: row.excused,
-              submission: s && { submittedAt: s.submittedAt!, grade: s.grade, returnedAt: s.returnedAt },
+              // A held grade for missing work reads missing: s.grade is the one returned, if any.
+              submission: s && { submittedAt: s.submittedAt, grade: s.grade, returnedAt: s.returnedAt },
             },
             now,
             'student',
@@ -315,11 +324,13 @@ export function createGradingService({
           returnedAt: returned ? s.returnedAt!.toISOString() : null,
         });
       }
-      // As studentTotals counts the gradebook, over what the student may see: returned grades.
+      // As studentTotals counts the gradebook, over what the student may see: returned grades, and
+      // missing work as 0 where the course counts it so (DESIGN §17).
       for (const entry of byCourse.values()) {
+        const zero = zeroForMissing.has(entry.course.id);
         for (const item of entry.items) {
-          if (item.grade === null) continue;
-          entry.points += item.grade;
+          if (item.grade === null && !(zero && item.status === 'missing')) continue;
+          entry.points += item.grade ?? 0;
           entry.possible += item.maxPoints;
         }
         entry.percent = entry.possible > 0 ? Math.round((entry.points / entry.possible) * 1000) / 10 : null;

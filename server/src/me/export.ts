@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, or } from 'drizzle-orm';
 import type { AccountExport } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import type { Db } from '../db/client.js';
@@ -30,8 +30,15 @@ export async function exportAccount(db: Db, caller: Caller, now: Date): Promise<
     .from(submissions)
     .innerJoin(assignments, eq(assignments.id, submissions.assignmentId))
     // Work on a binned assignment comes back with it (DESIGN §17); until then it is nowhere.
-    .where(and(eq(submissions.studentId, caller.userId), isNull(assignments.deletedAt)))
-    .orderBy(asc(submissions.submittedAt));
+    // A grade for missing work is the student's once returned; held, it is not there at all (DESIGN §17).
+    .where(
+      and(
+        eq(submissions.studentId, caller.userId),
+        isNull(assignments.deletedAt),
+        or(isNotNull(submissions.submittedAt), isNotNull(submissions.returnedAt)),
+      ),
+    )
+    .orderBy(asc(submissions.submittedAt), asc(submissions.id));
   const memberships = await db
     .select({ courseId: courseMembers.courseId })
     .from(courseMembers)
@@ -92,7 +99,7 @@ export async function exportAccount(db: Db, caller: Caller, now: Date): Promise<
       assignmentTitle: a.title,
       courseId: a.courseId,
       content: s.content,
-      submittedAt: s.submittedAt.toISOString(),
+      submittedAt: iso(s.submittedAt),
       grade: s.returnedAt ? s.returnedGrade : null,
       maxPoints: a.maxPoints,
       feedback: s.returnedAt ? s.returnedFeedback : null,

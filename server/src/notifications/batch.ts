@@ -1,10 +1,5 @@
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
-import {
-  inQuietHours,
-  SUBMISSION_BATCH_MINUTES,
-  type Submission,
-  type SubmissionWithdrawnEvent,
-} from '@classwave/shared';
+import { inQuietHours, SUBMISSION_BATCH_MINUTES, type SubmissionWithdrawnEvent } from '@classwave/shared';
 import type { Tx } from '../db/client.js';
 import { assignments, courses, notifications } from '../db/schema.js';
 import type { RecordEvent } from '../events.js';
@@ -67,7 +62,7 @@ export async function onSubmissionCreated(
   tx: Tx,
   record: RecordEvent,
   now: Date,
-  submission: Pick<Submission, 'assignmentId' | 'submittedAt'> & { student: { fullName: string } },
+  submission: { assignmentId: string; submittedAt: string; student: { fullName: string } },
 ): Promise<void> {
   const row = await assignmentOf(tx, submission.assignmentId);
   if (!row) return;

@@ -41,8 +41,9 @@ async function assignmentAndMissing(tx: Tx, assignmentId: string) {
       and(
         eq(courseMembers.courseId, row.course.id),
         eq(courseMembers.status, 'active'),
+        // A grade for missing work is still missing work (DESIGN §17).
         sql`not exists (select 1 from ${submissions} where ${submissions.assignmentId} = ${assignmentId}
-          and ${submissions.studentId} = ${courseMembers.studentId})`,
+          and ${submissions.studentId} = ${courseMembers.studentId} and ${submissions.submittedAt} is not null)`,
         // An excused student owes nothing: no reminder, and not counted missing (DESIGN §13).
         sql`not exists (select 1 from ${excusals} where ${excusals.assignmentId} = ${assignmentId}
           and ${excusals.studentId} = ${courseMembers.studentId})`,

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Tx } from '../db/client.js';
@@ -38,16 +38,19 @@ export async function scheduleBatchUpdate(tx: Tx, submissionId: string, now: Dat
 
 /** These submissions, oldest first, with the student's name (taken-back ones are gone). */
 async function submissionsOf(tx: Tx, ids: string[]) {
-  return tx
-    .select({
-      assignmentId: submissions.assignmentId,
-      submittedAt: submissions.submittedAt,
-      fullName: profiles.fullName,
-    })
-    .from(submissions)
-    .innerJoin(profiles, eq(profiles.id, submissions.studentId))
-    .where(inArray(submissions.id, ids))
-    .orderBy(asc(submissions.submittedAt), asc(submissions.id));
+  return (
+    tx
+      .select({
+        assignmentId: submissions.assignmentId,
+        submittedAt: submissions.submittedAt,
+        fullName: profiles.fullName,
+      })
+      .from(submissions)
+      .innerJoin(profiles, eq(profiles.id, submissions.studentId))
+      // A grade for missing work is no submission (DESIGN §17); these ids are submissions made.
+      .where(and(inArray(submissions.id, ids), isNotNull(submissions.submittedAt)))
+      .orderBy(asc(submissions.submittedAt), asc(submissions.id))
+  );
 }
 
 /**
@@ -60,7 +63,7 @@ async function apply(tx: Tx, record: RecordEvent, now: Date, ids: string[]): Pro
   for (const row of ends)
     await onSubmissionCreated(tx, record, now, {
       assignmentId: row.assignmentId,
-      submittedAt: row.submittedAt.toISOString(),
+      submittedAt: (row.submittedAt ?? now).toISOString(),
       student: { fullName: row.fullName },
     });
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
 import {
   minutesLate,
   PANEL_STATES,
@@ -98,14 +98,15 @@ export function createPanelService({
       db
         .select({ studentId: submissions.studentId, submittedAt: submissions.submittedAt })
         .from(submissions)
-        .where(eq(submissions.assignmentId, assignment.id)),
+        // A grade for missing work is not a submission (DESIGN §17).
+        .where(and(eq(submissions.assignmentId, assignment.id), isNotNull(submissions.submittedAt))),
       db
         .select({ studentId: submissionDrafts.studentId })
         .from(submissionDrafts)
         .where(eq(submissionDrafts.assignmentId, assignment.id)),
       presenceOn(assignment.courseId, assignment.id),
     ]);
-    const submitted = new Map(subs.map((s) => [s.studentId, s.submittedAt]));
+    const submitted = new Map(subs.map((s) => [s.studentId, s.submittedAt ?? undefined]));
     const drafting = new Set(drafts.map((d) => d.studentId));
     const now = clock.now();
     const students = members.map((m) => {

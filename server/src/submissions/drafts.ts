@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { ErrorCode } from '@classwave/shared';
 import type { Draft, DraftSaved, SaveDraftBody } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
@@ -103,7 +103,14 @@ export function createDraftService({ db, clock, outbox }: { db: Db; clock: Clock
     const [row] = await tx
       .select({ id: submissions.id })
       .from(submissions)
-      .where(and(eq(submissions.assignmentId, assignmentId), eq(submissions.studentId, studentId)));
+      .where(
+        and(
+          eq(submissions.assignmentId, assignmentId),
+          eq(submissions.studentId, studentId),
+          // A grade for missing work is no submission: the student may still write and submit (DESIGN §17).
+          isNotNull(submissions.submittedAt),
+        ),
+      );
     return row !== undefined;
   }
 
@@ -134,7 +141,7 @@ export function createDraftService({ db, clock, outbox }: { db: Db; clock: Clock
           and(
             ofDraft(assignmentId, caller.userId),
             sql`not exists (select 1 from ${submissions} where ${submissions.assignmentId} = ${assignmentId}
-              and ${submissions.studentId} = ${caller.userId})`,
+              and ${submissions.studentId} = ${caller.userId} and ${submissions.submittedAt} is not null)`,
           ),
         );
       const draft = found(row, 'Draft');
@@ -203,7 +210,11 @@ export function createDraftService({ db, clock, outbox }: { db: Db; clock: Clock
           .from(submissions)
           .where(and(eq(submissions.assignmentId, assignmentId), eq(submissions.studentId, studentId)))
           .for('update');
-        const submission = found(row, 'Submission');
+        // A grade for missing work alone is nothing handed in, so nothing to take back (DESIGN §17).
+        const submission = found(
+          row?.submittedAt ? { ...row, content: row.content ?? '' } : undefined,
+          'Submission',
+        );
         const graded = submission.grade !== null || submission.gradedAt !== null;
         // A returned grade is the student's to know; a held one is not (DESIGN §13).
         if (graded && submission.returnedAt !== null)

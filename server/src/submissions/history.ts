@@ -100,34 +100,40 @@ export function createSubmissionViewService({
       // Taken back and not submitted again: the history is still the student's to read (it is
       // where they see that they took it back), so this answers 200 with `submission: null` and
       // the status as if never submitted. Only a student with no history at all gets the 404.
-      if (!row.sub_id && history.length === 0)
+      // A grade for missing work is no submission either (DESIGN §17): the assignment list and the
+      // grades page show it once returned.
+      if (!row.submitted_at && history.length === 0)
         throw new AppError(404, ErrorCode.noSubmission, 'You have not submitted this assignment.');
-      const own =
-        row.sub_id && row.submitted_at
-          ? toOwnSubmission(
-              {
-                id: row.sub_id,
-                submittedAt: new Date(row.submitted_at),
-                returnedGrade: row.returned_grade,
-                returnedFeedback: row.returned_feedback,
-                returnedGradedAt: row.returned_graded_at === null ? null : new Date(row.returned_graded_at),
-                returnedAt: row.returned_at === null ? null : new Date(row.returned_at),
-              },
-              new Date(row.due_date),
-            )
-          : null;
+      const graded = row.sub_id
+        ? toOwnSubmission(
+            {
+              id: row.sub_id,
+              submittedAt: row.submitted_at === null ? null : new Date(row.submitted_at),
+              returnedGrade: row.returned_grade,
+              returnedFeedback: row.returned_feedback,
+              returnedGradedAt: row.returned_graded_at === null ? null : new Date(row.returned_graded_at),
+              returnedAt: row.returned_at === null ? null : new Date(row.returned_at),
+            },
+            new Date(row.due_date),
+          )
+        : null;
+      const submittedAt = row.submitted_at;
       return {
         assignmentId,
         status: workStatus(
-          { dueDate: row.due_date, excused: row.excused, submission: own },
+          { dueDate: row.due_date, excused: row.excused, submission: graded },
           clock.now(),
           'student',
         ),
-        submission: own && {
-          ...own,
-          content: row.content ?? '',
-          receipt: { id: receiptId(own.id), at: own.submittedAt },
-        },
+        submission:
+          graded && submittedAt
+            ? {
+                ...graded,
+                content: row.content ?? '',
+                submittedAt,
+                receipt: { id: receiptId(graded.id), at: submittedAt },
+              }
+            : null,
         history,
       };
     },

@@ -16,6 +16,7 @@ import {
   Submission,
   SubmissionList,
   SubmissionView,
+  StudentGradeParams,
 } from '@classwave/shared';
 import { callerOf } from '../auth/authenticate.js';
 import { errorBody } from '../http/errors.js';
@@ -48,7 +49,8 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         ...common,
-        summary: "An assignment's submissions, newest first (the course's teacher)",
+        summary:
+          "An assignment's submissions, newest first, then its grades for missing work (no `submittedAt`); the course's teacher",
         params: IdParams,
         response: { 200: SubmissionList, ...signedInErrors },
       },
@@ -161,5 +163,25 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => submissions.grade(callerOf(request), request.params.id, request.body),
+  );
+
+  app.put(
+    '/assignments/:id/grades/:studentId',
+    {
+      schema: {
+        ...common,
+        summary:
+          "Grade an active member's work on an assignment, submitted or not (the course's teacher), over the version it started from",
+        description:
+          'With no submission the grade makes a graded row with no submission (a grade for missing work, ' +
+          '`submittedAt` and `content` null); baseVersion is 0 then. A stale baseVersion is 409 grade_conflict ' +
+          "with `current`; a student who is not an active member is 404. Held and returned as the assignment's gradeRelease says.",
+        params: StudentGradeParams,
+        body: GradeBody,
+        response: { 200: Submission, ...signedInErrors, 409: GradeConflictOrError },
+      },
+    },
+    async (request) =>
+      submissions.gradeStudent(callerOf(request), request.params.id, request.params.studentId, request.body),
   );
 };

@@ -5,7 +5,7 @@ import { visibleAssignment } from '../classes/visibility.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
 import { assignments, courses, excusals, submissions } from '../db/schema.js';
-import { heldSql } from '../submissions/service.js';
+import { heldSql } from '../submissions/views.js';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -54,8 +54,9 @@ export function createTodoService({ db, clock }: { db: Db; clock: Clock }) {
               gte(assignments.dueDate, new Date(now.getTime() - TODO_OVERDUE_DAYS * DAY_MS)),
               // Closed at its due time: nothing left to do about it.
               sql`not (${assignments.closesAtDue} and ${assignments.dueDate} <= ${now})`,
+              // A grade for missing work leaves the work to do while it is open (DESIGN §17).
               sql`not exists (select 1 from ${submissions} where ${submissions.assignmentId} = ${assignments.id}
-                and ${submissions.studentId} = ${caller.userId})`,
+                and ${submissions.studentId} = ${caller.userId} and ${submissions.submittedAt} is not null)`,
               sql`not exists (select 1 from ${excusals} where ${excusals.assignmentId} = ${assignments.id}
                 and ${excusals.studentId} = ${caller.userId})`,
             ),

@@ -70,6 +70,8 @@ export type Json = Record<string, unknown>;
 export interface Attempt {
   /** The raw path segment for {id}, or how to make it from the real id; the real id when absent. */
   id?: string | ((real: string) => string);
+  /** The same for {studentId} (the grade and roster routes' second param). */
+  studentId?: string | ((real: string) => string);
   /** The raw query string; the route's valid one when absent. */
   query?: string;
   /** The raw body text; the valid body as JSON when absent; none when null. */
@@ -409,36 +411,43 @@ const oddFormattedValues = (route: Route): Case[] =>
       })),
     );
 
-const oddPathParams = (route: Route, random: SeededRandom): Case[] => {
-  if (!route.path.includes('{id}')) return [];
+/** Odd values for one path param ({id} or {studentId}), the others left valid. */
+const oddParam = (param: 'id' | 'studentId', random: SeededRandom): Case[] => {
+  const named = (name: string) => (param === 'id' ? name : `${name} as studentId`);
+  const at = (value: string | ((real: string) => string)) => ({ [param]: value });
   return [
     ...ODD_IDS.map((id) => ({
-      name: `the id ${id.slice(0, 40)}`,
-      attempt: () => ({ id, expect: 'reject' as const }),
+      name: named(`the id ${id.slice(0, 40)}`),
+      attempt: () => ({ ...at(id), expect: 'reject' as const }),
     })),
     {
-      name: 'a random unknown uuid',
-      attempt: () => ({ id: random.uuid(), expect: 'reject' as const, status: 404 }),
+      name: named('a random unknown uuid'),
+      attempt: () => ({ ...at(random.uuid()), expect: 'reject' as const, status: 404 }),
     },
     ...WRAPPED_IDS.map(([before, after]) => ({
-      name: `the real id as ${before}…${after}`,
-      attempt: () => ({ id: (real: string) => `${before}${real}${after}`, expect: 'reject' as const }),
+      name: named(`the real id as ${before}…${after}`),
+      attempt: () => ({ ...at((real: string) => `${before}${real}${after}`), expect: 'reject' as const }),
     })),
     {
-      name: 'the real id without dashes',
-      attempt: () => ({ id: (real: string) => real.replaceAll('-', ''), expect: 'reject' as const }),
+      name: named('the real id without dashes'),
+      attempt: () => ({ ...at((real: string) => real.replaceAll('-', '')), expect: 'reject' as const }),
     },
     {
-      name: 'the real id in upper case',
-      attempt: () => ({ id: (real: string) => real.toUpperCase(), expect: 'any' as const }),
+      name: named('the real id in upper case'),
+      attempt: () => ({ ...at((real: string) => real.toUpperCase()), expect: 'any' as const }),
     },
     // Unencoded dot segments are resolved before routing, as a browser resolves them.
     ...['..', '.', '../health', './'].map((id) => ({
-      name: `the raw path ${id}`,
-      attempt: () => ({ id, expect: 'any' as const }),
+      name: named(`the raw path ${id}`),
+      attempt: () => ({ ...at(id), expect: 'any' as const }),
     })),
   ];
 };
+
+const oddPathParams = (route: Route, random: SeededRandom): Case[] => [
+  ...(route.path.includes('{id}') ? oddParam('id', random) : []),
+  ...(route.path.includes('{studentId}') ? oddParam('studentId', random) : []),
+];
 
 const oddQueries = (route: Route): Case[] => [
   // A query string is parsed before the body is: where no query is declared and a body is read,

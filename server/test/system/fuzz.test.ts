@@ -212,7 +212,8 @@ async function freshContext(route: Route): Promise<Context> {
     headers,
     id: binned ? assignment.id : ((resource && ids[resource]) ?? random.uuid()),
     courseId: course.id,
-    studentId: peer.id,
+    // A grade for missing work (DESIGN §17): the fuzz student has not submitted; the peer has.
+    studentId: route.key === 'PUT /api/assignments/:id/grades/:studentId' ? student.id : peer.id,
     joinCode: course.joinCode!,
     feedFile: route.key === 'GET /api/calendar/:file' ? await studentFeedFile() : 'none.ics',
     ...(route.key === 'POST /api/auth/reset' ? { resetToken: await freshResetToken() } : {}),
@@ -277,6 +278,8 @@ async function send(route: Route, { name, attempt }: Case): Promise<string[]> {
   const valid = () => (route.body ? (validValue(route, '', route.body, ctx) as Json) : undefined);
   const a = attempt(valid);
   const id = typeof a.id === 'function' ? a.id(ctx.id) : (a.id ?? ctx.id);
+  const studentId =
+    typeof a.studentId === 'function' ? a.studentId(ctx.studentId) : (a.studentId ?? ctx.studentId);
   const query =
     a.query ??
     route.query
@@ -285,7 +288,7 @@ async function send(route: Route, { name, attempt }: Case): Promise<string[]> {
   const path = route.path
     .replace('{id}', id)
     .replace('{kind}', 'assignment')
-    .replace('{studentId}', ctx.studentId)
+    .replace('{studentId}', studentId)
     .replace('{code}', ctx.joinCode)
     .replace('{file}', ctx.feedFile);
   const url = `${path}${query ? `?${query}` : ''}`;

@@ -395,6 +395,35 @@ const table: Row[] = [
     }),
     expected: byMembership(403, 200, 404),
   },
+  // Grading with or without a submission (DESIGN §17): Student B has none, so it makes a graded row.
+  {
+    endpoint: 'PUT /api/assignments/:id/grades/:studentId',
+    request: (f) => ({
+      method: 'PUT',
+      url: `/api/assignments/${f.assignment.id}/grades/${studentB.id}`,
+      payload: { grade: 0, baseVersion: 0 },
+    }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'PUT /api/assignments/:id/grades/:studentId (a student who is not an active member)',
+    request: (f) => ({
+      method: 'PUT',
+      url: `/api/assignments/${f.assignment.id}/grades/${formerMember.id}`,
+      payload: { grade: 0, baseVersion: 0 },
+    }),
+    expected: byMembership(403, 404, 404),
+  },
+  {
+    endpoint: 'PUT /api/assignments/:id/grades/:studentId (an assignment in the bin)',
+    prepare: binned,
+    request: (f) => ({
+      method: 'PUT',
+      url: `/api/assignments/${f.assignment.id}/grades/${studentB.id}`,
+      payload: { grade: 0, baseVersion: 0 },
+    }),
+    expected: everyoneSignedIn(404),
+  },
   // Grading (DESIGN §13): the course's teacher only; members know the course (403), others get 404.
   {
     endpoint: 'PATCH /api/courses/:id',

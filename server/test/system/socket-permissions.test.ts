@@ -740,6 +740,9 @@ describe('who hears each server event', () => {
     /** An assignment with manual release, and student A's answer to it (graded and held, then returned). */
     held: Assignment;
     heldAnswer: OwnSubmission;
+    /** Manual release, nothing submitted by student A: graded as missing work, held, then returned. */
+    missing: Assignment;
+    missingGradeId: string;
     signedOut: string;
   };
   let firstEventId = 0;
@@ -879,6 +882,70 @@ describe('who hears each server event', () => {
         });
         expect(res.statusCode).toBe(200);
         return (h) => h.name === 'submission:graded' && idOf(h) === state.submission.id;
+      },
+      hears: studentAAndOwner,
+    },
+    {
+      event: 'submission:graded',
+      when: 'the owner gives student A a grade for work they did not submit (DESIGN §17)',
+      act: async () => {
+        const unsubmitted = await createAssignment(t, actors.owner, state.course, { title: 'Not handed in' });
+        const res = await t.app.inject({
+          method: 'PUT',
+          url: `/api/assignments/${unsubmitted.id}/grades/${actors.studentA.id}`,
+          headers: owner(),
+          payload: { grade: 0, baseVersion: 0 },
+        });
+        expect(res.json()).toMatchObject({ grade: 0, submittedAt: null });
+        const id = res.json<{ id: string }>().id;
+        // The course can be deleted at the end of the table only without assignments.
+        const gone = await t.app.inject({
+          method: 'DELETE',
+          url: `/api/assignments/${unsubmitted.id}`,
+          headers: owner(),
+        });
+        expect(gone.statusCode).toBe(204);
+        return (h) => h.name === 'submission:graded' && idOf(h) === id;
+      },
+      hears: studentAAndOwner,
+    },
+    {
+      event: 'submission:graded',
+      when: 'the owner grades missing work on an assignment that holds grades (a held grade)',
+      act: async () => {
+        state.missing = await createAssignment(t, actors.owner, state.course, {
+          title: 'Missing',
+          gradeRelease: 'manual',
+        });
+        const res = await t.app.inject({
+          method: 'PUT',
+          url: `/api/assignments/${state.missing.id}/grades/${actors.studentA.id}`,
+          headers: owner(),
+          payload: { grade: 3, baseVersion: 0 },
+        });
+        expect(res.json()).toMatchObject({ grade: 3, submittedAt: null, returnedAt: null });
+        state.missingGradeId = res.json<{ id: string }>().id;
+        return (h) => h.name === 'submission:graded' && idOf(h) === state.missingGradeId;
+      },
+      hears: onlyOwner,
+    },
+    {
+      event: 'submission:graded',
+      when: 'the owner returns that grade for missing work',
+      act: async () => {
+        const res = await post(`/api/assignments/${state.missing.id}/return`, owner(), {});
+        expect(res.json()).toEqual({ returned: 1 });
+        // The course can be deleted at the end of the table only without assignments.
+        const gone = await t.app.inject({
+          method: 'DELETE',
+          url: `/api/assignments/${state.missing.id}`,
+          headers: owner(),
+        });
+        expect(gone.statusCode).toBe(204);
+        return (h) =>
+          h.name === 'submission:graded' &&
+          idOf(h) === state.missingGradeId &&
+          dataOf(h)?.returnedAt !== null;
       },
       hears: studentAAndOwner,
     },

@@ -52,7 +52,9 @@ export function AssignmentCard({
   const [deleteAssignment, { isLoading: deleting }] = useDeleteAssignmentMutation();
   const [viewing, setViewing] = useState(false);
   const status = assignmentStatus(assignment, role, now);
-  const submission = role === 'student' ? assignment.submission : null;
+  const graded = role === 'student' ? assignment.submission : null;
+  // A grade for missing work (DESIGN §17) is no submission: the student may still hand the work in.
+  const submission = graded?.submittedAt ? graded : null;
   // Past its due time an assignment that closes then takes no more work (the server says 409 too).
   const closed = assignment.closesAtDue && new Date(assignment.dueDate).getTime() < now.getTime();
 
@@ -117,23 +119,25 @@ export function AssignmentCard({
             </span>
           )}
         </p>
-        {submission && (
+        {graded && (
           // Focusable from script only: after a keyboard user submits, focus lands here, on the
           // card's new state, instead of on <body> where the removed Submit button left it.
           <div className="assignment-card__submission" tabIndex={-1} data-submission-of={assignment.id}>
             <p className="assignment-card__submitted">
               <CircleCheck aria-hidden="true" size={16} />
-              Submitted {formatListDate(submission.submittedAt)}
+              {graded.submittedAt
+                ? `Submitted ${formatListDate(graded.submittedAt)}`
+                : 'Not submitted: graded as missing work'}
             </p>
-            {submission.grade !== null && (
+            {graded.grade !== null && (
               <p className="assignment-card__grade">
-                Grade: {submission.grade}/{assignment.maxPoints}
+                Grade: {graded.grade}/{assignment.maxPoints}
               </p>
             )}
-            {submission.grade !== null && submission.feedback && (
+            {graded.grade !== null && graded.feedback && (
               <blockquote className="assignment-card__feedback">
                 <span className="assignment-card__feedback-label">Teacher feedback</span>
-                {submission.feedback}
+                {graded.feedback}
               </blockquote>
             )}
           </div>

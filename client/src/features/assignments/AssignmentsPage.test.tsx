@@ -140,6 +140,28 @@ describe('AssignmentsPage', () => {
     expect(waiting).not.toHaveTextContent('Grade:');
   });
 
+  it('shows a student a returned grade for work not handed in, and still offers Submit while open (DESIGN §17)', async () => {
+    const graded = {
+      ...createOwnSubmission({
+        grade: 0,
+        feedback: 'Nothing came in.',
+        returnedAt: new Date().toISOString(),
+      }),
+      submittedAt: null,
+    };
+    renderAssignments('student', {
+      'GET /api/assignments': {
+        body: [createAssignment({ title: 'Missed', maxPoints: 50, submission: graded, status: 'returned' })],
+      },
+    });
+    const missed = await card('Missed');
+    expect(missed).toHaveTextContent('Not submitted: graded as missing work');
+    expect(missed).toHaveTextContent('Grade: 0/50');
+    expect(missed).toHaveTextContent('Nothing came in.');
+    expect(within(missed).getByRole('button', { name: 'Submit' })).toBeEnabled();
+    expect(within(missed).queryByRole('button', { name: 'View Submission' })).not.toBeInTheDocument();
+  });
+
   it('gives a student Submit on open work and no teacher controls', async () => {
     renderAssignments('student', { 'GET /api/assignments': { body: [createAssignment({ title: 'Open' })] } });
     const open = await card('Open');

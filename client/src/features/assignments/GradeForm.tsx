@@ -1,4 +1,4 @@
-import { LIMITS, type CurrentGrade, type Submission } from '@classwave/shared';
+import { LIMITS, type CurrentGrade, type PersonRef, type Submission } from '@classwave/shared';
 import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
@@ -8,18 +8,33 @@ import { Notice } from '../../components/Notice';
 import { Textarea } from '../../components/Textarea';
 import { ConflictChoice } from '../grading/ConflictChoice';
 import { gradeConflictOf } from '../grading/gradingApi';
-import { useGradeSubmissionMutation } from './assignmentsApi';
+import { useGradeStudentMutation, useGradeSubmissionMutation } from './assignmentsApi';
 import '../grading/grading.css';
 
 const pointsText = (grade: number | null) => (grade === null ? '' : String(grade));
 
+/** What a student with no row yet has: no grade, version 0 (DESIGN §17). */
+const NOTHING = { version: 0, grade: null, feedback: null } as const;
+
 /**
- * Points (0 to the assignment's max, whole numbers) and optional feedback for one submission.
- * Every save names the version it started from; a grade given elsewhere meanwhile comes back as a
- * conflict, shown here with "Keep mine" and "Use theirs" (DESIGN §13). A live grade never
- * replaces what is being typed: a notice says it arrived instead.
+ * Points (0 to the assignment's max, whole numbers) and optional feedback for one student's work:
+ * a submission, or no submission at all (`submission` null: the grade is one for missing work,
+ * DESIGN §17). Every save names the version it started from; a grade given elsewhere meanwhile
+ * comes back as a conflict, shown here with "Keep mine" and "Use theirs" (DESIGN §13). A live grade
+ * never replaces what is being typed: a notice says it arrived instead.
  */
-export function GradeForm({ submission, maxPoints }: { submission: Submission; maxPoints: number }) {
+export function GradeForm({
+  submission: given,
+  student,
+  assignmentId,
+  maxPoints,
+}: {
+  submission: Submission | null;
+  student: PersonRef;
+  assignmentId: string;
+  maxPoints: number;
+}) {
+  const submission = given ?? NOTHING;
   const maxId = useId();
   const [points, setPoints] = useState(pointsText(submission.grade));
   const [feedback, setFeedback] = useState(submission.feedback ?? '');
@@ -31,7 +46,9 @@ export function GradeForm({ submission, maxPoints }: { submission: Submission; m
   });
   const [conflict, setConflict] = useState<CurrentGrade | null>(null);
   const [arrived, setArrived] = useState<Submission | null>(null);
-  const [gradeSubmission, { isLoading }] = useGradeSubmissionMutation();
+  const [gradeSubmission, bySubmission] = useGradeSubmissionMutation();
+  const [gradeStudent, byStudent] = useGradeStudentMutation();
+  const isLoading = bySubmission.isLoading || byStudent.isLoading;
 
   const edited = points !== pointsText(base.grade) || feedback !== (base.feedback ?? '');
 
@@ -47,22 +64,22 @@ export function GradeForm({ submission, maxPoints }: { submission: Submission; m
       setPoints(pointsText(submission.grade));
       setFeedback(submission.feedback ?? '');
       setArrived(null);
-    } else {
-      setArrived(submission);
+    } else if (given) {
+      setArrived(given);
     }
   }
 
   async function save(baseVersion: number) {
     const grade = Number.parseInt(points, 10);
     if (Number.isNaN(grade) || grade < 0 || grade > maxPoints) return;
+    const body = { grade, feedback: feedback.trim() === '' ? null : feedback.trim(), baseVersion };
     try {
-      const saved = await gradeSubmission({
-        submissionId: submission.id,
-        assignmentId: submission.assignmentId,
-        grade,
-        feedback: feedback.trim() === '' ? null : feedback.trim(),
-        baseVersion,
-      }).unwrap();
+      // No submission yet: the grade makes the student's row (a grade for missing work).
+      const saved = await (
+        given
+          ? gradeSubmission({ submissionId: given.id, assignmentId, ...body })
+          : gradeStudent({ assignmentId, studentId: student.id, ...body })
+      ).unwrap();
       setBase({ version: saved.version, grade: saved.grade, feedback: saved.feedback });
       setPoints(pointsText(saved.grade));
       setFeedback(saved.feedback ?? '');
@@ -92,7 +109,11 @@ export function GradeForm({ submission, maxPoints }: { submission: Submission; m
   return (
     <form
       className="grade-form"
-      aria-label={`Grade ${submission.student.fullName}'s submission`}
+      aria-label={
+        given?.submittedAt
+          ? `Grade ${student.fullName}'s submission`
+          : `Grade ${student.fullName}'s missing work`
+      }
       onSubmit={handleSubmit}
     >
       <Field props={{ label: 'Points', containerClassName: 'grade-form__points', 'aria-describedby': maxId }}>

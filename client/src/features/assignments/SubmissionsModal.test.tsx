@@ -2,7 +2,7 @@ import { formatListDate } from '../../components/dates';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError, type Route } from '../../test/api';
-import { createAssignment, createSubmission } from '../../test/factories';
+import { createAssignment, createMember, createSubmission } from '../../test/factories';
 import { renderAssignments } from '../../test/renderRoute';
 import { findToast } from '../../test/renderWithProviders';
 
@@ -11,13 +11,13 @@ afterEach(() => {
 });
 
 async function openSubmissions(
-  routes: (id: string) => Record<string, Route>,
+  routes: (id: string, courseId: string) => Record<string, Route>,
   gradeRelease: 'auto' | 'manual' = 'auto',
 ) {
   const assignment = createAssignment({ title: 'Essay', maxPoints: 20, submissionCount: 2, gradeRelease });
   const view = renderAssignments('teacher', {
     'GET /api/assignments': { body: [assignment] },
-    ...routes(assignment.id),
+    ...routes(assignment.id, assignment.courseId),
   });
   const card = await screen.findByRole('article', { name: 'Essay' });
   await view.user.click(within(card).getByRole('button', { name: /View Submissions/ }));
@@ -76,6 +76,70 @@ describe('SubmissionsModal', () => {
       [`GET /api/assignments/${id}/submissions`]: apiError(500, 'Boom', 'internal_error'),
     }));
     expect(await findToast('Failed to load submissions.')).toBeInTheDocument();
+  });
+
+  // Issue 25 (item 2): the dialog listed only those who submitted, so no zero could be given.
+  it('lists every active student who did not submit, and grades one with no submission', async () => {
+    const handedIn = createSubmission({
+      student: { id: '30000000-0000-4000-8000-000000000001', fullName: 'Alan Turing' },
+    });
+    const members = [
+      createMember({
+        student: { id: handedIn.studentId, fullName: 'Alan Turing', email: 'alan@example.org' },
+      }),
+      createMember({
+        student: {
+          id: '30000000-0000-4000-8000-000000000002',
+          fullName: 'Grace Absent',
+          email: 'g@example.org',
+        },
+      }),
+      createMember({
+        student: {
+          id: '30000000-0000-4000-8000-000000000003',
+          fullName: 'Left Early',
+          email: 'l@example.org',
+        },
+        status: 'left',
+      }),
+    ];
+    const { dialog, user, calls } = await openSubmissions((id, courseId) => ({
+      [`GET /api/assignments/${id}/submissions`]: { body: [{ ...handedIn, assignmentId: id }] },
+      [`GET /api/courses/${courseId}/members`]: { body: members },
+      [`PUT /api/assignments/${id}/grades/30000000-0000-4000-8000-000000000002`]: ({ body }) => ({
+        body: {
+          ...createSubmission({
+            assignmentId: id,
+            student: { id: '30000000-0000-4000-8000-000000000002', fullName: 'Grace Absent' },
+            version: 1,
+          }),
+          ...(body as object),
+          content: null,
+          submittedAt: null,
+        },
+      }),
+    }));
+    const missing = await within(dialog).findByRole('list', { name: 'Not submitted' });
+    const [grace] = within(missing).getAllByRole('listitem');
+    expect(within(missing).getAllByRole('listitem')).toHaveLength(1);
+    expect(grace).toHaveTextContent('Grace Absent');
+    expect(grace).toHaveTextContent('No submission');
+    expect(
+      within(dialog).getByText(/If the student submits while the assignment is still open/),
+    ).toBeInTheDocument();
+    expect(within(dialog).getByRole('list', { name: 'Submissions' })).toHaveTextContent('Alan Turing');
+
+    await user.type(within(grace!).getByLabelText('Points'), '0');
+    await user.click(within(grace!).getByRole('button', { name: 'Save grade' }));
+    expect(await findToast('Grade saved')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({
+      grade: 0,
+      feedback: null,
+      baseVersion: 0,
+    });
+    await waitFor(() =>
+      expect(within(dialog).getByRole('list', { name: 'Not submitted' })).toHaveTextContent('Grade: 0/20'),
+    );
   });
 
   it('saves a grade out of the max points with optional feedback, and shows it', async () => {

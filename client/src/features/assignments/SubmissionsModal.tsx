@@ -12,9 +12,13 @@ import { useGetSubmissionsQuery } from './assignmentsApi';
 import { useReturnWithUndo } from '../grading/useReturnWithUndo';
 import { WorkPanel } from '../grading/WorkPanel';
 import { GradeForm } from './GradeForm';
+import { MissingWork } from './MissingWork';
 import '../../components/Input.css';
 
-/** An assignment's submissions for its teacher, newest first, each with a grading form. */
+/**
+ * An assignment's submissions for its teacher, newest first, each with a grading form; then every
+ * active student who has not submitted, so missing work can be graded too (DESIGN §17).
+ */
 export function SubmissionsModal({
   assignment,
   onClose,
@@ -30,6 +34,10 @@ export function SubmissionsModal({
   // Graded and not yet returned, or changed since (DESIGN §17): what Return would send.
   const held = (data ?? []).filter((s) => s.held);
   const chosen = held.filter((s) => selected.has(s.id));
+  // Rows with no `submittedAt` are grades for missing work: listed with the students who did not submit.
+  const submitted = (data ?? []).filter(
+    (s): s is Submission & { submittedAt: string } => s.submittedAt !== null,
+  );
 
   function toggle(id: string, on: boolean) {
     setSelected((current) => {
@@ -79,16 +87,6 @@ export function SubmissionsModal({
         <p className="submissions__state">The submissions could not be loaded. Close this and try again.</p>
       );
     }
-    if (data.length === 0) {
-      return (
-        <div className="submissions__state">
-          <span className="submissions__state-icon" aria-hidden="true">
-            <Inbox size={24} />
-          </span>
-          <p>No submissions yet for this assignment.</p>
-        </div>
-      );
-    }
     return (
       <>
         {manual && (
@@ -104,47 +102,63 @@ export function SubmissionsModal({
             </p>
           </div>
         )}
-        <ul className="submissions" aria-label="Submissions">
-          {data.map((submission) => (
-            <li key={submission.id} className="submission">
-              <div className="submission__head">
-                <Avatar name={submission.student.fullName} />
-                <div className="submission__who">
-                  <p className="submission__name">{submission.student.fullName}</p>
-                  <p className="submission__time">
-                    Submitted {formatListDate(submission.submittedAt)}
-                    {submission.late !== null && <> · {formatLateness(submission.late)}</>}
-                  </p>
+        {submitted.length === 0 ? (
+          <div className="submissions__state">
+            <span className="submissions__state-icon" aria-hidden="true">
+              <Inbox size={24} />
+            </span>
+            <p>No submissions yet for this assignment.</p>
+          </div>
+        ) : (
+          <ul className="submissions" aria-label="Submissions">
+            {submitted.map((submission) => (
+              <li key={submission.id} className="submission">
+                <div className="submission__head">
+                  <Avatar name={submission.student.fullName} />
+                  <div className="submission__who">
+                    <p className="submission__name">{submission.student.fullName}</p>
+                    <p className="submission__time">
+                      Submitted {formatListDate(submission.submittedAt)}
+                      {submission.late !== null && <> · {formatLateness(submission.late)}</>}
+                    </p>
+                  </div>
+                  <div className="submission__badges">
+                    {submission.grade === null ? (
+                      <Badge tone="neutral">Not graded</Badge>
+                    ) : (
+                      <Badge tone="success">
+                        Grade: {submission.grade}/{assignment.maxPoints}
+                      </Badge>
+                    )}
+                    {releaseBadge(submission)}
+                  </div>
                 </div>
-                <div className="submission__badges">
-                  {submission.grade === null ? (
-                    <Badge tone="neutral">Not graded</Badge>
-                  ) : (
-                    <Badge tone="success">
-                      Grade: {submission.grade}/{assignment.maxPoints}
-                    </Badge>
-                  )}
-                  {releaseBadge(submission)}
-                </div>
-              </div>
-              {/* Plain text in a pre-wrap box: line breaks kept, nothing ever rendered as HTML. */}
-              <p className="submission__content" dir="auto">
-                {submission.content}
-              </p>
-              <GradeForm key={submission.id} submission={submission} maxPoints={assignment.maxPoints} />
-              {manual && submission.held && (
-                <label className="submission__select">
-                  <input
-                    type="checkbox"
-                    checked={selected.has(submission.id)}
-                    onChange={(event) => toggle(submission.id, event.target.checked)}
-                  />
-                  Select to return
-                </label>
-              )}
-            </li>
-          ))}
-        </ul>
+                {/* Plain text in a pre-wrap box: line breaks kept, nothing ever rendered as HTML. */}
+                <p className="submission__content" dir="auto">
+                  {submission.content}
+                </p>
+                <GradeForm
+                  key={submission.id}
+                  submission={submission}
+                  student={submission.student}
+                  assignmentId={assignment.id}
+                  maxPoints={assignment.maxPoints}
+                />
+                {manual && submission.held && (
+                  <label className="submission__select">
+                    <input
+                      type="checkbox"
+                      checked={selected.has(submission.id)}
+                      onChange={(event) => toggle(submission.id, event.target.checked)}
+                    />
+                    Select to return
+                  </label>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+        <MissingWork assignment={assignment} rows={data} />
       </>
     );
   }

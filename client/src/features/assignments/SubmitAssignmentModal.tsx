@@ -86,7 +86,10 @@ export function SubmitAssignmentModal({
   const gone = notice === 'gone' || (listed && assignmentId !== null && live === undefined);
   // Our own queued submit landing (sent by this tab's queue or another tab's) is not "elsewhere".
   const submittedElsewhere =
-    !submittedHere.current && queued === null && (notice === 'submitted' || live?.submission != null);
+    // A grade for missing work is no submission (DESIGN §17): the student may still submit.
+    !submittedHere.current &&
+    queued === null &&
+    (notice === 'submitted' || live?.submission?.submittedAt != null);
 
   useEffect(() => {
     if (gone) void draft.stop('gone');
@@ -136,7 +139,7 @@ export function SubmitAssignmentModal({
 
   // A queued submit another tab sent: the dialog's work is done.
   useEffect(() => {
-    if (queued && live?.submission) {
+    if (queued && live?.submission?.submittedAt) {
       onSubmitted?.(assignmentId!);
       done();
     }

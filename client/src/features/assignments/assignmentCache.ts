@@ -44,10 +44,14 @@ export function clearOwnSubmission(list: Assignment[], assignmentId: string, sub
   if (assignment?.submission?.id === submissionId) assignment.submission = null;
 }
 
-/** Replaces a submission (e.g. once graded) in a cached list of an assignment's submissions. */
+/**
+ * Replaces a submission (e.g. once graded) in a cached list of an assignment's submissions; a new
+ * grade for missing work (no `submittedAt`, DESIGN §17) joins the end, where the server lists them.
+ */
 export function replaceSubmission(list: Submission[], submission: Submission): void {
   const index = list.findIndex((existing) => existing.id === submission.id);
   if (index !== -1) list[index] = submission;
+  else if (submission.submittedAt === null) list.push(submission);
 }
 
 /** Adds a submission to a cached list, newest first as GET /api/assignments/:id/submissions answers, or replaces it. */

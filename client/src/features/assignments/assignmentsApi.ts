@@ -16,6 +16,17 @@ export interface SubmitAssignmentArgs {
   idempotencyKey?: string;
 }
 
+/** A student's grade on an assignment, submitted or not (a grade for missing work, DESIGN §17). */
+export interface GradeStudentArgs {
+  assignmentId: string;
+  studentId: string;
+  grade: number;
+  /** Omitted: the feedback stays as it is. */
+  feedback?: string | null;
+  /** The version the grader started from: 0 when nothing is there yet. */
+  baseVersion: number;
+}
+
 export interface GradeSubmissionArgs {
   submissionId: string;
   /** The submission's assignment, whose cached submission list is updated. */
@@ -166,6 +177,19 @@ export const assignmentsApi = assignmentsQueries.injectEndpoints({
         dispatch(applyGradedSubmission(data));
       },
     }),
+    /** The course's teacher grades a student's work, with or without a submission (DESIGN §17). */
+    gradeStudent: build.mutation<Submission, GradeStudentArgs>({
+      query: ({ assignmentId, studentId, grade, feedback, baseVersion }) => ({
+        url: `/assignments/${encodeURIComponent(assignmentId)}/grades/${encodeURIComponent(studentId)}`,
+        method: 'PUT',
+        body: { grade, feedback, baseVersion },
+      }),
+      async onQueryStarted(_args, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (!data) return;
+        dispatch(applyGradedSubmission(data));
+      },
+    }),
   }),
 });
 
@@ -179,8 +203,9 @@ export const applyGradedSubmission =
     const state = getState() as State;
     const cached = assignmentsQueries.endpoints.getSubmissions.select(submission.assignmentId)(state).data;
     const before = cached?.find((s) => s.id === submission.id);
-    // Without the list open, whether it was waiting is unknown: the count loads again.
-    if (!before) {
+    // Without the list open, whether it was waiting is unknown: the count loads again. A grade for
+    // missing work (DESIGN §17) was never waiting and is no submission: no count changes.
+    if (!before && submission.submittedAt !== null) {
       dispatch(coursesApi.util.invalidateTags([{ type: 'Assignment', id: 'LIST' }]));
       for (const courseId of coursesApi.util.selectCachedArgsForQuery(state, 'getCourse')) {
         dispatch(coursesApi.util.invalidateTags([{ type: 'Course', id: courseId }]));
@@ -221,4 +246,5 @@ export const {
   useDeleteAssignmentMutation,
   useSubmitAssignmentMutation,
   useGradeSubmissionMutation,
+  useGradeStudentMutation,
 } = assignmentsApi;

@@ -38,6 +38,29 @@ describe('Edit course', () => {
     expect(await screen.findByRole('article', { name: 'Marine Biology' })).toBeInTheDocument();
   });
 
+  it('turns off counting missing work as zero (DESIGN §17), sending only that', async () => {
+    const { user, calls } = renderRoute('/courses', 'teacher', (me) => {
+      const course = createCourse({
+        title: 'Biology',
+        teacherId: me.id,
+        teacher: { id: me.id, fullName: me.fullName },
+      });
+      return {
+        'GET /api/courses': { body: [course] },
+        [`PATCH /api/courses/${course.id}`]: ({ body }) => ({ body: { ...course, ...(body as object) } }),
+      };
+    });
+    const card = await screen.findByRole('article', { name: 'Biology' });
+    await user.click(within(card).getByRole('button', { name: 'Edit course' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Course' });
+    const zero = within(dialog).getByRole('checkbox', { name: 'Missing work counts as 0 in totals' });
+    expect(zero).toBeChecked();
+    await user.click(zero);
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    expect(await findToast('Course updated')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ missingCountsAsZero: false });
+  });
+
   it('says at the Course Code field when the code is taken (409)', async () => {
     const { user } = renderRoute('/courses', 'teacher', (me) => {
       const course = createCourse({

@@ -7,6 +7,8 @@ import { FormModal } from '../../components/FormModal';
 import { CourseFields, type CourseField } from './CourseFields';
 import { BLANK_COURSE_FIELD } from './CreateCourseModal';
 import { useUpdateCourseMutation } from '../grading/gradingApi';
+import '../../components/Field.css';
+import '../grading/grading.css';
 
 const FIELDS: readonly CourseField[] = ['title', 'code', 'description'];
 
@@ -21,6 +23,8 @@ function EditCourseForm({ course, onClose }: { course: Course; onClose: () => vo
     code: course.code,
     description: course.description,
   });
+  // Missing work past due counts 0 in the gradebook's totals and CSV (DESIGN §17).
+  const [missingCountsAsZero, setMissingCountsAsZero] = useState(course.missingCountsAsZero);
   const [errors, setErrors] = useState<Partial<Record<CourseField, string>>>({});
   const [updateCourse, { isLoading }] = useUpdateCourseMutation();
   const idPrefix = useId();
@@ -37,6 +41,7 @@ function EditCourseForm({ course, onClose }: { course: Course; onClose: () => vo
     for (const field of FIELDS) {
       if (values[field].trim() !== course[field]) body[field] = values[field].trim();
     }
+    if (missingCountsAsZero !== course.missingCountsAsZero) body.missingCountsAsZero = missingCountsAsZero;
     if (Object.keys(body).length === 0) {
       onClose();
       return;
@@ -72,6 +77,18 @@ function EditCourseForm({ course, onClose }: { course: Course; onClose: () => vo
       onSubmit={handleSubmit}
     >
       <CourseFields values={values} errors={errors} idOf={idOf} onChange={change} />
+      <label className="choice">
+        <input
+          type="checkbox"
+          checked={missingCountsAsZero}
+          onChange={(event) => setMissingCountsAsZero(event.target.checked)}
+        />
+        Missing work counts as 0 in totals
+      </label>
+      <p className="field__hint">
+        Past its due time, work not handed in (and not excused) counts 0 points in the gradebook&apos;s totals
+        and its CSV. Off: only graded work counts.
+      </p>
     </FormModal>
   );
 }

@@ -32,7 +32,7 @@ export type SendOutcome =
 
 /** The receipt a student keeps (DESIGN §12): the server's time and a short id. */
 export const receiptText = (submission: OwnSubmission) =>
-  `Receipt ${receiptId(submission.id)} · ${clockTime(submission.submittedAt, true)}`;
+  `Receipt ${receiptId(submission.id)} · ${clockTime(submission.submittedAt ?? new Date().toISOString(), true)}`;
 
 /** Back-off for a server that answered but could not take the submit: 1 s, 2 s, 4 s … at most 60 s. */
 export const RETRY_BASE_MS = 1000;

@@ -40,7 +40,7 @@ function buildGradebook(): Gradebook {
     ...overrides,
   });
   return {
-    course: { id: courseId, title: 'Biology', code: 'BIO1' },
+    course: { id: courseId, title: 'Biology', code: 'BIO1', missingCountsAsZero: true },
     students: [ada, alan],
     assignments: [essay, quiz],
     cells: [
@@ -169,6 +169,58 @@ describe('GradebookPage', () => {
     await waitFor(() =>
       expect(within(table).getByRole('gridcell', { name: /Alan Turing, Quiz/ })).toHaveFocus(),
     );
+  });
+
+  // Issue 25 (item 2): a Missing cell ignored digits, so no zero could be given.
+  it('takes digits in a Missing cell and saves a grade for missing work, which the total then counts', async () => {
+    const gradebook = buildGradebook();
+    gradebook.course.missingCountsAsZero = false;
+    const quizAlan = gradebook.cells[3]!;
+    const saved = {
+      ...createSubmission({
+        assignmentId: quizAlan.assignmentId,
+        studentId: quizAlan.studentId,
+        student: { id: quizAlan.studentId, fullName: 'Alan Turing' },
+        grade: 0,
+        version: 1,
+      }),
+      content: null,
+      submittedAt: null,
+      held: true,
+    };
+    const { user, calls } = renderGradebook(gradebook, {
+      [`PUT /api/assignments/${quizAlan.assignmentId}/grades/${quizAlan.studentId}`]: { body: saved },
+    });
+    const table = await screen.findByRole('grid');
+    const alan = within(table).getByRole('row', { name: /Alan Turing/ });
+    // Only graded work counts in this course: the missing quiz is not in Alan's total yet.
+    expect(alan).toHaveTextContent('10/20 (50%)');
+    within(table).getByRole('gridcell', { name: 'Alan Turing, Quiz: no submission, Missing' }).focus();
+    await user.keyboard('0');
+    const input = within(table).getByRole('textbox', { name: 'Grade for Alan Turing, Quiz, out of 10' });
+    expect(input).toHaveValue('0');
+    await user.keyboard('{Enter}');
+
+    expect(await within(table).findByText('Saved', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'PUT').map((c) => [c.path, c.body])).toEqual([
+      [
+        `/api/assignments/${quizAlan.assignmentId}/grades/${quizAlan.studentId}`,
+        { grade: 0, baseVersion: 0 },
+      ],
+    ]);
+    expect(
+      await within(table).findByRole('gridcell', {
+        name: 'Alan Turing, Quiz: 0 of 10, Graded, not yet returned',
+      }),
+    ).toBeInTheDocument();
+    expect(alan).toHaveTextContent('10/30 (33.3%)');
+  });
+
+  it('counts missing work as 0 in the totals where the course says so', async () => {
+    renderGradebook(buildGradebook());
+    const table = await screen.findByRole('grid');
+    // Alan: 10/20 on the essay, the quiz missing past due and counted 0 of 10.
+    expect(within(table).getByRole('row', { name: /Alan Turing/ })).toHaveTextContent('10/30 (33.3%)');
   });
 
   it('Escape leaves the cell as it was and sends nothing', async () => {

@@ -118,6 +118,11 @@ export const gradingApi = gradingQueries.injectEndpoints({
         method: 'PATCH',
         body,
       }),
+      // Whether missing work counts as zero changes the gradebook's totals: it loads again.
+      invalidatesTags: (result, error, { courseId, body }) =>
+        error || !result || body.missingCountsAsZero === undefined
+          ? []
+          : [{ type: 'Gradebook', id: courseId }],
       async onQueryStarted(_args, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
         if (!data) return;

@@ -3,7 +3,7 @@ import { useCallback, useState } from 'react';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
 import { useAppDispatch } from '../../app/hooks';
-import { useGradeSubmissionMutation } from '../assignments/assignmentsApi';
+import { useGradeStudentMutation, useGradeSubmissionMutation } from '../assignments/assignmentsApi';
 import type { CellSave } from './GradebookCell';
 import { cellKey } from './gradebookCells';
 import { cellFromSubmission, gradeConflictOf, gradingApi, upsertCell } from './gradingApi';
@@ -18,6 +18,7 @@ const SAVED_FOR_MS = 2000;
 export function useGradeSaves(courseId: string) {
   const dispatch = useAppDispatch();
   const [gradeSubmission] = useGradeSubmissionMutation();
+  const [gradeStudent] = useGradeStudentMutation();
   const [saves, setSaves] = useState<ReadonlyMap<string, CellSave>>(new Map());
 
   const setSave = useCallback((key: string, save: CellSave | undefined) => {
@@ -39,16 +40,16 @@ export function useGradeSaves(courseId: string) {
     baseVersion: number,
   ) {
     const key = cellKey(cell.studentId, cell.assignmentId);
-    if (!cell.submissionId) return;
     setSave(key, { state: 'saving' });
     try {
-      // The grade alone: feedback left out stays as the grader wrote it in the dialog.
-      const saved = await gradeSubmission({
-        submissionId: cell.submissionId,
-        assignmentId: assignment.id,
-        grade,
-        baseVersion,
-      }).unwrap();
+      // The grade alone: feedback left out stays as the grader wrote it in the dialog. A cell with
+      // no submission is graded by student (a grade for missing work, DESIGN §17).
+      const body = { assignmentId: assignment.id, grade, baseVersion };
+      const saved = await (
+        cell.submissionId
+          ? gradeSubmission({ submissionId: cell.submissionId, ...body })
+          : gradeStudent({ studentId: cell.studentId, ...body })
+      ).unwrap();
       writeCell(cellFromSubmission(saved));
       setSave(key, { state: 'saved' });
       window.setTimeout(

@@ -22,7 +22,8 @@ interface Editing {
 
 /**
  * The gradebook as a spreadsheet (DESIGN §13): one active cell moved with the keyboard, a grade
- * typed in place and saved in the background, E to excuse a student who has not submitted. Rows
+ * typed in place and saved in the background (in any cell: with no submission it is a grade for
+ * missing work, DESIGN §17), E to excuse a student who has not submitted. Rows
  * are students and columns assignments, in the gradebook's order.
  */
 export function useGradebookGrid(gradebook: Gradebook) {
@@ -82,10 +83,7 @@ export function useGradebookGrid(gradebook: Gradebook) {
   function startEdit(row: number, col: number, initial?: string) {
     const cell = cellAt(row, col);
     if (!cell) return;
-    if (!cell.submissionId) {
-      toast.info('No submission to grade yet. Press E to excuse the student.');
-      return;
-    }
+    // Any cell takes a grade (DESIGN §17): with no submission it is a grade for missing work.
     setEditing({
       key: cellKey(cell.studentId, cell.assignmentId),
       draft: initial ?? (cell.grade === null ? '' : String(cell.grade)),
@@ -98,7 +96,11 @@ export function useGradebookGrid(gradebook: Gradebook) {
     const cell = cellAt(row, col);
     if (!cell) return;
     if (cell.submissionId) {
-      toast.info('This student has submitted: there is nothing to excuse.');
+      toast.info(
+        cell.late !== null || cell.status === 'submitted'
+          ? 'This student has submitted: there is nothing to excuse.'
+          : 'This work is graded: there is nothing to excuse.',
+      );
       return;
     }
     void excuse({

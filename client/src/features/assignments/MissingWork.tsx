@@ -1,0 +1,73 @@
+import type { Assignment, PersonRef, Submission } from '@classwave/shared';
+import { Avatar } from '../../components/Avatar';
+import { Badge } from '../../components/Badge';
+import { useGetMembersQuery } from '../classes/classesApi';
+import { GradeForm } from './GradeForm';
+
+/** One student who has handed nothing in: their grade for missing work, if given (DESIGN §17). */
+interface Missing {
+  student: PersonRef;
+  grade: Submission | null;
+}
+
+/**
+ * The students of the course who have not submitted, after the submissions: every active member
+ * with no submission, each with a grading form, so a grade (a 0, say) can be given for missing
+ * work (DESIGN §17). `rows` is the assignment's submissions list, whose rows with no `submittedAt`
+ * are grades already given for missing work.
+ */
+export function MissingWork({ assignment, rows }: { assignment: Assignment; rows: readonly Submission[] }) {
+  // The roster, for who has no row at all; while it loads (or if it cannot), the graded ones show.
+  const { data: roster } = useGetMembersQuery(assignment.courseId);
+  const withRow = new Set(rows.map((s) => s.studentId));
+  const missing: Missing[] = [
+    ...rows.filter((s) => s.submittedAt === null).map((s) => ({ student: s.student, grade: s })),
+    ...(roster ?? [])
+      .filter((m) => m.status === 'active' && !withRow.has(m.student.id))
+      .map((m) => ({ student: { id: m.student.id, fullName: m.student.fullName }, grade: null })),
+  ].sort((a, b) => a.student.fullName.localeCompare(b.student.fullName));
+  if (missing.length === 0) return null;
+  const pastDue = new Date(assignment.dueDate).getTime() < Date.now();
+
+  return (
+    <section className="missing-work" aria-labelledby="missing-work-title">
+      <h3 id="missing-work-title" className="missing-work__title">
+        Not submitted ({missing.length})
+      </h3>
+      <p className="missing-work__note">
+        A grade given here counts for missing work. If the student submits while the assignment is still open,
+        their work joins this grade.
+      </p>
+      <ul className="submissions" aria-label="Not submitted">
+        {missing.map(({ student, grade }) => (
+          <li key={student.id} className="submission">
+            <div className="submission__head">
+              <Avatar name={student.fullName} />
+              <div className="submission__who">
+                <p className="submission__name">{student.fullName}</p>
+                <p className="submission__time">{pastDue ? 'Missing' : 'Not submitted yet'}</p>
+              </div>
+              <div className="submission__badges">
+                {grade?.grade != null ? (
+                  <Badge tone="success">
+                    Grade: {grade.grade}/{assignment.maxPoints}
+                  </Badge>
+                ) : (
+                  <Badge tone="neutral">No submission</Badge>
+                )}
+                {grade?.held && <Badge tone="warning">Held</Badge>}
+              </div>
+            </div>
+            <GradeForm
+              key={student.id}
+              submission={grade}
+              student={student}
+              assignmentId={assignment.id}
+              maxPoints={assignment.maxPoints}
+            />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,189 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { ErrorCode, type CurrentGrade, type GradeBody, type Submission } from '@classwave/shared';
+import type { Caller } from '../auth/caller.js';
+import type { Clock } from '../clock.js';
+import type { Tx } from '../db/client.js';
+import { assignments, courseMembers, courses, profiles, submissions } from '../db/schema.js';
+import type { RecordEvent } from '../events.js';
+import { AppError, badRequest, notFound } from '../http/errors.js';
+import { found } from '../policies.js';
+import type { Outbox } from '../realtime/outbox.js';
+import { requireOwnerOf } from '../classes/visibility.js';
+import { gradedAudience, graders, toSubmission } from './views.js';
+
+type SubmissionRow = typeof submissions.$inferSelect;
+type AssignmentRow = typeof assignments.$inferSelect;
+type CourseRow = typeof courses.$inferSelect;
+
+/** The version of a student's work on an assignment before anything was written: no row at all. */
+const NO_ROW: CurrentGrade = { grade: null, feedback: null, version: 0, gradedBy: null, gradedAt: null };
+
+/**
+ * Grade writes by the course's teacher (DESIGN §13, §17): a submission by its id, or any student's
+ * work on an assignment, submitted or not (a grade for missing work makes a graded row with no
+ * submission). Both go through `writeGrade`, so the version check, the held-grade release rules,
+ * the audit columns and the live event are one code path.
+ */
+export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Outbox }) {
+  /**
+   * Writes the grade over the row (locked for the check and the write; the caller has share-locked
+   * the assignment's row, so max points can't drop in between): whole points from 0 to the
+   * assignment's max, only over the version the grader started from (else 409 grade_conflict with
+   * the grade as it stands). With release 'auto' the grade is returned at once; with 'manual' it
+   * waits for Return, and a change to a returned one waits again (DESIGN §17).
+   */
+  async function writeGrade(
+    tx: Tx,
+    record: RecordEvent,
+    caller: Caller,
+    target: { assignment: AssignmentRow; course: CourseRow },
+    submissionId: string,
+    body: GradeBody,
+  ): Promise<Submission> {
+    const { assignment, course } = target;
+    // The row alone: after waiting for another grader's lock, PostgreSQL hands back the row as
+    // that grader left it, but a row joined to it would still be as it was before (their name).
+    const [before] = await tx
+      .select()
+      .from(submissions)
+      .where(eq(submissions.id, submissionId))
+      .for('update');
+    if (!before) throw notFound('Submission not found.');
+    if (body.grade > assignment.maxPoints) {
+      throw badRequest(`body.grade must be at most ${assignment.maxPoints}, this assignment's max points`);
+    }
+    if (before.version !== body.baseVersion) {
+      const [grader] = before.gradedBy
+        ? await tx
+            .select({ fullName: profiles.fullName })
+            .from(profiles)
+            .where(eq(profiles.id, before.gradedBy))
+        : [];
+      throw gradeConflict(currentGrade(before, grader?.fullName ?? null));
+    }
+    const now = clock.now();
+    // PATCH: feedback left out stays as it is (a gradebook cell sends the grade alone); null or blank clears it.
+    const feedback =
+      body.feedback === undefined ? before.feedback : body.feedback?.trim() ? body.feedback.trim() : null;
+    const [updated] = await tx
+      .update(submissions)
+      .set({
+        grade: body.grade,
+        feedback,
+        gradedAt: now,
+        gradedBy: caller.userId,
+        version: sql`${submissions.version} + 1`,
+        // 'auto': the grade reaches the student as it is given. 'manual': it waits for Return, and
+        // a change to a returned grade waits too, the student keeping the returned one (DESIGN §17).
+        ...(assignment.gradeRelease === 'auto'
+          ? { returnedAt: now, returnedGrade: body.grade, returnedFeedback: feedback, returnedGradedAt: now }
+          : {}),
+      })
+      .where(eq(submissions.id, submissionId))
+      .returning();
+    const [names] = await tx
+      .select({ student: profiles.fullName, grader: graders.fullName })
+      .from(profiles)
+      .innerJoin(graders, eq(graders.id, caller.userId))
+      .where(eq(profiles.id, updated!.studentId));
+    const graded = toSubmission(updated!, names?.student ?? '', assignment.dueDate, names?.grader ?? null);
+    record('submission:graded', graded, gradedAudience(graded, course.teacherId));
+    return graded;
+  }
+
+  return {
+    /** The course's teacher grades (or regrades) a submission by its id. */
+    async grade(caller: Caller, submissionId: string, body: GradeBody): Promise<Submission> {
+      return outbox.transaction(async (tx, record) => {
+        const [target] = await tx
+          .select({ assignment: assignments, course: courses })
+          .from(submissions)
+          .innerJoin(assignments, eq(assignments.id, submissions.assignmentId))
+          .innerJoin(courses, eq(courses.id, assignments.courseId))
+          .where(and(eq(submissions.id, submissionId), isNull(assignments.deletedAt)))
+          .for('share', { of: assignments });
+        const { assignment, course } = found(target, 'Submission');
+        await requireOwnerOf(tx, caller, course, 'grade its submissions', 'Submission');
+        return writeGrade(tx, record, caller, { assignment, course }, submissionId, body);
+      });
+    },
+
+    /**
+     * The course's teacher grades an active member's work on an assignment, whether or not they
+     * submitted (DESIGN §17). With no row yet (nothing submitted), the grade makes one with no
+     * submission, over version 0; the student may still submit while the assignment is open, and
+     * the submit fills that row in, keeping the grade. Anyone else learns nothing of the assignment
+     * (404, or 403 for a member student); a student who is not an active member is a 404 naming it.
+     */
+    async gradeStudent(
+      caller: Caller,
+      assignmentId: string,
+      studentId: string,
+      body: GradeBody,
+    ): Promise<Submission> {
+      return outbox.transaction(async (tx, record) => {
+        const [target] = await tx
+          .select({ assignment: assignments, course: courses })
+          .from(assignments)
+          .innerJoin(courses, eq(courses.id, assignments.courseId))
+          .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)))
+          .for('share', { of: assignments });
+        const course = await requireOwnerOf(tx, caller, target?.course, 'grade its students', 'Assignment');
+        const { assignment } = target!;
+        // Share-locked: a removal waits for this grade, or this grade sees the removal.
+        const [member] = await tx
+          .select({ status: courseMembers.status })
+          .from(courseMembers)
+          .where(and(eq(courseMembers.courseId, course.id), eq(courseMembers.studentId, studentId)))
+          .for('share');
+        if (member?.status !== 'active')
+          throw notFound('That student is not an active member of this course.');
+        const ofStudent = and(
+          eq(submissions.assignmentId, assignmentId),
+          eq(submissions.studentId, studentId),
+        );
+        let [row] = await tx.select({ id: submissions.id }).from(submissions).where(ofStudent);
+        if (!row) {
+          if (body.baseVersion !== NO_ROW.version) throw gradeConflict(NO_ROW);
+          // The row is born graded (no submission and no grade is no row at all); writeGrade then
+          // writes the grade as for any other row, so the version, release and event are the same.
+          [row] = await tx
+            .insert(submissions)
+            .values({ assignmentId, studentId, content: null, submittedAt: null, grade: body.grade })
+            .onConflictDoNothing()
+            .returning({ id: submissions.id });
+          // A submit (or another grader) got there first and has committed: that row is graded now,
+          // over the version this grader started from (0), so a grader who raced one gets the 409.
+          if (!row) [row] = await tx.select({ id: submissions.id }).from(submissions).where(ofStudent);
+        }
+        return writeGrade(tx, record, caller, { assignment, course }, row!.id, body);
+      });
+    },
+  };
+}
+
+/** The grade as it stands on a row, for 409 grade_conflict. */
+function currentGrade(
+  row: Pick<SubmissionRow, 'grade' | 'feedback' | 'version' | 'gradedBy' | 'gradedAt'>,
+  graderName: string | null,
+): CurrentGrade {
+  return {
+    grade: row.grade,
+    feedback: row.feedback,
+    version: row.version,
+    gradedBy: row.gradedBy ? { id: row.gradedBy, fullName: graderName ?? '' } : null,
+    gradedAt: row.gradedAt?.toISOString() ?? null,
+  };
+}
+
+/** 409 grade_conflict, carrying the grade as it stands so the grader can keep theirs or take it. */
+function gradeConflict(current: CurrentGrade): AppError {
+  const who = current.gradedBy ? ` by ${current.gradedBy.fullName}` : '';
+  return new AppError(
+    409,
+    ErrorCode.gradeConflict,
+    `This grade was changed${who} since you opened it: it is now ${current.grade ?? 'ungraded'}.`,
+    {},
+    { current },
+  );
+}

@@ -1,0 +1,83 @@
+import { sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { isHeld, minutesLate, type Submission } from '@classwave/shared';
+import { profiles, submissions } from '../db/schema.js';
+import { audience } from '../realtime/rooms.js';
+
+/**
+ * How a submissions row is shown and who hears of its grade: shared by the submission writes, the
+ * grade writes (grades.ts) and grading's Return. A row with no `submittedAt` is a grade for missing
+ * work (DESIGN §17): graded, never handed in.
+ */
+
+type SubmissionRow = typeof submissions.$inferSelect;
+
+/** The grader's profile, joined beside the student's. */
+export const graders = alias(profiles, 'graders');
+
+/**
+ * The grade waits for Return (DESIGN §13, §17): given and never returned, or no longer what was
+ * returned (a change back to the returned grade and feedback is not held: the student has it).
+ */
+export const heldNow = (
+  row: Pick<SubmissionRow, 'grade' | 'feedback' | 'returnedAt' | 'returnedGrade' | 'returnedFeedback'>,
+) =>
+  row.grade !== null &&
+  (row.returnedAt === null || row.grade !== row.returnedGrade || row.feedback !== row.returnedFeedback);
+
+/** `heldNow` in SQL, for `submissions` rows. */
+export const heldSql = sql`(${submissions.grade} is not null and (${submissions.returnedAt} is null
+  or ${submissions.grade} is distinct from ${submissions.returnedGrade}
+  or ${submissions.feedback} is distinct from ${submissions.returnedFeedback}))`;
+
+/** A submission as the course's teacher sees it (and as `submission:*` events carry it). */
+export const toSubmission = (
+  row: SubmissionRow,
+  studentName: string,
+  dueDate: Date,
+  graderName: string | null,
+): Submission => ({
+  id: row.id,
+  assignmentId: row.assignmentId,
+  studentId: row.studentId,
+  content: row.content,
+  submittedAt: row.submittedAt?.toISOString() ?? null,
+  grade: row.grade,
+  feedback: row.feedback,
+  gradedAt: row.gradedAt?.toISOString() ?? null,
+  student: { id: row.studentId, fullName: studentName },
+  version: row.version,
+  late: minutesLate(row.submittedAt, dueDate),
+  returnedAt: row.returnedAt?.toISOString() ?? null,
+  held: heldNow(row),
+  gradedBy: row.gradedBy ? { id: row.gradedBy, fullName: graderName ?? '' } : null,
+});
+
+/**
+ * Who hears `submission:graded`: the teacher always; the student only when the grade as it now
+ * stands is returned (not while held, nor when a returned grade was changed and is held again,
+ * DESIGN §17), and only while an active member of the course (a removed or departed student cannot
+ * open it, so neither the live event nor the "Grade returned" notification reaches them; the outbox
+ * resolves the membership in the transaction). The notifications work relies on this: a student
+ * learns of a released grade only by a `submission:graded` addressed to `user:<studentId>` (DESIGN §13).
+ */
+export const gradedAudience = (submission: Submission, teacherId: string) =>
+  submission.grade !== null && !isHeld(submission)
+    ? audience.memberStudentAndTeacher(submission.studentId, submission.assignmentId, teacherId)
+    : audience.owner(teacherId);
+
+/**
+ * The row as its student may see it: the grade, feedback and grading as last returned, none while
+ * held (DESIGN §13, §17). For events that reach the student's tabs with the teacher's.
+ */
+export function asReturned(row: SubmissionRow): SubmissionRow {
+  const returned = row.returnedAt !== null && row.returnedGrade !== null;
+  return {
+    ...row,
+    grade: returned ? row.returnedGrade : null,
+    feedback: returned ? row.returnedFeedback : null,
+    gradedAt: returned ? row.returnedGradedAt : null,
+    returnedAt: returned ? row.returnedAt : null,
+    gradedBy: returned ? row.gradedBy : null,
+  };
+}

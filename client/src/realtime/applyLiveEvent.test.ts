@@ -131,6 +131,24 @@ describe('applyLiveEvent', () => {
     expect(read.assignments()[0]!.submissionCount).toBe(4);
   });
 
+  it('counts a submit onto a grade for missing work as a submission, and as nothing to grade once returned', () => {
+    const assignment = createAssignment({ submissionCount: 1, needsGrading: 0 });
+    const missing: Submission = {
+      ...createSubmission({ assignmentId: assignment.id, grade: 0, returnedAt: new Date().toISOString() }),
+      submittedAt: null,
+      content: null,
+    };
+    const other = createSubmission({ assignmentId: assignment.id, grade: 5 });
+    const stillMissing = { ...missing, id: crypto.randomUUID(), studentId: crypto.randomUUID() };
+    const { store, read } = storeWith('teacher', {
+      assignments: [assignment],
+      submissions: [assignment.id, [other, missing, stillMissing]],
+    });
+    const submitted = { ...missing, content: 'Here it is', submittedAt: new Date().toISOString() };
+    store.dispatch(applyLiveEvent(event('submission:created', submitted)));
+    expect(read.assignments()[0]).toMatchObject({ submissionCount: 2, needsGrading: 0 });
+  });
+
   it("replaces a graded submission in the teacher's list", () => {
     const assignment = createAssignment();
     const submission = createSubmission({ assignmentId: assignment.id });

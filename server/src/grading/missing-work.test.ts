@@ -216,6 +216,8 @@ describe('PUT /api/assignments/:id/grades/:studentId', () => {
       feedback: null,
       gradedBy: null,
       held: false,
+      // Nor its version: a grade never returned to her is not there to count.
+      version: 0,
     });
     await barrier(adaLive);
     expect(adaLive.events.filter((e) => e.type === 'submission:graded')).toEqual([]);
@@ -224,9 +226,13 @@ describe('PUT /api/assignments/:id/grades/:studentId', () => {
     expect(list.find((s) => s.id === graded.id)).toMatchObject({
       content: 'Late but here',
       grade: 4,
-      version: 1,
+      // The submit is a new version: a form opened on the missing work is out of date.
+      version: 2,
       held: true,
     });
+    const stale = await gradeStudent(assignment, ada, { grade: 0, baseVersion: graded.version });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json<GradeConflictBody>().current).toMatchObject({ grade: 4, version: 2 });
     // Submitted, so no second submit, and graded, so no take-back.
     expect(
       (await send(ada, 'POST', `/api/assignments/${assignment.id}/submissions`, { content: 'x' })).statusCode,
@@ -249,6 +255,15 @@ describe('PUT /api/assignments/:id/grades/:studentId', () => {
       200,
     );
     expect((await gradeStudent(assignment, ben, body)).statusCode).toBe(404);
+    // Excused work counts nowhere, so it takes no grade until the excuse is taken back.
+    const excuse = (excused: boolean) =>
+      send(teacher, 'POST', `/api/assignments/${assignment.id}/excuse`, { studentId: ada.id, excused });
+    expect((await excuse(true)).statusCode).toBe(200);
+    const excused = await gradeStudent(assignment, ada, body);
+    expect(excused.statusCode).toBe(409);
+    expect(excused.json<{ message: string }>().message).toMatch(/excused/);
+    expect((await excuse(false)).statusCode).toBe(200);
+    expect((await gradeStudent(assignment, ada, body)).statusCode).toBe(200);
     // A binned assignment is not there.
     expect((await send(teacher, 'DELETE', `/api/assignments/${assignment.id}`)).statusCode).toBe(204);
     expect((await gradeStudent(assignment, ada, body)).statusCode).toBe(404);

@@ -3,7 +3,7 @@ import { ErrorCode, type CurrentGrade, type GradeBody, type Submission } from '@
 import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import type { Tx } from '../db/client.js';
-import { assignments, courseMembers, courses, profiles, submissions } from '../db/schema.js';
+import { assignments, courseMembers, courses, excusals, profiles, submissions } from '../db/schema.js';
 import type { RecordEvent } from '../events.js';
 import { AppError, badRequest, notFound } from '../http/errors.js';
 import { found } from '../policies.js';
@@ -52,15 +52,7 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
     if (body.grade > assignment.maxPoints) {
       throw badRequest(`body.grade must be at most ${assignment.maxPoints}, this assignment's max points`);
     }
-    if (before.version !== body.baseVersion) {
-      const [grader] = before.gradedBy
-        ? await tx
-            .select({ fullName: profiles.fullName })
-            .from(profiles)
-            .where(eq(profiles.id, before.gradedBy))
-        : [];
-      throw gradeConflict(currentGrade(before, grader?.fullName ?? null));
-    }
+    if (before.version !== body.baseVersion) throw await conflictOver(tx, before);
     const now = clock.now();
     // PATCH: feedback left out stays as it is (a gradebook cell sends the grade alone); null or blank clears it.
     const feedback =
@@ -145,6 +137,17 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
         let [row] = await tx.select({ id: submissions.id }).from(submissions).where(ofStudent);
         if (!row) {
           if (body.baseVersion !== NO_ROW.version) throw gradeConflict(NO_ROW);
+          // Excused work counts nowhere (DESIGN §17): a grade for it would count; take the excuse back first.
+          const [excused] = await tx
+            .select({ studentId: excusals.studentId })
+            .from(excusals)
+            .where(and(eq(excusals.assignmentId, assignmentId), eq(excusals.studentId, studentId)));
+          if (excused)
+            throw new AppError(
+              409,
+              ErrorCode.conflict,
+              'This student is excused from this assignment: take the excuse back before grading missing work.',
+            );
           // The row is born graded (no submission and no grade is no row at all); writeGrade then
           // writes the grade as for any other row, so the version, release and event are the same.
           [row] = await tx
@@ -152,14 +155,25 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
             .values({ assignmentId, studentId, content: null, submittedAt: null, grade: body.grade })
             .onConflictDoNothing()
             .returning({ id: submissions.id });
-          // A submit (or another grader) got there first and has committed: that row is graded now,
-          // over the version this grader started from (0), so a grader who raced one gets the 409.
-          if (!row) [row] = await tx.select({ id: submissions.id }).from(submissions).where(ofStudent);
+          // A submit (or another grader) got there first and has committed: this grader saw no work
+          // and no grade, which is no longer so. 409 with the row as it now stands.
+          if (!row) {
+            const [raced] = await tx.select().from(submissions).where(ofStudent);
+            throw await conflictOver(tx, raced!);
+          }
         }
-        return writeGrade(tx, record, caller, { assignment, course }, row!.id, body);
+        return writeGrade(tx, record, caller, { assignment, course }, row.id, body);
       });
     },
   };
+}
+
+/** 409 grade_conflict over the row as it stands, with its grader's name. */
+async function conflictOver(tx: Tx, row: SubmissionRow): Promise<AppError> {
+  const [grader] = row.gradedBy
+    ? await tx.select({ fullName: profiles.fullName }).from(profiles).where(eq(profiles.id, row.gradedBy))
+    : [];
+  return gradeConflict(currentGrade(row, grader?.fullName ?? null));
 }
 
 /** The grade as it stands on a row, for 409 grade_conflict. */

@@ -166,7 +166,13 @@ export function createSubmissionService({
             // keeps its grade, which the teacher may change now that there is work to read.
             [row] = await tx
               .update(submissions)
-              .set({ content: body.content, submittedAt: now, idempotencyKey: idempotencyKey ?? null })
+              // A new version: a grader's form opened on the missing work is out of date (409).
+              .set({
+                content: body.content,
+                submittedAt: now,
+                idempotencyKey: idempotencyKey ?? null,
+                version: sql`${submissions.version} + 1`,
+              })
               .where(
                 and(
                   eq(submissions.assignmentId, assignmentId),
@@ -181,9 +187,15 @@ export function createSubmissionService({
           await recordSubmissionEvent(tx, row, 'submitted', now);
           // The student's tabs hear only the grade they were given (a held one is not theirs yet);
           // the teacher's hear the grade as it stands just after, when the row was already graded.
+          // Its version too: a grade never returned is not even there for the student to count.
           record(
             'submission:created',
-            toSubmission(asReturned(row), studentName ?? '', current.dueDate, null),
+            toSubmission(
+              { ...asReturned(row), version: row.returnedAt === null ? 0 : row.version },
+              studentName ?? '',
+              current.dueDate,
+              null,
+            ),
             audience.studentAndTeacher(caller.userId, teacherId),
           );
           if (row.grade !== null) {

@@ -35,7 +35,8 @@ const changeSubmissions =
     dispatch(
       assignmentsApi.util.updateQueryData('getSubmissions', assignmentId, (list) => {
         change(list);
-        count = list.length;
+        // Grades for missing work are in the list too; they are no submissions (DESIGN §17).
+        count = list.filter((s) => s.submittedAt !== null).length;
       }),
     );
     return count;
@@ -127,7 +128,9 @@ export const assignmentsLive: LiveFeature = {
             if (!target) return;
             // With the submissions open, their number is known exactly; otherwise one more arrived.
             target.submissionCount = count ?? (target.submissionCount ?? 0) + 1;
-            target.needsGrading = (target.needsGrading ?? 0) + 1;
+            // A submit onto work graded as missing keeps its grade: a returned one is nothing to grade
+            // (a held one comes as ungraded here, and its submission:graded takes it off again).
+            if (submission.grade === null) target.needsGrading = (target.needsGrading ?? 0) + 1;
           }),
         );
       },

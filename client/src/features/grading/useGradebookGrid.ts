@@ -83,7 +83,12 @@ export function useGradebookGrid(gradebook: Gradebook) {
   function startEdit(row: number, col: number, initial?: string) {
     const cell = cellAt(row, col);
     if (!cell) return;
-    // Any cell takes a grade (DESIGN §17): with no submission it is a grade for missing work.
+    // Excused work counts nowhere (the server refuses a grade for it): the excuse comes off first.
+    if (cell.status === 'excused' && !cell.submissionId) {
+      toast.info('This student is excused: press E to take the excuse back before grading.');
+      return;
+    }
+    // Any other cell takes a grade (DESIGN §17): with no submission it is a grade for missing work.
     setEditing({
       key: cellKey(cell.studentId, cell.assignmentId),
       draft: initial ?? (cell.grade === null ? '' : String(cell.grade)),

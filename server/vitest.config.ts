@@ -16,6 +16,10 @@ export default defineProject({
       ...(process.env.DATABASE_URL ? [] : ['**/*.postgres.test.ts']),
     ],
     globalSetup: ['test/support/global-setup.ts'],
+    // Each file builds its own app on its own database copy, so the files can share a worker's
+    // module cache: isolated, every file loaded the whole server again (npm test took 17 minutes
+    // on Node 26 here, 9 without).
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -264,6 +264,7 @@ test.describe('grading teachers can trust', () => {
     await teacher.keyboard.press('Enter');
     await expect(missing).toHaveAccessibleName(/^Zero Student, Missed essay: 0 of 10/);
     await expect(row).toContainText('8/20 (40%)');
+    await screenshots(teacher, 'gradebook-missing-zero');
 
     // The student sees it (released as given) and may still hand the work in while it is open.
     await navTo(student, 'Assignments');
@@ -271,6 +272,7 @@ test.describe('grading teachers can trust', () => {
     await expect(card).toContainText('Not submitted: graded as missing work');
     await expect(card).toContainText('Grade: 0/10');
     await expect(card.getByRole('button', { name: 'Submit' })).toBeEnabled();
+    await screenshots(student, 'missing-work-graded');
   });
 
   // Issue 25 (item 8): with four assignments the Total column was off-screen at 1280 px, with no hint.

@@ -1,7 +1,8 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { useLocation } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '../../test/appRoutes';
+import { sessionExpired, sessionReceived, signedIn } from './authSlice';
 import { createSession, loadingAuth, signedInAuth, signedOutAuth } from '../../test/factories';
 import { renderWithProviders } from '../../test/renderWithProviders';
 
@@ -45,6 +46,23 @@ describe('route guards', () => {
     expect(currentPath()).toBe('/assignments');
     expect(screen.getByRole('heading', { level: 1, name: 'Assignments' })).toBeInTheDocument();
     expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
+  });
+
+  // Issue 25 (item 10) looks for what re-mounted the Assignments page around a token refresh: not
+  // the guard, which keeps the page (the same nodes) while a session expires and comes back.
+  it('keeps the same page, never built again, while a session expires and comes back', async () => {
+    const { store } = renderAt('/assignments', signedInAuth({ role: 'student' }));
+    const heading = screen.getByRole('heading', { level: 1, name: 'Assignments' });
+    const profile = store.getState().auth.profile!;
+    act(() => void store.dispatch(sessionExpired()));
+    expect(await screen.findByRole('dialog')).toBeInTheDocument();
+    expect(heading).toBeInTheDocument();
+    act(() => {
+      store.dispatch(sessionReceived(createSession()));
+      store.dispatch(signedIn(profile));
+    });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(heading).toBeInTheDocument();
   });
 
   it.each(['/login', '/signup'])('sends a signed-in user away from %s to /dashboard', (route) => {

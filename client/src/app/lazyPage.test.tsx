@@ -1,0 +1,60 @@
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Suspense, useState } from 'react';
+import { describe, expect, it } from 'vitest';
+import { lazyPage } from './lazyPage';
+
+/** A page with state of its own, as the Assignments page holds an open answer dialog. */
+function Counter({ label }: { label: string }) {
+  const [count, setCount] = useState(0);
+  return (
+    <button type="button" onClick={() => setCount((c) => c + 1)}>
+      {label} {count}
+    </button>
+  );
+}
+
+// Issue 25 (item 10) looks for what re-mounted the Assignments page a few seconds after a load: not
+// the page's lazy wrapper, which keeps the page it first showed through later renders.
+describe('lazyPage', () => {
+  it('keeps a page first shown before its chunk came: a later render does not build it anew', async () => {
+    let arrive!: (module: { Counter: typeof Counter }) => void;
+    const Page = lazyPage(
+      () => new Promise<{ Counter: typeof Counter }>((resolve) => (arrive = resolve)),
+      (m) => m.Counter,
+    );
+    const view = render(
+      <Suspense fallback={<p>Loading</p>}>
+        <Page label="Clicked" />
+      </Suspense>,
+    );
+    expect(screen.getByText('Loading')).toBeInTheDocument();
+    await act(async () => arrive({ Counter }));
+    const button = await screen.findByRole('button', { name: 'Clicked 0' });
+    await userEvent.click(button);
+    expect(button).toHaveTextContent('Clicked 1');
+
+    // The parent renders again (say, on a token refresh): the same page, its state kept.
+    view.rerender(
+      <Suspense fallback={<p>Loading</p>}>
+        <Page label="Clicked" />
+      </Suspense>,
+    );
+    expect(screen.getByRole('button')).toBe(button);
+    expect(button).toHaveTextContent('Clicked 1');
+  });
+
+  it('shows a page loaded ahead at once, without suspending', async () => {
+    const Page = lazyPage(
+      async () => ({ Counter }),
+      (m) => m.Counter,
+    );
+    await Page.preload();
+    render(
+      <Suspense fallback={<p>Loading</p>}>
+        <Page label="Ready" />
+      </Suspense>,
+    );
+    expect(screen.getByRole('button', { name: 'Ready 0' })).toBeInTheDocument();
+  });
+});

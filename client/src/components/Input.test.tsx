@@ -64,4 +64,25 @@ describe('Input', () => {
     render(<Input label="Email" type="email" />);
     expect(screen.queryByRole('button')).not.toBeInTheDocument();
   });
+
+  // Issue 25: a 5,000-character pasted title was cut to 200 without a word.
+  it.each([
+    ['Input', () => <Input label="Title" maxLength={20} hint="Shown on the card." />],
+    ['Textarea', () => <Textarea label="Title" maxLength={20} hint="Shown on the card." />],
+  ])('%s says when a paste was cut to its maxLength, and no more once a paste fits', async (_, field) => {
+    const user = userEvent.setup();
+    render(field());
+    const box = screen.getByLabelText('Title');
+    expect(box).toHaveAccessibleDescription('Shown on the card.');
+    await user.click(box);
+    await user.paste('x'.repeat(50));
+    expect(box).toHaveValue('x'.repeat(20));
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'The pasted text was cut to 20 characters, the most this field holds.',
+    );
+    expect(box).toHaveAccessibleDescription(/cut to 20 characters.*Shown on the card\./);
+    await user.clear(box);
+    await user.paste('short');
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+  });
 });

@@ -2,6 +2,7 @@ import clsx from 'clsx';
 import { Eye, EyeOff } from 'lucide-react';
 import { useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import { Field, type FieldOptions } from './Field';
+import { usePasteCut } from './pasteCut';
 import './Input.css';
 
 export interface InputProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'size'>, FieldOptions {
@@ -13,12 +14,13 @@ export interface InputProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 
  * A labelled text input with an optional hint and error line, both tied to the input with
  * aria-describedby. `type="password"` adds a show/hide toggle.
  */
-export function Input({ icon, type = 'text', className, ...props }: InputProps) {
+export function Input({ icon, type = 'text', className, hint, onPaste, ...props }: InputProps) {
   const [revealed, setRevealed] = useState(false);
   const isPassword = type === 'password';
+  const cut = usePasteCut(props.maxLength, hint, onPaste);
 
   return (
-    <Field props={props}>
+    <Field props={{ ...props, ...cut }}>
       {(control) => (
         <div
           className={clsx(

@@ -1,6 +1,7 @@
 import clsx from 'clsx';
 import type { TextareaHTMLAttributes } from 'react';
 import { Field, type FieldOptions } from './Field';
+import { usePasteCut } from './pasteCut';
 import './Textarea.css';
 
 export interface TextareaProps extends TextareaHTMLAttributes<HTMLTextAreaElement>, FieldOptions {}
@@ -9,9 +10,10 @@ export interface TextareaProps extends TextareaHTMLAttributes<HTMLTextAreaElemen
  * A labelled multi-line text field, styled and described like `Input`. Direction follows what is
  * typed (`dir="auto"`): an Arabic or Hebrew answer reads from the right.
  */
-export function Textarea({ rows = 4, className, ...props }: TextareaProps) {
+export function Textarea({ rows = 4, className, hint, onPaste, ...props }: TextareaProps) {
+  const cut = usePasteCut(props.maxLength, hint, onPaste);
   return (
-    <Field props={props}>
+    <Field props={{ ...props, ...cut }}>
       {(control) => (
         <textarea
           dir="auto"

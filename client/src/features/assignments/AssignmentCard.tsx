@@ -79,7 +79,7 @@ export function AssignmentCard({
     >
       <div className="assignment-card__body">
         <div className="assignment-card__head">
-          <h2 id={titleId} className="assignment-card__title">
+          <h2 id={titleId} className="assignment-card__title" title={assignment.title}>
             {assignment.title}
           </h2>
           {role === 'student' ? (
@@ -89,9 +89,13 @@ export function AssignmentCard({
           )}
         </div>
         <p>
-          <Link to={`/courses/${assignment.courseId}`} className="assignment-card__course">
+          <Link
+            to={`/courses/${assignment.courseId}`}
+            className="assignment-card__course"
+            title={assignment.courseTitle}
+          >
             <BookOpen aria-hidden="true" size={16} />
-            {assignment.courseTitle}
+            <span className="assignment-card__course-title">{assignment.courseTitle}</span>
           </Link>
         </p>
         {assignment.description.trim() !== '' && (

@@ -63,7 +63,7 @@ export function CourseCard({ course, isOwner }: { course: Course; isOwner: boole
           </div>
         )}
       </div>
-      <h2 id={titleId} className="course-card__title">
+      <h2 id={titleId} className="course-card__title" title={course.title}>
         {course.title}
       </h2>
       <p className="course-card__description">{course.description}</p>

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { describe, expect, it } from 'vitest';
-import { applyMigration, applyMigrationsBefore } from '../../test/support/migrations.js';
+import { applyMigration, applyMigrationsBefore, seedClass } from '../../test/support/migrations.js';
 
 describe('migration 0008 (returned grades) on existing data', () => {
   // A fresh PGlite (not the migrated template copy the other tests use) starts slowly on a busy machine.
@@ -13,19 +13,8 @@ describe('migration 0008 (returned grades) on existing data', () => {
       const query = async (text: string) => (await db.query<Record<string, unknown>>(text)).rows;
       try {
         await applyMigrationsBefore(query, '0008');
-        const [teacher, ada, ben] = [randomUUID(), randomUUID(), randomUUID()];
-        for (const [id, role] of [
-          [teacher, 'teacher'],
-          [ada, 'student'],
-          [ben, 'student'],
-        ]) {
-          await query(`insert into users (id, email, password_hash) values ('${id}', '${id}@x.test', 'h')`);
-          await query(`insert into profiles (id, full_name, role) values ('${id}', 'P', '${role}')`);
-        }
-        const [course, assignment] = [randomUUID(), randomUUID()];
-        await query(
-          `insert into courses (id, title, description, code, teacher_id, join_code) values ('${course}', 'T', 'D', 'C1', '${teacher}', 'ABCDEFGH')`,
-        );
+        const { ada, ben, course } = await seedClass(query);
+        const assignment = randomUUID();
         await query(
           `insert into assignments (id, title, due_date, course_id, grade_release) values ('${assignment}', 'A', now(), '${course}', 'manual')`,
         );

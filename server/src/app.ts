@@ -3,6 +3,7 @@ import { assignments } from './assignments/module.js';
 import { auth } from './auth/module.js';
 import { bin } from './bin/module.js';
 import { calendar } from './calendar/module.js';
+import { categories } from './categories/module.js';
 import { chat } from './chat/module.js';
 import { classes } from './classes/module.js';
 import type { Config } from './config.js';
@@ -42,6 +43,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     bin,
     submissions,
     grading,
+    categories,
     panel,
     dashboard,
     notifications,

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from './limits.js';
+import { courseTotals, GradeCategory, type Totals } from './categories.js';
 
 /**
  * Grading teachers can trust (DESIGN §13): editable courses and assignments, statuses computed
@@ -143,6 +144,9 @@ export const UpdateAssignmentBody = Type.Object(
     closesAtDue: Type.Optional(
       Type.Boolean({ description: 'Refuse submissions after the due time (409 assignment_closed).' }),
     ),
+    categoryId: Type.Optional(
+      Type.Union([Uuid, Type.Null()], { description: "One of the course's grade categories; null: none." }),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -247,6 +251,8 @@ export const GradebookAssignment = Type.Object(
     dueDate: Timestamp,
     maxPoints: Type.Integer(),
     gradeRelease: GradeRelease,
+    /** Its grade category (DESIGN §17), or null. */
+    categoryId: Type.Union([Uuid, Type.Null()]),
   },
   { additionalProperties: false },
 );
@@ -287,33 +293,30 @@ export const Gradebook = Type.Object(
     /** By due date. */
     assignments: Type.Array(GradebookAssignment),
     cells: Type.Array(GradebookCell),
+    /** The course's weighted categories, in order; empty: unweighted (DESIGN §17). */
+    categories: Type.Array(GradeCategory),
   },
   { additionalProperties: false },
 );
 export type Gradebook = Static<typeof Gradebook>;
 
 /**
- * A student's totals, as the CSV and the screen show them (DESIGN §17): over the graded cells, and,
- * when the course counts missing work as zero, the missing ones too (0 of their max points). An
- * ungraded submission or an excused cell counts for nothing.
+ * A student's totals, as the CSV and the screen show them (DESIGN §17): see courseTotals, over the
+ * gradebook's cells of that student (the grades the teacher sees).
  */
 export function studentTotals(
-  gradebook: Pick<Gradebook, 'assignments' | 'cells'> & {
+  gradebook: Pick<Gradebook, 'assignments' | 'cells' | 'categories'> & {
     course: Pick<Gradebook['course'], 'missingCountsAsZero'>;
   },
   studentId: string,
-): { points: number; possible: number; percent: number | null } {
-  const max = new Map(gradebook.assignments.map((a) => [a.id, a.maxPoints]));
-  const zeroForMissing = gradebook.course.missingCountsAsZero;
-  let points = 0;
-  let possible = 0;
-  for (const cell of gradebook.cells) {
-    if (cell.studentId !== studentId || cell.status === 'excused') continue;
-    if (cell.grade === null && !(zeroForMissing && cell.status === 'missing')) continue;
-    points += cell.grade ?? 0;
-    possible += max.get(cell.assignmentId) ?? 0;
-  }
-  return { points, possible, percent: possible > 0 ? Math.round((points / possible) * 1000) / 10 : null };
+): Totals {
+  const byId = new Map(gradebook.assignments.map((a) => [a.id, a]));
+  const work = gradebook.cells.flatMap((cell) => {
+    const assignment = byId.get(cell.assignmentId);
+    if (cell.studentId !== studentId || !assignment) return [];
+    return [{ ...cell, maxPoints: assignment.maxPoints, categoryId: assignment.categoryId }];
+  });
+  return courseTotals(work, gradebook.categories, gradebook.course.missingCountsAsZero);
 }
 
 /** The mean grade of an assignment's graded cells, or null when none is graded. */
@@ -337,6 +340,7 @@ export const StudentGrade = Type.Object(
     grade: Type.Union([Type.Integer(), Type.Null()]),
     feedback: Type.Union([Type.String(), Type.Null()]),
     returnedAt: Type.Union([Timestamp, Type.Null()]),
+    categoryId: Type.Union([Uuid, Type.Null()]),
   },
   { additionalProperties: false },
 );
@@ -352,7 +356,20 @@ export const StudentCourseGrades = Type.Object(
     /** Over returned grades only. */
     points: Type.Integer(),
     possible: Type.Integer(),
+    /** Weighted by the categories when the course has them. */
     percent: Type.Union([Type.Number(), Type.Null()]),
+    /** The course's categories with this student's standing in each; empty: unweighted. */
+    categories: Type.Array(
+      Type.Object(
+        {
+          ...GradeCategory.properties,
+          points: Type.Integer(),
+          possible: Type.Integer(),
+          percent: Type.Union([Type.Number(), Type.Null()]),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -4,6 +4,7 @@ import type { AssignmentPanel, GradebookCell, PresenceState } from './grading.js
 import type { Notification, NotificationsReadData } from './notifications.js';
 import type { DraftSavedEvent, SubmissionWithdrawnEvent } from './drafts.js';
 import type { Assignment, Course, Submission } from './teaching.js';
+import type { CategoriesResponse } from './categories.js';
 
 /** Every live event: `data` is what the matching REST read returns for that item (DESIGN §8). */
 export interface LiveEvent<T extends LiveEventType = LiveEventType> {
@@ -20,6 +21,8 @@ export interface LiveEventData {
   /** A course changed: to its members (joinCode null) and, with the code, to its teacher (DESIGN §11, §13). */
   'course:updated': Course;
   'course:deleted': { id: string };
+  /** A course's grade categories were written (DESIGN §17): to its members and teacher, whose totals change. */
+  'course:categories': CategoriesResponse;
   'assignment:created': Assignment;
   'assignment:deleted': { id: string; courseId: string };
   /** An assignment was edited (DESIGN §13): to its course's members and teacher, each in their own view. */
@@ -62,6 +65,7 @@ export const LIVE_EVENT_TYPES = [
   'course:created',
   'course:updated',
   'course:deleted',
+  'course:categories',
   'assignment:created',
   'assignment:deleted',
   'assignment:updated',
@@ -94,6 +98,7 @@ export interface ServerToClientEvents {
   'course:created': (event: LiveEvent<'course:created'>) => void;
   'course:updated': (event: LiveEvent<'course:updated'>) => void;
   'course:deleted': (event: LiveEvent<'course:deleted'>) => void;
+  'course:categories': (event: LiveEvent<'course:categories'>) => void;
   'assignment:created': (event: LiveEvent<'assignment:created'>) => void;
   'assignment:deleted': (event: LiveEvent<'assignment:deleted'>) => void;
   'assignment:updated': (event: LiveEvent<'assignment:updated'>) => void;

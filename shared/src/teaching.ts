@@ -102,6 +102,8 @@ export const Assignment = Type.Object(
     gradeRelease: GradeRelease,
     /** Submissions after the due time are refused (409 assignment_closed). */
     closesAtDue: Type.Boolean(),
+    /** Its grade category (DESIGN §17), or null. */
+    categoryId: Type.Union([Uuid, Type.Null()]),
   },
   { additionalProperties: false },
 );
@@ -123,6 +125,8 @@ export const CreateAssignmentBody = Type.Object(
     courseId: Uuid,
     gradeRelease: Type.Optional(GradeRelease),
     closesAtDue: Type.Optional(Type.Boolean()),
+    /** One of the course's grade categories (DESIGN §17); left out or null: none. */
+    categoryId: Type.Optional(Type.Union([Uuid, Type.Null()])),
   },
   { additionalProperties: false },
 );

@@ -89,6 +89,7 @@ export function createAssignment(overrides: Partial<Assignment> = {}): Assignmen
     status: null,
     gradeRelease: 'auto',
     closesAtDue: false,
+    categoryId: null,
     ...overrides,
   };
 }

@@ -57,10 +57,10 @@ function listStatement(role: Role, scope: Scope): Statement {
     : `(select count(*)::int from submissions s where s.assignment_id = a.id and s.submitted_at is not null) as submission_count,
        (select count(*)::int from submissions s where s.assignment_id = a.id and s.grade is null) as needs_grading`;
   return {
-    name: `assignments_${role}_${scope}_v4`,
+    name: `assignments_${role}_${scope}_v5`,
     text: `select a.id, a.title, a.description, ${isoText('a.due_date')} as due_date, a.max_points,
       a.course_id, c.title as course_title, ${isoText('a.created_at')} as created_at,
-      a.grade_release, a.closes_at_due, ${perViewer}
+      a.grade_release, a.closes_at_due, a.category_id, ${perViewer}
     from assignments a
     join courses c on c.id = a.course_id
     ${student ? 'left join submissions s on s.assignment_id = a.id and s.student_id = $1' : ''}
@@ -122,6 +122,7 @@ function rowToAssignment(row: ListRow, role: Role, now: Date): Assignment {
     status,
     gradeRelease: row.grade_release,
     closesAtDue: row.closes_at_due,
+    categoryId: row.category_id,
   };
 }
 
@@ -270,5 +271,6 @@ export function toAssignment(
           : null,
     gradeRelease: row.gradeRelease,
     closesAtDue: row.closesAtDue,
+    categoryId: row.categoryId,
   };
 }

@@ -19,6 +19,7 @@ interface SharedAssignment {
   createdAt: string;
   gradeRelease: 'auto' | 'manual';
   closesAtDue: boolean;
+  categoryId: string | null;
 }
 
 /** An assignment as the hot list statements return it: timestamps as ISO text made by PostgreSQL. */
@@ -33,6 +34,7 @@ export interface SharedRow {
   created_at: string;
   grade_release: 'auto' | 'manual';
   closes_at_due: boolean;
+  category_id: string | null;
 }
 
 /**
@@ -47,10 +49,10 @@ interface OwnPart {
 }
 
 const sharedStatement: Statement = {
-  name: 'assignments_shared_of_courses_v2',
+  name: 'assignments_shared_of_courses_v3',
   text: `select a.id, a.title, a.description, ${isoText('a.due_date')} as due_date, a.max_points,
       a.course_id, c.title as course_title, ${isoText('a.created_at')} as created_at,
-      a.grade_release, a.closes_at_due
+      a.grade_release, a.closes_at_due, a.category_id
     from assignments a join courses c on c.id = a.course_id
     where a.course_id = any($1::uuid[]) and a.deleted_at is null
     order by a.due_date, a.id`,
@@ -287,6 +289,7 @@ function toShared(row: SharedRow): SharedAssignment {
     createdAt: row.created_at,
     gradeRelease: row.grade_release,
     closesAtDue: row.closes_at_due,
+    categoryId: row.category_id,
   };
 }
 
@@ -328,6 +331,7 @@ function toStudentView(
     status: workStatus({ dueDate: a.due, excused, submission }, now, 'student'),
     gradeRelease: a.gradeRelease,
     closesAtDue: a.closesAtDue,
+    categoryId: a.categoryId,
   };
 }
 

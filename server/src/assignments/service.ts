@@ -17,6 +17,7 @@ import { audience } from '../realtime/rooms.js';
 import { assignments, courses, profiles, submissions } from '../db/schema.js';
 import { AppError, badRequest } from '../http/errors.js';
 import { found, requireTeacher } from '../policies.js';
+import { requireCategoryOf } from '../categories/service.js';
 import { requireOwnerOf } from '../classes/visibility.js';
 import { freshSampleCourses, pickDistinct, SAMPLE_ASSIGNMENTS } from '../courses/samples.js';
 import { toCourse } from '../courses/service.js';
@@ -109,6 +110,7 @@ export function createAssignmentService({
       return outbox.transaction(async (tx, record) => {
         const [target] = await tx.select().from(courses).where(eq(courses.id, body.courseId));
         const course = await requireOwnerOf(tx, caller, target, 'add assignments to it');
+        const categoryId = (await requireCategoryOf(tx, course.id, body.categoryId)) ?? null;
         const [row] = await tx
           .insert(assignments)
           .values({
@@ -120,6 +122,7 @@ export function createAssignmentService({
             createdAt: clock.now(),
             gradeRelease: body.gradeRelease ?? 'auto',
             closesAtDue: body.closesAtDue ?? false,
+            categoryId,
           })
           .returning();
         const zero = { submissionCount: 0, needsGrading: 0 };
@@ -218,6 +221,7 @@ export function createAssignmentService({
           id,
           'edit its assignments',
         );
+        const categoryId = await requireCategoryOf(tx, before.courseId, body.categoryId);
         if (body.maxPoints !== undefined && body.maxPoints < before.maxPoints) {
           const [{ highest } = { highest: null }] = await tx
             .select({ highest: max(submissions.grade) })
@@ -240,6 +244,7 @@ export function createAssignmentService({
             ...(body.maxPoints !== undefined ? { maxPoints: body.maxPoints } : {}),
             ...(body.gradeRelease !== undefined ? { gradeRelease: body.gradeRelease } : {}),
             ...(body.closesAtDue !== undefined ? { closesAtDue: body.closesAtDue } : {}),
+            ...(categoryId !== undefined ? { categoryId } : {}),
           })
           .where(eq(assignments.id, id))
           .returning();

@@ -174,6 +174,27 @@ export const courseMembers = pgTable(
   ],
 );
 
+/**
+ * A course's grade categories with weights (DESIGN §17), in the teacher's order. Weights are whole
+ * percents adding up to 100 (checked by the service, as the list is written whole).
+ */
+export const gradeCategories = pgTable(
+  'grade_categories',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    courseId: uuid('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    weight: integer('weight').notNull(),
+    position: integer('position').notNull(),
+  },
+  (t) => [
+    index('grade_categories_course_id_idx').on(t.courseId, t.position),
+    check('grade_categories_weight_check', sql`${t.weight} between 0 and 100`),
+  ],
+);
+
 export const assignments = pgTable(
   'assignments',
   {
@@ -196,8 +217,11 @@ export const assignments = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     /** Who binned it (the teacher), kept for the bin's listing. */
     deletedBy: uuid('deleted_by').references(() => profiles.id, { onDelete: 'set null' }),
+    /** Its grade category, one of its course's (checked by the service); a deleted category leaves none. */
+    categoryId: uuid('category_id').references(() => gradeCategories.id, { onDelete: 'set null' }),
   },
   (t) => [
+    index('assignments_category_id_idx').on(t.categoryId),
     index('assignments_course_id_due_date_idx').on(t.courseId, t.dueDate),
     index('assignments_due_date_idx').on(t.dueDate),
     check('assignments_max_points_check', sql`${t.maxPoints} > 0`),

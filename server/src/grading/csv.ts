@@ -9,14 +9,16 @@ export const harmless = (cell: string) => (FORMULA_START.test(cell) ? `'${cell}`
 
 /**
  * The gradebook as CSV (DESIGN §13): UTF-8 with a BOM (so Excel reads the names right), columns
- * `Student Name, Student Email, <Title> (/<max>)…, Total Points, Total Possible, Percent`. A cell
- * holds the grade, `Excused`, or nothing; totals as the screen shows them (shared studentTotals).
+ * `Student Name, Student Email, <Title> (/<max>)…, [<Category> (<weight>%)…,] Total Points, Total
+ * Possible, Percent`. A cell holds the grade, `Excused`, or nothing; a category column its percent;
+ * totals as the screen shows them (shared studentTotals: Percent weighted when there are categories).
  */
 export function gradebookCsv(book: Gradebook): string {
   const header = [
     'Student Name',
     'Student Email',
     ...book.assignments.map((a) => `${a.title} (/${a.maxPoints})`),
+    ...book.categories.map((c) => `${c.name} (${c.weight}%)`),
     'Total Points',
     'Total Possible',
     'Percent',
@@ -32,6 +34,7 @@ export function gradebookCsv(book: Gradebook): string {
         if (cell?.grade !== null && cell?.grade !== undefined) return String(cell.grade);
         return cell?.status === 'excused' ? 'Excused' : '';
       }),
+      ...totals.categories.map((c) => (c.percent === null ? '' : String(c.percent))),
       String(totals.points),
       String(totals.possible),
       totals.percent === null ? '' : String(totals.percent),

@@ -45,7 +45,7 @@ export const gradingRoutes: FastifyPluginAsyncTypebox<{ grading: GradingService 
         response: {
           200: Type.String({
             description:
-              'Student Name, Student Email, <Title> (/<max>)…, Total Points, Total Possible, Percent',
+              'Student Name, Student Email, <Title> (/<max>)…, <Category> (<weight>%)… when weighted, Total Points, Total Possible, Percent',
           }),
           ...signedInErrors,
         },

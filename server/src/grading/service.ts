@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import {
+  courseTotals,
   ErrorCode,
   minutesLate,
   RETURN_UNDO_SECONDS,
@@ -23,6 +24,7 @@ import { requireStudent } from '../policies.js';
 import { requireOwnerOf } from '../classes/visibility.js';
 import { toAssignment } from '../assignments/queries.js';
 import { heldNow } from '../submissions/views.js';
+import { categoriesOf, categoriesOfCourses } from '../categories/service.js';
 import { gradebookCsv } from './csv.js';
 import { heldIds, releaseHeld } from './release.js';
 import type { JobRunner } from '../jobs/runner.js';
@@ -94,7 +96,7 @@ export function createGradingService({
   async function gradebook(caller: Caller, courseId: string): Promise<Gradebook> {
     const [target] = await db.select().from(courses).where(eq(courses.id, courseId));
     const course = await requireOwnerOf(db, caller, target, 'see its gradebook');
-    const [students, work, excused, subs] = await Promise.all([
+    const [students, work, excused, subs, categories] = await Promise.all([
       db
         .select({ id: profiles.id, fullName: profiles.fullName, email: users.email })
         .from(courseMembers)
@@ -117,6 +119,7 @@ export function createGradingService({
         .from(submissions)
         .innerJoin(assignments, eq(assignments.id, submissions.assignmentId))
         .where(and(eq(assignments.courseId, courseId), isNull(assignments.deletedAt))),
+      categoriesOf(db, courseId),
     ]);
     const now = clock.now();
     const excusedPairs = new Set(excused.map((e) => pairKey(e.assignmentId, e.studentId)));
@@ -142,8 +145,10 @@ export function createGradingService({
         dueDate: a.dueDate.toISOString(),
         maxPoints: a.maxPoints,
         gradeRelease: a.gradeRelease,
+        categoryId: a.categoryId,
       })),
       cells,
+      categories,
     };
   }
 
@@ -299,7 +304,7 @@ export function createGradingService({
         if (row.missingCountsAsZero) zeroForMissing.add(row.course.id);
         let entry = byCourse.get(row.course.id);
         if (!entry) {
-          entry = { course: row.course, items: [], points: 0, possible: 0, percent: null };
+          entry = { course: row.course, items: [], points: 0, possible: 0, percent: null, categories: [] };
           byCourse.set(row.course.id, entry);
         }
         const s = row.submission?.id ? row.submission : null;
@@ -322,18 +327,19 @@ export function createGradingService({
           grade: returned ? s.grade : null,
           feedback: returned ? s.feedback : null,
           returnedAt: returned ? s.returnedAt!.toISOString() : null,
+          categoryId: row.assignment.categoryId,
         });
       }
       // As studentTotals counts the gradebook, over what the student may see: returned grades, and
-      // missing work as 0 where the course counts it so (DESIGN §17).
+      // missing work as 0 where the course counts it so, weighted by the course's categories (DESIGN §17).
+      const categories = await categoriesOfCourses(db, [...byCourse.keys()]);
       for (const entry of byCourse.values()) {
-        const zero = zeroForMissing.has(entry.course.id);
-        for (const item of entry.items) {
-          if (item.grade === null && !(zero && item.status === 'missing')) continue;
-          entry.points += item.grade ?? 0;
-          entry.possible += item.maxPoints;
-        }
-        entry.percent = entry.possible > 0 ? Math.round((entry.points / entry.possible) * 1000) / 10 : null;
+        const totals = courseTotals(
+          entry.items,
+          categories.get(entry.course.id) ?? [],
+          zeroForMissing.has(entry.course.id),
+        );
+        Object.assign(entry, totals);
       }
       return [...byCourse.values()];
     },

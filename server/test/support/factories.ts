@@ -48,6 +48,7 @@ export async function createAssignment(
     dueDate: string;
     maxPoints: number;
     gradeRelease: 'auto' | 'manual';
+    categoryId: string | null;
   }> = {},
 ): Promise<Assignment> {
   const res = await t.app.inject({

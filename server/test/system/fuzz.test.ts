@@ -224,6 +224,8 @@ async function freshContext(route: Route): Promise<Context> {
 function validValue(route: Route, name: string, schema: JsonSchema, ctx: Context): unknown {
   // A grade write names the version it started from: a fresh submission's (a success renews the context).
   if (name === 'baseVersion') return 0;
+  // An assignment in no grade category: the fuzz course has none (categories.test.ts puts it in one).
+  if (name === 'categoryId') return null;
   if (schema.enum) return schema.enum[0];
   if (schema.anyOf) return validValue(route, name, schema.anyOf[0]!, ctx);
   if (schema.type === 'integer' || schema.type === 'number')

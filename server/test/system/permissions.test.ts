@@ -144,6 +144,16 @@ async function binned(f: Fixture): Promise<Partial<Fixture>> {
   if (res.statusCode !== 204) throw new Error(`binned: ${res.statusCode} ${res.body}`);
   return {};
 }
+/** The fixture's empty course moved to the bin by its teacher. */
+async function binnedCourse(f: Fixture): Promise<Partial<Fixture>> {
+  const res = await t.app.inject({
+    method: 'DELETE',
+    url: `/api/courses/${f.emptyCourse.id}`,
+    headers: owner.headers,
+  });
+  if (res.statusCode !== 204) throw new Error(`bin course: ${res.statusCode} ${res.body}`);
+  return {};
+}
 async function fixture(): Promise<Fixture> {
   const [own, emptyCourse] = await Promise.all([createCourse(t, owner), createCourse(t, owner)]);
   await Promise.all([
@@ -309,15 +319,7 @@ const table: Row[] = [
   },
   {
     endpoint: 'POST /api/bin/:kind/:id/restore (a course)',
-    prepare: async (f) => {
-      const res = await t.app.inject({
-        method: 'DELETE',
-        url: `/api/courses/${f.emptyCourse.id}`,
-        headers: owner.headers,
-      });
-      if (res.statusCode !== 204) throw new Error(`bin course: ${res.statusCode} ${res.body}`);
-      return {};
-    },
+    prepare: binnedCourse,
     request: (f) => ({ method: 'POST', url: `/api/bin/course/${f.emptyCourse.id}/restore` }),
     expected: { ...everyoneSignedIn(404), owner: 204 },
   },
@@ -438,6 +440,36 @@ const table: Row[] = [
       payload: { title: 'Renamed', gradeRelease: 'manual' },
     }),
     expected: byMembership(403, 200, 404),
+  },
+  // Grade categories (DESIGN §17): the course's teacher's alone.
+  {
+    endpoint: 'GET /api/courses/:id/categories',
+    request: (f) => ({ method: 'GET', url: `/api/courses/${f.course.id}/categories` }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'PUT /api/courses/:id/categories',
+    request: (f) => ({
+      method: 'PUT',
+      url: `/api/courses/${f.course.id}/categories`,
+      payload: {
+        categories: [
+          { name: 'Homework', weight: 40 },
+          { name: 'Tests', weight: 60 },
+        ],
+      },
+    }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'PUT /api/courses/:id/categories (a course in the bin)',
+    prepare: binnedCourse,
+    request: (f) => ({
+      method: 'PUT',
+      url: `/api/courses/${f.emptyCourse.id}/categories`,
+      payload: { categories: [] },
+    }),
+    expected: everyoneSignedIn(404),
   },
   {
     endpoint: 'GET /api/courses/:id/gradebook',

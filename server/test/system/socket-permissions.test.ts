@@ -1016,6 +1016,23 @@ describe('who hears each server event', () => {
       hears: studentAAndOwner,
     },
     {
+      event: 'course:categories',
+      when: 'the owner weights the course’s grades by category',
+      act: async () => {
+        const res = await t.app.inject({
+          method: 'PUT',
+          url: `/api/courses/${state.course.id}/categories`,
+          headers: owner(),
+          payload: { categories: [{ name: 'Matrix work', weight: 100 }] },
+        });
+        expect(res.statusCode).toBe(200);
+        return (h) =>
+          h.name === 'course:categories' &&
+          (dataOf(h) as { courseId?: string })?.courseId === state.course.id;
+      },
+      hears: studentAAndOwner,
+    },
+    {
       event: 'assignment:updated',
       when: 'the owner edits the assignment',
       act: async () => {
@@ -1390,13 +1407,15 @@ describe('who hears each server event', () => {
       // student A heard in its room only what was addressed to A too comes back (course:deleted included).
       const heardIds = heard.map((e) => e.id);
       expect(replayed.filter((e) => !heardIds.includes(e.id))).toEqual([]);
-      // What went to the course room only (assignment:*, and course:updated in the members' view)
+      // What went to the course room only (assignment:*, course:categories, and course:updated in the members' view)
       // does not come back; an assignment in A's own view (with their submission: the excuse's
       // assignment:updated) went to A's own room, and does.
       const ownView = (e: LiveEvent) =>
         e.type === 'assignment:updated' && (e.data as Assignment).submission !== null;
       const courseRoomOnly = (e: LiveEvent) =>
-        (e.type.startsWith('assignment:') && !ownView(e)) || e.type === 'course:updated';
+        (e.type.startsWith('assignment:') && !ownView(e)) ||
+        e.type === 'course:updated' ||
+        e.type === 'course:categories';
       expect(replayed.map((e) => e.type)).toEqual(heard.filter((e) => !courseRoomOnly(e)).map((e) => e.type));
       expect(replayed.map((e) => e.type)).toContain('course:deleted');
     }

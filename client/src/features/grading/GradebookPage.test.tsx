@@ -20,6 +20,7 @@ function buildGradebook(): Gradebook {
     dueDate: '2026-03-01T12:00:00.000Z',
     maxPoints: 20,
     gradeRelease: 'auto' as const,
+    categoryId: null,
   };
   const quiz = {
     id: nextId(),
@@ -27,6 +28,7 @@ function buildGradebook(): Gradebook {
     dueDate: '2026-03-08T12:00:00.000Z',
     maxPoints: 10,
     gradeRelease: 'manual' as const,
+    categoryId: null,
   };
   const cell = (
     overrides: Partial<GradebookCell> & Pick<GradebookCell, 'assignmentId' | 'studentId'>,
@@ -43,6 +45,7 @@ function buildGradebook(): Gradebook {
     course: { id: courseId, title: 'Biology', code: 'BIO1', missingCountsAsZero: true },
     students: [ada, alan],
     assignments: [essay, quiz],
+    categories: [],
     cells: [
       cell({
         assignmentId: essay.id,

@@ -201,6 +201,7 @@ describe('GradesPage', () => {
         points: 18,
         possible: 20,
         percent: 90,
+        categories: [],
         items: [
           {
             assignmentId: nextId(),
@@ -211,6 +212,7 @@ describe('GradesPage', () => {
             grade: 18,
             feedback: 'Well argued.',
             returnedAt: daysFromNow(-1),
+            categoryId: null,
           },
           {
             assignmentId: nextId(),
@@ -221,6 +223,7 @@ describe('GradesPage', () => {
             grade: null,
             feedback: null,
             returnedAt: null,
+            categoryId: null,
           },
         ],
       },

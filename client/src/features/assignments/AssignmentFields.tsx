@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { serverNow } from '../../api/serverClock';
 import { Input } from '../../components/Input';
 import { Textarea } from '../../components/Textarea';
+import { CategoryField } from '../grading/CategoryField';
 import { localTimeZone, ReleaseFields } from './ReleaseFields';
 import '../grading/grading.css';
 
@@ -31,12 +32,15 @@ export interface AssignmentValues {
   description: string;
   gradeRelease: GradeRelease;
   closesAtDue: boolean;
+  /** A grade category's id, or '' for none (DESIGN §17). */
+  categoryId: string;
 }
 
 /**
  * The assignment form's fields, shared by Create and Edit (DESIGN §13): title, then `courseField`
  * (Create picks a course; Edit cannot move an assignment), due date in the viewer's named zone,
- * max points, description, and when grades reach students.
+ * max points, the grade category (once `courseId`'s course has some), description, and when grades
+ * reach students.
  */
 export function AssignmentFields({
   values,
@@ -46,6 +50,7 @@ export function AssignmentFields({
   pointsId,
   pointsError,
   courseField,
+  courseId,
   warnPastDue = true,
 }: {
   values: AssignmentValues;
@@ -55,6 +60,8 @@ export function AssignmentFields({
   pointsId?: string;
   pointsError?: string | null;
   courseField?: ReactNode;
+  /** The course the assignment is in (or will be): its grade categories are offered. */
+  courseId?: string;
   /** Edit warns only once the date is changed to a past one. */
   warnPastDue?: boolean;
 }) {
@@ -111,6 +118,13 @@ export function AssignmentFields({
           error={pointsError ?? undefined}
         />
       </div>
+      {courseId && (
+        <CategoryField
+          courseId={courseId}
+          value={values.categoryId}
+          onChange={(categoryId) => onChange({ categoryId })}
+        />
+      )}
       <Textarea
         label="Description"
         name="description"

@@ -22,6 +22,7 @@ const emptyForm = () => ({
   description: '',
   gradeRelease: 'auto' as GradeRelease,
   closesAtDue: false,
+  categoryId: '',
 });
 
 export interface CreateAssignmentModalProps {
@@ -81,6 +82,7 @@ export function CreateAssignmentModal({
         courseId,
         gradeRelease: values.gradeRelease,
         closesAtDue: values.closesAtDue,
+        ...(values.categoryId ? { categoryId: values.categoryId } : {}),
       }).unwrap();
       toast.success('Assignment created!');
       close();
@@ -109,6 +111,7 @@ export function CreateAssignmentModal({
         }}
         titleId={titleId}
         titleError={titleError}
+        courseId={courseId}
         courseField={
           <Select
             ref={courseRef}
@@ -119,7 +122,8 @@ export function CreateAssignmentModal({
             onChange={(event) => {
               const { value } = event.target;
               if (value) setCourseError(null);
-              setValues((current) => ({ ...current, courseId: value }));
+              // Categories are the course's own: another course starts with none chosen.
+              setValues((current) => ({ ...current, courseId: value, categoryId: '' }));
             }}
             error={courseError ?? undefined}
             hint={

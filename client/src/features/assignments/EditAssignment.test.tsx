@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatListDate } from '../../components/dates';
 import { applyLiveEvent } from '../../realtime/applyLiveEvent';
 import { apiError } from '../../test/api';
-import { createAssignment } from '../../test/factories';
+import { createAssignment, nextId } from '../../test/factories';
 import { renderAssignments } from '../../test/renderRoute';
 import { findToast } from '../../test/renderWithProviders';
 import { toLocalInput } from './ReleaseFields';
@@ -54,6 +54,29 @@ describe('Edit assignment', () => {
     });
     const card = screen.getByRole('article', { name: 'Essay' });
     await waitFor(() => expect(card).toHaveTextContent('25 points'));
+  });
+
+  it('offers the course’s grade categories and moves the assignment into one', async () => {
+    const assignment = createAssignment({ title: 'Worksheet' });
+    const homework = { id: nextId(), name: 'Homework', weight: 40 };
+    const { dialog, user, calls } = await openEdit(assignment, {
+      [`GET /api/courses/${assignment.courseId}/categories`]: {
+        body: {
+          courseId: assignment.courseId,
+          categories: [homework, { id: nextId(), name: 'Tests', weight: 60 }],
+        },
+      },
+      [`PATCH /api/assignments/${assignment.id}`]: ({ body }) => ({
+        body: { ...assignment, ...(body as object) },
+      }),
+    });
+    const category = await within(dialog).findByRole('combobox', { name: 'Grade category' });
+    expect(category).toHaveValue('');
+    expect(within(dialog).getByText(/does not count in the weighted total/)).toBeInTheDocument();
+    await user.selectOptions(category, 'Homework (40%)');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    expect(await findToast('Assignment updated')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ categoryId: homework.id });
   });
 
   it('shows 409 points_below_grade at the Max Points field', async () => {

@@ -18,6 +18,7 @@ const formOf = (assignment: Assignment) => ({
   description: assignment.description,
   gradeRelease: assignment.gradeRelease,
   closesAtDue: assignment.closesAtDue,
+  categoryId: assignment.categoryId ?? '',
 });
 
 /** The changed fields only: an unchanged form sends nothing. */
@@ -34,6 +35,7 @@ export function assignmentChanges(
   if (!Number.isNaN(maxPoints) && maxPoints !== assignment.maxPoints) changes.maxPoints = maxPoints;
   if (form.gradeRelease !== assignment.gradeRelease) changes.gradeRelease = form.gradeRelease;
   if (form.closesAtDue !== assignment.closesAtDue) changes.closesAtDue = form.closesAtDue;
+  if ((form.categoryId || null) !== assignment.categoryId) changes.categoryId = form.categoryId || null;
   return changes;
 }
 
@@ -109,6 +111,7 @@ function EditAssignmentForm({ assignment, onClose }: { assignment: Assignment; o
         titleError={titleError}
         pointsId={pointsId}
         pointsError={pointsError}
+        courseId={assignment.courseId}
         warnPastDue={values.dueDate !== toLocalInput(assignment.dueDate)}
       />
       {releasesHeld && held !== 0 && (

@@ -10,8 +10,9 @@ import { useScrollEdges } from './useScrollEdges';
  * average, and the cells `grid` moves through and edits.
  */
 export function GradebookGrid({ gradebook, grid }: { gradebook: Gradebook; grid: GradebookGridState }) {
-  const { course, students, assignments } = gradebook;
+  const { course, students, assignments, categories } = gradebook;
   const { editing } = grid;
+  const categoryName = new Map(categories.map((c) => [c.id, c.name]));
   const scroll = useRef<HTMLDivElement>(null);
   // The student and Total columns stay put; a shadow says more assignments lie to either side.
   const edges = useScrollEdges(scroll);
@@ -38,6 +39,11 @@ export function GradebookGrid({ gradebook, grid }: { gradebook: Gradebook; grid:
               <th key={assignment.id} scope="col" className="gradebook__assignment">
                 <span className="gradebook__assignment-title">{assignment.title}</span>
                 <span className="gradebook__assignment-max">/{assignment.maxPoints}</span>
+                {categories.length > 0 && (
+                  <span className="gradebook__assignment-category">
+                    {(assignment.categoryId && categoryName.get(assignment.categoryId)) ?? 'No category'}
+                  </span>
+                )}
               </th>
             ))}
             <th scope="col" className="gradebook__total-head">
@@ -81,13 +87,22 @@ export function GradebookGrid({ gradebook, grid }: { gradebook: Gradebook; grid:
                   );
                 })}
                 <td role="gridcell" className="gradebook__total">
-                  {totals.possible > 0 ? (
+                  {totals.possible === 0 ? (
+                    '–'
+                  ) : categories.length > 0 ? (
+                    // Weighted: the percent is the total; the points (which it does not follow) come second.
+                    <>
+                      {totals.percent === null ? '–' : `${totals.percent}%`}
+                      <span className="gradebook__percent">
+                        {' '}
+                        ({totals.points}/{totals.possible} pts)
+                      </span>
+                    </>
+                  ) : (
                     <>
                       {totals.points}/{totals.possible}
                       <span className="gradebook__percent"> ({totals.percent}%)</span>
                     </>
-                  ) : (
-                    '–'
                   )}
                 </td>
               </tr>

@@ -1,5 +1,5 @@
 import type { Gradebook } from '@classwave/shared';
-import { Download, SearchX, Table2 } from 'lucide-react';
+import { Download, Scale, SearchX, Table2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { toast } from 'sonner';
@@ -14,6 +14,7 @@ import { usePageTitle } from '../layout/usePageFocus';
 import { Spinner } from '../../components/Spinner';
 import { selectAccessToken } from '../auth/authSlice';
 import { csvFileName, downloadGradebookCsv } from './downloadCsv';
+import { CategoriesModal } from './CategoriesModal';
 import { GradebookGrid } from './GradebookGrid';
 import { GradebookLegend } from './GradebookLegend';
 import { useGetGradebookQuery } from './gradingApi';
@@ -56,6 +57,7 @@ function GradebookView({ gradebook }: { gradebook: Gradebook }) {
   const grid = useGradebookGrid(gradebook);
   usePageTitle(`Gradebook · ${course.title}`);
   const [downloading, setDownloading] = useState(false);
+  const [editingCategories, setEditingCategories] = useState(false);
 
   async function handleDownload() {
     setDownloading(true);
@@ -75,16 +77,28 @@ function GradebookView({ gradebook }: { gradebook: Gradebook }) {
         title="Gradebook"
         subtitle={`${course.code} · ${course.title}`}
         actions={
-          <Button
-            variant="secondary"
-            icon={<Download />}
-            loading={downloading}
-            onClick={() => void handleDownload()}
-          >
-            Download CSV
-          </Button>
+          <>
+            <Button variant="secondary" icon={<Scale />} onClick={() => setEditingCategories(true)}>
+              Categories &amp; weights
+            </Button>
+            <Button
+              variant="secondary"
+              icon={<Download />}
+              loading={downloading}
+              onClick={() => void handleDownload()}
+            >
+              Download CSV
+            </Button>
+          </>
         }
       />
+      <CategoriesModal
+        key={editingCategories ? 'open' : 'closed'}
+        gradebook={gradebook}
+        open={editingCategories}
+        onClose={() => setEditingCategories(false)}
+      />
+      <WeightsLine gradebook={gradebook} />
       {students.length === 0 || assignments.length === 0 ? (
         <EmptyState icon={<Table2 />} title="Nothing to grade yet" headingLevel={2}>
           {students.length === 0
@@ -103,6 +117,16 @@ function GradebookView({ gradebook }: { gradebook: Gradebook }) {
         </>
       )}
     </>
+  );
+}
+
+/** Whether totals are weighted, and how: one line above the grid (DESIGN §17). */
+function WeightsLine({ gradebook }: { gradebook: Gradebook }) {
+  if (gradebook.categories.length === 0) return null;
+  return (
+    <p className="gradebook__weights">
+      Totals weighted by category: {gradebook.categories.map((c) => `${c.name} ${c.weight}%`).join(' · ')}
+    </p>
   );
 }
 

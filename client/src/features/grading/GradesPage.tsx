@@ -38,8 +38,9 @@ export function GradesPage() {
         </EmptyState>
       );
     }
-    return data.map(({ course, items, points, possible, percent }) => {
+    return data.map(({ course, items, points, possible, percent, categories }) => {
       const headingId = `grades-${course.id}`;
+      const categoryName = new Map(categories.map((c) => [c.id, c.name]));
       return (
         <Card key={course.id} as="section" aria-labelledby={headingId} className="grades-course">
           <div className="grades-course__head">
@@ -48,16 +49,29 @@ export function GradesPage() {
               <span className="grades-course__code">{course.code}</span>
             </h2>
             <p className="grades-course__total">
-              {possible > 0 ? (
+              {possible === 0 ? (
+                'No grades returned yet'
+              ) : categories.length > 0 ? (
+                <>
+                  Total <strong>{percent === null ? '–' : `${percent}%`}</strong>, weighted by category
+                </>
+              ) : (
                 <>
                   Total {points}/{possible}
                   {percent !== null && <strong> · {percent}%</strong>}
                 </>
-              ) : (
-                'No grades returned yet'
               )}
             </p>
           </div>
+          {categories.length > 0 && (
+            <ul className="grades-course__categories" aria-label={`${course.title}: categories`}>
+              {categories.map((c) => (
+                <li key={c.id}>
+                  {c.name} ({c.weight}%): {c.percent === null ? 'nothing counted yet' : `${c.percent}%`}
+                </li>
+              ))}
+            </ul>
+          )}
           {items.length > 0 && (
             <table className="grades-table">
               <thead>
@@ -72,6 +86,9 @@ export function GradesPage() {
                   <tr key={item.assignmentId}>
                     <th scope="row">
                       {item.title}
+                      {item.categoryId && categoryName.has(item.categoryId) && (
+                        <span className="grades-table__category"> · {categoryName.get(item.categoryId)}</span>
+                      )}
                       {item.feedback && <p className="grades-table__feedback">{item.feedback}</p>}
                     </th>
                     <td>{formatListDate(item.dueDate)}</td>

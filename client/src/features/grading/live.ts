@@ -7,6 +7,7 @@ import {
   type LiveFeature,
   type LiveHandler,
 } from '../../realtime/liveFeature';
+import { categoriesApi, categoriesChanged } from './categoriesApi';
 import { cellFromSubmission, gradingApi, upsertCell } from './gradingApi';
 
 const refetchGrades = () => gradingApi.util.invalidateTags(['Grades']);
@@ -69,6 +70,11 @@ export const gradingLive: LiveFeature = {
         dispatch(isTeacher(getState()) ? refetchGradebook(assignment.courseId) : refetchGrades());
       },
     'assignment:deleted': refetchGradebookOf(({ data }) => data.courseId),
+    // Reweighted, renamed or deleted categories: totals change for everyone in the course.
+    'course:categories':
+      ({ data }) =>
+      (dispatch) =>
+        dispatch(categoriesApi.util.invalidateTags(categoriesChanged(data.courseId))),
     // A cell changed with no submission event (an excuse given or taken back).
     'gradebook:cell':
       ({ data: cell }) =>

@@ -46,7 +46,8 @@ async function createAssignment(
     title,
     manual = false,
     due = localDateTime(2),
-  }: { course: string; code: string; title: string; manual?: boolean; due?: string },
+    category,
+  }: { course: string; code: string; title: string; manual?: boolean; due?: string; category?: string },
 ) {
   await navTo(teacher, 'Assignments');
   await teacher.getByRole('button', { name: 'Create Assignment' }).click();
@@ -55,6 +56,7 @@ async function createAssignment(
   await create.getByLabel('Course').selectOption({ label: `${course} (${code})` });
   await create.getByLabel('Due Date').fill(due);
   await create.getByLabel('Max Points').fill('10');
+  if (category) await create.getByLabel('Grade category').selectOption({ label: category });
   if (manual) await create.getByRole('radio', { name: 'When I return them' }).check();
   await create.getByRole('button', { name: 'Create Assignment' }).click();
   // The dialog closes on success; several creates in a row leave several toasts on screen.
@@ -273,6 +275,52 @@ test.describe('grading teachers can trust', () => {
     await expect(card).toContainText('Grade: 0/10');
     await expect(card.getByRole('button', { name: 'Submit' })).toBeEnabled();
     await screenshots(student, 'missing-work-graded');
+  });
+
+  // Issue 25 (DESIGN §17): optional weighted categories; totals, the CSV and the student's page follow them.
+  test('a teacher weights the course by category, and both the gradebook and the student read the weighted total', async ({
+    browser,
+  }) => {
+    const { teacher, student, course, code } = await classroom(browser, 'Weights');
+    await openGradebook(teacher, course);
+    await teacher.getByRole('button', { name: 'Categories & weights' }).click();
+    const editor = teacher.getByRole('dialog', { name: 'Categories & weights' });
+    await editor.getByRole('button', { name: 'Add category' }).click();
+    await editor.getByLabel('Category 1', { exact: true }).fill('Homework');
+    await editor.getByLabel('Weight (%)').fill('40');
+    await editor.getByRole('button', { name: 'Add category' }).click();
+    await editor.getByLabel('Category 2', { exact: true }).fill('Tests');
+    await expect(editor.getByText('Total: 100%')).toBeVisible();
+    await screenshots(teacher, 'categories-editor');
+    await editor.getByRole('button', { name: 'Save categories' }).click();
+    await expect(editor).toBeHidden();
+
+    await createAssignment(teacher, { course, code, title: 'Worksheet', category: 'Homework (40%)' });
+    await createAssignment(teacher, { course, code, title: 'Unit test', category: 'Tests (60%)' });
+    await openGradebook(teacher, course);
+    await expect(teacher.getByText('Totals weighted by category: Homework 40% · Tests 60%')).toBeVisible();
+    const grid = teacher.getByRole('grid', { name: `Gradebook for ${course}` });
+    for (const [title, grade] of [
+      ['Worksheet', '10'],
+      ['Unit test', '5'],
+    ] as const) {
+      const cell = grid.getByRole('gridcell', { name: new RegExp(`^Weights Student, ${title}:`) });
+      await cell.focus();
+      await teacher.keyboard.press(grade[0]!);
+      if (grade.length > 1) await teacher.keyboard.type(grade.slice(1));
+      await teacher.keyboard.press('Enter');
+      await expect(cell).toHaveAccessibleName(new RegExp(`^Weights Student, ${title}: ${grade} of 10`));
+    }
+    // 0.4 · 100 % + 0.6 · 50 % = 70 %, where points alone would say 75 %.
+    await expect(grid.getByRole('row', { name: /Weights Student/ })).toContainText('70% (15/20 pts)');
+    await screenshots(teacher, 'gradebook-weighted');
+
+    await navTo(student, 'Grades');
+    const card = student.getByRole('region', { name: new RegExp(course) });
+    await expect(card).toContainText('Total 70%, weighted by category');
+    await expect(card).toContainText('Homework (40%): 100%');
+    await expect(card).toContainText('Tests (60%): 50%');
+    await screenshots(student, 'grades-weighted');
   });
 
   // Issue 25 (item 8): with four assignments the Total column was off-screen at 1280 px, with no hint.

@@ -38,6 +38,10 @@ const GradebookPage = lazyPage(
   () => import('../features/grading/GradebookPage'),
   (m) => m.GradebookPage,
 );
+const GradingPage = lazyPage(
+  () => import('../features/grading/GradingPage'),
+  (m) => m.GradingPage,
+);
 const GradesPage = lazyPage(
   () => import('../features/grading/GradesPage'),
   (m) => m.GradesPage,
@@ -100,6 +104,7 @@ export const preloadAllPages = () =>
       CourseDetailPage,
       AssignmentsPage,
       GradebookPage,
+      GradingPage,
       GradesPage,
       ChatPage,
       ComingSoonPage,
@@ -158,6 +163,7 @@ export function AppRoutes() {
               <Route path="/courses/:courseId" element={<CourseDetailPage />} />
               <Route path="/courses/:courseId/gradebook" element={<GradebookPage />} />
               <Route path="/assignments" element={<AssignmentsPage />} />
+              <Route path="/assignments/:assignmentId/grading" element={<GradingPage />} />
               <Route path="/grades" element={<GradesPage />} />
               <Route path="/join/:code" element={<JoinPage />} />
               <Route path="/chatbot" element={<ChatPage />} />

@@ -1,5 +1,5 @@
 import { LIMITS, type CurrentGrade, type PersonRef, type Submission } from '@classwave/shared';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
@@ -28,11 +28,14 @@ export function GradeForm({
   student,
   assignmentId,
   maxPoints,
+  onEditedChange,
 }: {
   submission: Submission | null;
   student: PersonRef;
   assignmentId: string;
   maxPoints: number;
+  /** Told whether the fields hold unsaved changes (the grading view marks such students). */
+  onEditedChange?: (edited: boolean) => void;
 }) {
   const submission = given ?? NOTHING;
   const maxId = useId();
@@ -51,6 +54,7 @@ export function GradeForm({
   const isLoading = bySubmission.isLoading || byStudent.isLoading;
 
   const edited = points !== pointsText(base.grade) || feedback !== (base.feedback ?? '');
+  useEffect(() => onEditedChange?.(edited), [edited, onEditedChange]);
 
   // A new version (saved here, or live from another tab) fills the fields without remounting the
   // form, so keyboard focus stays; while the grader has unsaved changes it only says so.

@@ -1,9 +1,10 @@
 import { formatLateness, type Assignment, type Submission } from '@classwave/shared';
-import { Inbox, Send } from 'lucide-react';
+import { Inbox, ListChecks, Send } from 'lucide-react';
 import { useState } from 'react';
 import { Avatar } from '../../components/Avatar';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
+import { ButtonLink } from '../../components/ButtonLink';
 import { formatListDate } from '../../components/dates';
 import { Modal } from '../../components/Modal';
 import { Spinner } from '../../components/Spinner';
@@ -89,6 +90,15 @@ export function SubmissionsModal({
     }
     return (
       <>
+        <ButtonLink
+          to={`/assignments/${assignment.id}/grading`}
+          variant="secondary"
+          size="sm"
+          icon={<ListChecks />}
+          className="submissions__one-by-one"
+        >
+          Grade one by one
+        </ButtonLink>
         {manual && (
           <div className="return-bar">
             <Button size="sm" icon={<Send />} disabled={held.length === 0} onClick={handleReturn}>

@@ -149,6 +149,14 @@ function ActiveCellBar({ gradebook, grid }: { gradebook: Gradebook; grid: Gradeb
             ? 'excused'
             : 'no submission'}
       </p>
+      {assignment && gradebook.students[active.row] && (
+        <Link
+          className="gradebook__open"
+          to={`/assignments/${assignment.id}/grading?student=${gradebook.students[active.row]!.id}`}
+        >
+          Open in grading view
+        </Link>
+      )}
       {activeCell && !activeCell.submissionId && (
         <Button size="sm" variant="secondary" onClick={() => grid.toggleExcuse(active.row, active.col)}>
           {activeCell.status === 'excused' ? 'Remove excuse' : 'Excuse'}

@@ -323,6 +323,48 @@ test.describe('grading teachers can trust', () => {
     await screenshots(student, 'grades-weighted');
   });
 
+  // Issue 25 (DESIGN §17): a grading view, one student at a time, next and previous by keyboard.
+  test('a teacher grades one student after another in the grading view, moving with J and K', async ({
+    browser,
+  }) => {
+    const { teacher, student, course, code } = await classroom(browser, 'Speed');
+    const second = await (await browser.newContext()).newPage();
+    await signUpAndSignIn(second, {
+      fullName: 'Amy Early',
+      role: 'Student',
+      email: uniqueEmail('speed-amy'),
+    });
+    await joinClass(second, await classCodeOf(teacher, course));
+    await createAssignment(teacher, { course, code, title: 'Reading log' });
+    await submit(student, 'Reading log', 'Chapter one, read twice.');
+
+    const dialog = await openSubmissions(teacher, 'Reading log');
+    await dialog.getByRole('link', { name: 'Grade one by one' }).click();
+    await expect(teacher).toHaveURL(/\/assignments\/[^/]+\/grading/);
+    const students = teacher.getByRole('navigation', { name: 'Students' });
+    // By name: Amy (nothing handed in) first, then the Speed Student's answer.
+    await expect(students.getByRole('button', { name: /Amy Early/ })).toHaveAttribute('aria-current', 'true');
+    await expect(teacher.getByText('Nothing handed in yet.', { exact: false })).toBeVisible();
+    await teacher.keyboard.press('j');
+    await expect(students.getByRole('button', { name: /Speed Student/ })).toHaveAttribute('aria-current', 'true');
+    await expect(teacher.getByText('Chapter one, read twice.')).toBeVisible();
+    const form = teacher.getByRole('form', { name: "Grade Speed Student's submission" });
+    await form.getByLabel('Points').fill('9');
+    await form.getByLabel('Feedback').fill('Good notes.');
+    await form.getByRole('button', { name: 'Save grade' }).click();
+    await expect(teacher.getByText('Grade saved')).toBeVisible();
+    await expect(students.getByRole('button', { name: /Speed Student/ })).toContainText('Returned');
+    await screenshots(teacher, 'grading-view');
+
+    // Back to Amy with K: her work arrives live while the teacher looks.
+    await teacher.getByRole('heading', { name: /Grading: Reading log/ }).click();
+    await teacher.keyboard.press('k');
+    await expect(students.getByRole('button', { name: /Amy Early/ })).toHaveAttribute('aria-current', 'true');
+    await submit(second, 'Reading log', 'Done on the bus.');
+    await expect(teacher.getByText('Done on the bus.')).toBeVisible();
+    await expect(students.getByRole('button', { name: /Amy Early/ })).toContainText('To grade');
+  });
+
   // Issue 25 (item 8): with four assignments the Total column was off-screen at 1280 px, with no hint.
   test('keeps the Total in view beside many assignments, says the grid scrolls, and explains its marks', async ({
     browser,

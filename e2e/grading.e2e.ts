@@ -346,7 +346,10 @@ test.describe('grading teachers can trust', () => {
     await expect(students.getByRole('button', { name: /Amy Early/ })).toHaveAttribute('aria-current', 'true');
     await expect(teacher.getByText('Nothing handed in yet.', { exact: false })).toBeVisible();
     await teacher.keyboard.press('j');
-    await expect(students.getByRole('button', { name: /Speed Student/ })).toHaveAttribute('aria-current', 'true');
+    await expect(students.getByRole('button', { name: /Speed Student/ })).toHaveAttribute(
+      'aria-current',
+      'true',
+    );
     await expect(teacher.getByText('Chapter one, read twice.')).toBeVisible();
     const form = teacher.getByRole('form', { name: "Grade Speed Student's submission" });
     await form.getByLabel('Points').fill('9');

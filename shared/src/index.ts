@@ -11,6 +11,7 @@ export * from './greeting.js';
 export * from './status.js';
 export * from './teaching.js';
 export * from './grading.js';
+export * from './rubrics.js';
 export * from './chatbot.js';
 export * from './realtime.js';
 export * from './notifications.js';

@@ -218,6 +218,13 @@ export function createAssignmentService({
           id,
           'edit its assignments',
         );
+        // A rubric's total is the assignment's max points (DESIGN §17): they change together, through the rubric.
+        if (body.maxPoints !== undefined && before.rubric && body.maxPoints !== before.maxPoints)
+          throw new AppError(
+            409,
+            ErrorCode.rubricInUse,
+            `Max points can't change while the rubric totals ${before.maxPoints}: remove or rewrite the rubric first.`,
+          );
         if (body.maxPoints !== undefined && body.maxPoints < before.maxPoints) {
           const [{ highest } = { highest: null }] = await tx
             .select({ highest: max(submissions.grade) })

@@ -224,6 +224,9 @@ async function freshContext(route: Route): Promise<Context> {
 function validValue(route: Route, name: string, schema: JsonSchema, ctx: Context): unknown {
   // A grade write names the version it started from: a fresh submission's (a success renews the context).
   if (name === 'baseVersion') return 0;
+  // Scores name a rubric's criterion and level ids (DESIGN §17): the fuzz assignment has no rubric,
+  // so a valid grade body clears them (its own category sends scores: fuzz-cases.ts rubricBodies).
+  if (name === 'rubric') return null;
   if (schema.enum) return schema.enum[0];
   if (schema.anyOf) return validValue(route, name, schema.anyOf[0]!, ctx);
   if (schema.type === 'integer' || schema.type === 'number')

@@ -125,7 +125,8 @@ export function RubricEditorModal({ assignment, onClose }: { assignment: Assignm
               <legend>Criterion {i + 1}</legend>
               <div className="rubric-editor__row">
                 <Input
-                  label={`Criterion ${i + 1} title`}
+                  label="Title"
+                  aria-label={`Criterion ${i + 1} title`}
                   required
                   maxLength={RUBRIC_LIMITS.title}
                   value={c.title}

@@ -73,6 +73,21 @@ export function recordAssignment(
   return teacherView;
 }
 
+/** An assignment's counts for its teacher's view: submissions (a grade for missing work is none) and those ungraded. */
+export async function assignmentCounts(
+  tx: Tx,
+  id: string,
+): Promise<{ submissionCount: number; needsGrading: number }> {
+  const [counts] = await tx
+    .select({
+      submissionCount: sql<number>`(count(*) filter (where ${submissions.submittedAt} is not null))::int`,
+      needsGrading: sql<number>`(count(*) filter (where ${submissions.grade} is null))::int`,
+    })
+    .from(submissions)
+    .where(eq(submissions.assignmentId, id));
+  return counts ?? { submissionCount: 0, needsGrading: 0 };
+}
+
 /** The caller's assignment with its course, locked for the change (the owner rule of requireOwnerOf). */
 async function lockOwnAssignment(tx: Tx, caller: Caller, id: string, action: string) {
   const [row] = await tx

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ErrorCode,
+  type Assignment,
   type AssignmentRubric,
   type Course,
   type Submission,
   type SubmissionView,
 } from '@classwave/shared';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
+import { connect, listen } from '../../test/support/sockets.js';
 import {
   createAssignment,
   createCourse,
@@ -125,6 +127,21 @@ describe('PUT /api/assignments/:id/rubric', () => {
     const res = await inject(teacher, 'PUT', `/api/assignments/${assignment.id}/rubric`, body);
     expect(res.statusCode).toBe(400);
     expect(res.json<{ message: string }>().message).toContain(field);
+  });
+
+  it("tells the class's open tabs live (assignment:updated), so an open dialog reads the rubric again", async () => {
+    const assignment = await createAssignment(t, teacher, course, { maxPoints: 10 });
+    const live = await connect(await listen(t.app), ada.token);
+    try {
+      await inject(teacher, 'PUT', `/api/assignments/${assignment.id}/rubric`, ESSAY);
+      const heard = await live.waitFor(
+        (e) => e.type === 'assignment:updated' && (e.data as Assignment).id === assignment.id,
+      );
+      // The members' view: nobody's counts.
+      expect(heard.data).toMatchObject({ id: assignment.id, submissionCount: null });
+    } finally {
+      live.close();
+    }
   });
 
   it('removes the rubric with no criteria', async () => {

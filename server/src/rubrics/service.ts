@@ -9,7 +9,10 @@ import {
 } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import { memberStatus, requireOwnerOf } from '../classes/visibility.js';
+import { assignmentCounts, recordAssignment } from '../assignments/service.js';
+import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
+import type { Outbox } from '../realtime/outbox.js';
 import { assignments, courses, submissions } from '../db/schema.js';
 import { AppError, badRequest, notFound } from '../http/errors.js';
 
@@ -34,7 +37,7 @@ function snapshot(body: PutRubricBody): Rubric {
 }
 
 /** Rubrics (DESIGN §17): an assignment's own, written by its teacher, seen by its members before they submit. */
-export function createRubricService({ db }: { db: Db }) {
+export function createRubricService({ db, clock, outbox }: { db: Db; clock: Clock; outbox: Outbox }) {
   return {
     /**
      * The assignment's rubric (null without one): for the course's teacher and its active member
@@ -64,7 +67,7 @@ export function createRubricService({ db }: { db: Db }) {
      * ids are what those scores name, and a returned score must keep meaning what the student read.
      */
     async put(caller: Caller, assignmentId: string, body: PutRubricBody): Promise<AssignmentRubric> {
-      return db.transaction(async (tx) => {
+      return outbox.transaction(async (tx, record) => {
         // Locked for update: grade writes share-lock it, so none is given by the old rubric meanwhile.
         const [row] = await tx
           .select({ assignment: assignments, course: courses })
@@ -72,7 +75,7 @@ export function createRubricService({ db }: { db: Db }) {
           .innerJoin(courses, eq(courses.id, assignments.courseId))
           .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)))
           .for('update', { of: assignments });
-        await requireOwnerOf(tx, caller, row?.course, 'write its rubric', 'Assignment');
+        const course = await requireOwnerOf(tx, caller, row?.course, 'write its rubric', 'Assignment');
         const { assignment } = row!;
         const rubric = body.criteria.length ? snapshot(body) : null;
         if (rubric && rubricTotal(rubric) !== assignment.maxPoints)
@@ -100,6 +103,17 @@ export function createRubricService({ db }: { db: Db }) {
           .set({ rubric })
           .where(eq(assignments.id, assignmentId))
           .returning();
+        // `assignment:updated` to the teacher's tabs and the class: open dialogs read the rubric again.
+        const counts = await assignmentCounts(tx, assignmentId);
+        recordAssignment(
+          record,
+          'assignment:updated',
+          updated!,
+          course.title,
+          course.teacherId,
+          counts,
+          clock.now(),
+        );
         return shown(updated!);
       });
     },

@@ -524,4 +524,73 @@ test.describe('grading teachers can trust', () => {
     await expect(studentCard).not.toContainText('11:59 PM');
     await screenshots(student, 'due-in-another-zone');
   });
+
+  test('a rubric: written by the teacher, read before submitting, graded by, its scores seen once returned', async ({
+    browser,
+  }) => {
+    const { teacher, student, course, code } = await classroom(browser, 'Rubric');
+    await createAssignment(teacher, { course, code, title: 'Rubric essay', manual: true });
+
+    await cardOf(teacher, 'Rubric essay').getByRole('button', { name: 'Rubric', exact: true }).click();
+    const editor = teacher.getByRole('dialog', { name: 'Rubric' });
+    const criteria = [
+      ['Argument', ['Weak', '2'], ['Strong', '6']],
+      ['Style', ['Rough', '0'], ['Clear', '4']],
+    ] as const;
+    for (const [i, [title, ...levels]] of criteria.entries()) {
+      await editor.getByRole('button', { name: 'Add criterion' }).click();
+      await editor.getByLabel(`Criterion ${i + 1} title`).fill(title);
+      for (const [j, [level, points]] of levels.entries()) {
+        await editor.getByLabel(`Criterion ${i + 1}, level ${j + 1} title`).fill(level);
+        await editor.getByLabel(`Criterion ${i + 1}, level ${j + 1} points`).fill(points);
+      }
+    }
+    await expect(editor).toContainText('Total: 10 of 10 points');
+    await screenshots(teacher, 'rubric-editor');
+    await editor.getByRole('button', { name: 'Save rubric' }).click();
+    await expect(teacher.getByText('Rubric saved')).toBeVisible();
+
+    // The student reads it in the submit dialog, before handing anything in.
+    await navTo(student, 'Assignments');
+    await cardOf(student, 'Rubric essay').getByRole('button', { name: 'Submit' }).click();
+    const submitDialog = student.getByRole('dialog', { name: 'Submit Assignment' });
+    const shown = submitDialog.getByRole('region', { name: 'Rubric' });
+    await expect(shown).toContainText('Argument');
+    await expect(shown).toContainText('Strong 6 pts');
+    await screenshots(student, 'rubric-before-submit');
+    await submitDialog.getByLabel('Your Submission').fill('An essay with a strong argument.');
+    await submitDialog.getByRole('button', { name: 'Submit' }).click();
+    await expect(student.getByText('Assignment submitted!')).toBeVisible();
+
+    // Grading by it: a level per criterion fills the points.
+    const dialog = await openSubmissions(teacher, 'Rubric essay');
+    await dialog
+      .getByRole('group', { name: 'Argument' })
+      .getByRole('radio', { name: /Strong/ })
+      .check();
+    await dialog.getByRole('group', { name: 'Style' }).getByRole('radio', { name: /Rough/ }).check();
+    await expect(dialog.getByLabel('Points')).toHaveValue('6');
+    await screenshots(teacher, 'rubric-grading');
+    await dialog.getByRole('button', { name: 'Save grade' }).click();
+    await expect(teacher.getByText('Grade saved')).toBeVisible();
+
+    // Held: the student's own view shows the rubric, no scores.
+    const studentCard = cardOf(student, 'Rubric essay');
+    await studentCard.getByRole('button', { name: 'View Submission' }).click();
+    let view = student.getByRole('dialog', { name: 'Your Submission' });
+    await expect(view.getByRole('region', { name: 'Rubric' })).toBeVisible();
+    await expect(view.getByRole('region', { name: 'Rubric scores' })).toHaveCount(0);
+    await student.keyboard.press('Escape');
+
+    await dialog.getByRole('button', { name: 'Return all graded (1)' }).click();
+    await expect(teacher.getByText('1 grade returned to students')).toBeVisible({ timeout: 15_000 });
+    await expect(studentCard).toContainText('Graded · 6/10');
+    await studentCard.getByRole('button', { name: 'View Submission' }).click();
+    view = student.getByRole('dialog', { name: 'Your Submission' });
+    const scores = view.getByRole('region', { name: 'Rubric scores' });
+    await expect(scores).toContainText('6 of 10 points');
+    // Each criterion's list holds its levels: the chosen ones say so.
+    await expect(scores.locator('li li').filter({ hasText: '(your score)' })).toHaveText([/Strong/, /Rough/]);
+    await screenshots(student, 'rubric-scores-returned');
+  });
 });

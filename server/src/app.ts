@@ -19,6 +19,7 @@ import { installModules } from './modules.js';
 import { notifications } from './notifications/module.js';
 import { panel } from './panel/module.js';
 import { realtime } from './realtime/module.js';
+import { rubrics } from './rubrics/module.js';
 import { submissions } from './submissions/module.js';
 import { todo } from './todo/module.js';
 
@@ -42,6 +43,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     assignments,
     bin,
     submissions,
+    rubrics,
     grading,
     categories,
     panel,

@@ -111,6 +111,16 @@ const ExportSubmission = Type.Object(
     maxPoints: Type.Integer(),
     feedback: Type.Union([Type.String(), Type.Null()]),
     gradedAt: Type.Union([Type.String(), Type.Null()]),
+    /** The rubric's scores as returned (DESIGN §17), each criterion with its chosen level; null otherwise. */
+    rubric: Type.Union([
+      Type.Array(
+        Type.Object(
+          { criterion: Type.String(), level: Type.String(), points: Type.Integer() },
+          { additionalProperties: false },
+        ),
+      ),
+      Type.Null(),
+    ]),
   },
   { additionalProperties: false },
 );

@@ -54,6 +54,8 @@ export const ErrorCode = {
   noSubmission: 'no_submission',
   /** Undo refused: the scheduled Return has already sent the grades (409). */
   returnAlreadySent: 'return_already_sent',
+  /** A rubric (or max points) change refused: grades were given by the rubric as it stands (409). */
+  rubricInUse: 'rubric_in_use',
   internal: 'internal_error',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

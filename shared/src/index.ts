@@ -12,6 +12,7 @@ export * from './status.js';
 export * from './teaching.js';
 export * from './grading.js';
 export * from './categories.js';
+export * from './rubrics.js';
 export * from './chatbot.js';
 export * from './realtime.js';
 export * from './notifications.js';

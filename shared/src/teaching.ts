@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 
 import { LIMITS } from './limits.js';
 import { GradeRelease, WorkStatus } from './grading.js';
+import { RubricScores } from './rubrics.js';
 
 export { LIMITS };
 
@@ -76,6 +77,11 @@ export const OwnSubmission = Type.Object(
     returnedAt: Type.Union([Timestamp, Type.Null()]),
     /** Minutes after the due time, or null when on time (DESIGN §13). */
     late: Type.Union([Type.Integer(), Type.Null()]),
+    /**
+     * The rubric's scores as returned with the grade (DESIGN §17), in the student's own submission
+     * view only; null while held, ungraded or graded without the rubric.
+     */
+    rubricScores: Type.Optional(Type.Union([RubricScores, Type.Null()])),
   },
   { additionalProperties: false },
 );
@@ -158,6 +164,8 @@ export const Submission = Type.Object(
      */
     held: Type.Boolean(),
     gradedBy: Type.Union([PersonRef, Type.Null()]),
+    /** The level chosen per criterion when graded by the rubric (DESIGN §17); null otherwise. */
+    rubricScores: Type.Union([RubricScores, Type.Null()]),
   },
   { additionalProperties: false },
 );
@@ -186,6 +194,13 @@ export const GradeBody = Type.Object(
       minimum: 0,
       description: "The submission's version the grader started from; a stale one is 409 grade_conflict.",
     }),
+    rubric: Type.Optional(
+      Type.Union([Type.Null(), RubricScores], {
+        description:
+          "{criterionId: levelId}, one level for every criterion of the assignment's rubric; grade must be " +
+          'their sum. Null clears the scores; left out, they stay only while they still add up to the grade.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

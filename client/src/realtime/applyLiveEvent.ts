@@ -10,6 +10,7 @@ import { dashboardLive } from '../features/dashboard/live';
 import { draftsLive } from '../features/drafts/live';
 import { gradingLive } from '../features/grading/live';
 import { notificationsLive } from '../features/notifications/live';
+import { rubricsLive } from '../features/rubrics/live';
 import { submissionsLive } from '../features/submissions/live';
 import { todoLive } from '../features/todo/live';
 import type { LiveFeature, LiveHandler } from './liveFeature';
@@ -30,6 +31,7 @@ const FEATURES: readonly LiveFeature[] = [
   notificationsLive,
   draftsLive,
   submissionsLive,
+  rubricsLive,
   authLive,
   binLive,
   dashboardLive,

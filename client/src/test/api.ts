@@ -38,6 +38,15 @@ const CHROME_ROUTES: Record<string, Reply> = {
 };
 
 /**
+ * An assignment's rubric (DESIGN §17), read by every submit, grade and submission dialog: none,
+ * unless a test routes `GET /api/assignments/<id>/rubric` itself.
+ */
+function noRubric(key: string): Reply | undefined {
+  const match = /^GET \/api\/assignments\/([^/]+)\/rubric$/.exec(key);
+  return match ? { body: { assignmentId: match[1], maxPoints: 0, rubric: null } } : undefined;
+}
+
+/**
  * Stubs `fetch` so that requests to `METHOD /api/path` get the routes' replies; anything else
  * fails the test with a 500 naming it. Returns the calls made, in order.
  */
@@ -51,7 +60,7 @@ export function answerApi(routes: Record<string, Route>): ApiCall[] {
       const text = await request.text();
       const body: unknown = text ? JSON.parse(text) : undefined;
       const key = `${request.method} ${url.pathname}`;
-      const chrome = routes[key] === undefined ? CHROME_ROUTES[key] : undefined;
+      const chrome = routes[key] === undefined ? (CHROME_ROUTES[key] ?? noRubric(key)) : undefined;
       if (!chrome) calls.push({ method: request.method, path: url.pathname, body });
       const route = routes[key] ?? chrome;
       const reply: Reply =

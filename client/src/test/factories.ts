@@ -130,6 +130,7 @@ export function createSubmission(overrides: Partial<HandedIn<Submission>> = {}):
     // As the server works it out for a grade never changed after its return.
     held: grade !== null && returnedAt === null,
     gradedBy: null,
+    rubricScores: null,
     ...overrides,
     studentId: student.id,
     student,

@@ -74,6 +74,21 @@ export function recordAssignment(
   return teacherView;
 }
 
+/** An assignment's counts for its teacher's view: submissions (a grade for missing work is none) and those ungraded. */
+export async function assignmentCounts(
+  tx: Tx,
+  id: string,
+): Promise<{ submissionCount: number; needsGrading: number }> {
+  const [counts] = await tx
+    .select({
+      submissionCount: sql<number>`(count(*) filter (where ${submissions.submittedAt} is not null))::int`,
+      needsGrading: sql<number>`(count(*) filter (where ${submissions.grade} is null))::int`,
+    })
+    .from(submissions)
+    .where(eq(submissions.assignmentId, id));
+  return counts ?? { submissionCount: 0, needsGrading: 0 };
+}
+
 /** The caller's assignment with its course, locked for the change (the owner rule of requireOwnerOf). */
 async function lockOwnAssignment(tx: Tx, caller: Caller, id: string, action: string) {
   const [row] = await tx
@@ -222,6 +237,13 @@ export function createAssignmentService({
           'edit its assignments',
         );
         const categoryId = await requireCategoryOf(tx, before.courseId, body.categoryId);
+        // A rubric's total is the assignment's max points (DESIGN §17): they change together, through the rubric.
+        if (body.maxPoints !== undefined && before.rubric && body.maxPoints !== before.maxPoints)
+          throw new AppError(
+            409,
+            ErrorCode.rubricInUse,
+            `Max points can't change while the rubric totals ${before.maxPoints}: remove or rewrite the rubric first.`,
+          );
         if (body.maxPoints !== undefined && body.maxPoints < before.maxPoints) {
           const [{ highest } = { highest: null }] = await tx
             .select({ highest: max(submissions.grade) })

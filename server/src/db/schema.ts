@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { Rubric, RubricScores } from '@classwave/shared';
 import {
   bigint,
   boolean,
@@ -219,6 +220,8 @@ export const assignments = pgTable(
     deletedBy: uuid('deleted_by').references(() => profiles.id, { onDelete: 'set null' }),
     /** Its grade category, one of its course's (checked by the service); a deleted category leaves none. */
     categoryId: uuid('category_id').references(() => gradeCategories.id, { onDelete: 'set null' }),
+    /** The assignment's own rubric snapshot (DESIGN §17), null without one; ids are stable. */
+    rubric: jsonb('rubric').$type<Rubric>(),
   },
   (t) => [
     index('assignments_category_id_idx').on(t.categoryId),
@@ -261,6 +264,10 @@ export const submissions = pgTable(
     returnedGrade: integer('returned_grade'),
     returnedFeedback: text('returned_feedback'),
     returnedGradedAt: timestamp('returned_graded_at', { withTimezone: true }),
+    /** The level chosen per criterion of the assignment's rubric, with the grade (DESIGN §17); null otherwise. */
+    rubricScores: jsonb('rubric_scores').$type<RubricScores>(),
+    /** The scores as last returned, beside the returned grade: what the student sees. */
+    returnedRubricScores: jsonb('returned_rubric_scores').$type<RubricScores>(),
     /** Who wrote the grade last. */
     gradedBy: uuid('graded_by').references(() => profiles.id, { onDelete: 'set null' }),
     /** The student's Idempotency-Key for the POST that made it (DESIGN §12): a repeat answers this row. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RETURN_UNDO_SECONDS, type MissedEvents } from '@classwave/shared';
+import { RETURN_UNDO_SECONDS, type AssignmentRubric, type MissedEvents } from '@classwave/shared';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
@@ -20,10 +20,35 @@ import { barrier, connect, listen, type Recorder } from '../../test/support/sock
  * so a new field or wording that carries it is caught too.
  */
 const FEEDBACK = 'Kumquat-5e1f: a word found nowhere else';
+/**
+ * The 17 is given by a rubric (DESIGN §17) whose levels the student may read: what must not leak is
+ * the choice, as scores (`"<criterion>":"<level>"`) or as the export spells it (`"level":"Quince-77"`).
+ */
+let scoreMarks: string[] = [];
+const scoresIn = (text: string) => scoreMarks.some((mark) => text.includes(mark));
 const leaks = (text: string) =>
   text.includes('Kumquat-5e1f') ||
+  scoresIn(text) ||
   /grade\W{0,4}17\b/i.test(text) ||
   /\b17\s*(?:\/\s*23\b|of\s+23\b|points?\b|pts\b)/i.test(text);
+const RUBRIC = {
+  criteria: [
+    {
+      title: 'Depth',
+      levels: [
+        { title: 'Shallow', points: 0 },
+        { title: 'Quince-77', points: 17 },
+      ],
+    },
+    {
+      title: 'Care',
+      levels: [
+        { title: 'Nil', points: 0 },
+        { title: 'Rest', points: 6 },
+      ],
+    },
+  ],
+};
 
 let t: TestApp;
 let url: string;
@@ -73,6 +98,16 @@ async function heldThenReturned(given: 'submission' | 'missing work') {
     payload: { gradeRelease: 'manual' },
   });
   expect(manual.statusCode).toBe(200);
+  const written = await t.app.inject({
+    method: 'PUT',
+    url: `/api/assignments/${assignment.id}/rubric`,
+    headers: teacher.headers,
+    payload: RUBRIC,
+  });
+  expect(written.statusCode).toBe(200);
+  const [depth, care] = written.json<AssignmentRubric>().rubric!.criteria;
+  const rubric = { [depth!.id]: depth!.levels[1]!.id, [care!.id]: care!.levels[0]!.id };
+  scoreMarks = [`"${depth!.id}":"${depth!.levels[1]!.id}"`, '"level":"Quince-77"'];
   const feed = await t.app.inject({ method: 'POST', url: '/api/calendar/feed', headers: ada.headers });
   const ics = new URL(feed.json<{ url: string }>().url).pathname;
   const cursor = JSON.parse(await get(ada, '/api/events')).lastId as number;
@@ -80,7 +115,7 @@ async function heldThenReturned(given: 'submission' | 'missing work') {
   const teacherLive = await connect(url, teacher.token);
   open.push(teacherLive);
 
-  const payload = { grade: 17, feedback: FEEDBACK, baseVersion: 0 };
+  const payload = { grade: 17, feedback: FEEDBACK, rubric, baseVersion: 0 };
   const graded =
     given === 'submission'
       ? await t.app.inject({
@@ -104,6 +139,8 @@ async function heldThenReturned(given: 'submission' | 'missing work') {
   const reads: Array<[Actor | null, string]> = [
     [ada, '/api/assignments'],
     [ada, `/api/courses/${course.id}`],
+    // The rubric itself is the student's to read before submitting; the levels chosen are not.
+    [ada, `/api/assignments/${assignment.id}/rubric`],
     ...(given === 'submission' ? ([[ada, ownWork]] as Array<[Actor, string]>) : []),
     [ada, '/api/dashboard'],
     [ada, '/api/grades'],
@@ -169,6 +206,9 @@ async function heldThenReturned(given: 'submission' | 'missing work') {
     '/api/notifications',
   ]);
   expect(await get(ada, '/api/notifications')).toContain('· 17 points');
+  // The scores themselves went out with the grade: in the student's own view and the export.
+  if (given === 'submission') expect(scoresIn(await get(ada, ownWork))).toBe(true);
+  expect(scoresIn(await get(ada, '/api/me/export'))).toBe(true);
   expect(leaks(await catchUp())).toBe(true);
 }
 

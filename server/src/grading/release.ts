@@ -30,6 +30,7 @@ export async function releaseHeld(
       returnedGrade: sql`${submissions.grade}`,
       returnedFeedback: sql`${submissions.feedback}`,
       returnedGradedAt: sql`${submissions.gradedAt}`,
+      returnedRubricScores: sql`${submissions.rubricScores}`,
     })
     .where(
       and(

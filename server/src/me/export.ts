@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, or } from 'drizzle-orm';
-import type { AccountExport } from '@classwave/shared';
+import type { AccountExport, Rubric, RubricScores } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import type { Db } from '../db/client.js';
 import {
@@ -104,6 +104,7 @@ export async function exportAccount(db: Db, caller: Caller, now: Date): Promise<
       maxPoints: a.maxPoints,
       feedback: s.returnedAt ? s.returnedFeedback : null,
       gradedAt: s.returnedAt ? iso(s.returnedGradedAt) : null,
+      rubric: s.returnedAt ? exportedScores(a.rubric, s.returnedRubricScores) : null,
     })),
     drafts: drafts.map(({ draft: d, assignmentTitle }) => ({
       assignmentId: d.assignmentId,
@@ -121,4 +122,16 @@ export async function exportAccount(db: Db, caller: Caller, now: Date): Promise<
     })),
     chat: chat.map((c) => ({ question: c.question, answer: c.answer, createdAt: c.createdAt.toISOString() })),
   };
+}
+
+/** Returned rubric scores spelt out, so the export reads without the app: criterion, level, points. */
+function exportedScores(
+  rubric: Rubric | null,
+  scores: RubricScores | null,
+): AccountExport['submissions'][number]['rubric'] {
+  if (!rubric || !scores) return null;
+  return rubric.criteria.flatMap((c) => {
+    const level = c.levels.find((l) => l.id === scores[c.id]);
+    return level ? [{ criterion: c.title, level: level.title, points: level.points }] : [];
+  });
 }

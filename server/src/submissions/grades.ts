@@ -9,6 +9,7 @@ import { AppError, badRequest, notFound } from '../http/errors.js';
 import { found } from '../policies.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { requireOwnerOf } from '../classes/visibility.js';
+import { scoresForGrade } from '../rubrics/scores.js';
 import { gradedAudience, graders, toSubmission } from './views.js';
 
 type SubmissionRow = typeof submissions.$inferSelect;
@@ -52,6 +53,7 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
     if (body.grade > assignment.maxPoints) {
       throw badRequest(`body.grade must be at most ${assignment.maxPoints}, this assignment's max points`);
     }
+    const rubricScores = scoresForGrade(assignment.rubric, body, before.rubricScores);
     if (before.version !== body.baseVersion) throw await conflictOver(tx, before);
     const now = clock.now();
     // PATCH: feedback left out stays as it is (a gradebook cell sends the grade alone); null or blank clears it.
@@ -62,13 +64,20 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
       .set({
         grade: body.grade,
         feedback,
+        rubricScores,
         gradedAt: now,
         gradedBy: caller.userId,
         version: sql`${submissions.version} + 1`,
         // 'auto': the grade reaches the student as it is given. 'manual': it waits for Return, and
         // a change to a returned grade waits too, the student keeping the returned one (DESIGN §17).
         ...(assignment.gradeRelease === 'auto'
-          ? { returnedAt: now, returnedGrade: body.grade, returnedFeedback: feedback, returnedGradedAt: now }
+          ? {
+              returnedAt: now,
+              returnedGrade: body.grade,
+              returnedFeedback: feedback,
+              returnedGradedAt: now,
+              returnedRubricScores: rubricScores,
+            }
           : {}),
       })
       .where(eq(submissions.id, submissionId))

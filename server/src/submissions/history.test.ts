@@ -69,6 +69,8 @@ describe('GET /api/assignments/:id/submission', () => {
         ...own,
         content: 'Line one\nLine two — مرحبا',
         receipt: { id: receiptId(own.id), at: own.submittedAt },
+        // No rubric scores until a grade by the rubric is returned (DESIGN §17).
+        rubricScores: null,
       },
       history: [{ kind: 'submitted', at: own.submittedAt, receiptId: receiptId(own.id) }],
     });

@@ -2,6 +2,7 @@ import {
   ErrorCode,
   receiptId,
   workStatus,
+  type RubricScores,
   type SubmissionHistoryEntry,
   type SubmissionView,
 } from '@classwave/shared';
@@ -43,6 +44,7 @@ interface OwnRow {
   returned_feedback: string | null;
   returned_graded_at: string | null;
   returned_at: string | null;
+  returned_rubric_scores: RubricScores | null;
   history: string | null;
 }
 
@@ -53,12 +55,12 @@ interface OwnRow {
  * the returned grade's columns are read: the working grade may be held (DESIGN §13, §17).
  */
 const ownStatement: Statement = {
-  name: 'own_submission_v2',
+  name: 'own_submission_v3',
   text: `select ${isoText('a.due_date')} as due_date, m.status as membership,
       exists (select 1 from excusals e where e.assignment_id = a.id and e.student_id = $2) as excused,
       s.id as sub_id, s.content, ${isoText('s.submitted_at')} as submitted_at,
       s.returned_grade, s.returned_feedback, ${isoText('s.returned_graded_at')} as returned_graded_at,
-      ${isoText('s.returned_at')} as returned_at,
+      ${isoText('s.returned_at')} as returned_at, s.returned_rubric_scores,
       (select json_agg(json_build_object('kind', h.kind, 'at', ${isoText('h.at')},
           'submissionId', h.submission_id) order by h.at, h.id)
         from submission_events h where h.assignment_id = a.id and h.student_id = $2)::text as history
@@ -129,6 +131,8 @@ export function createSubmissionViewService({
           graded && submittedAt
             ? {
                 ...graded,
+                // As returned with the grade, like it (DESIGN §17): none while nothing is returned.
+                rubricScores: graded.returnedAt ? (row.returned_rubric_scores ?? null) : null,
                 content: row.content ?? '',
                 submittedAt,
                 receipt: { id: receiptId(graded.id), at: submittedAt },

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { ErrorCode, minutesLate } from '@classwave/shared';
-import type { CreateSubmissionBody, OwnSubmission, Submission } from '@classwave/shared';
+import type { CreateSubmissionBody, OwnSubmission, RubricScores, Submission } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import { isoText, type Database, type Statement, type Tx } from '../db/client.js';
@@ -35,11 +35,12 @@ interface TeacherListItem {
   gradedBy: string | null;
   studentName: string;
   graderName: string | null;
+  rubricScores: RubricScores | null;
 }
 
 /** `$1` the assignment, `$2` the caller: the course's teacher, and the submissions only for them. */
 const teacherListStatement: Statement = {
-  name: 'submissions_of_assignment_v4',
+  name: 'submissions_of_assignment_v5',
   text: `select c.id as course_id, c.teacher_id, ${isoText('a.due_date')} as due_date,
       case when c.teacher_id = $2 then (
         select json_agg(json_build_object('id', s.id, 'studentId', s.student_id, 'content', s.content,
@@ -47,7 +48,9 @@ const teacherListStatement: Statement = {
             'gradedAt', ${isoText('s.graded_at')}, 'version', s.version,
             'returnedAt', ${isoText('s.returned_at')}, 'gradedBy', s.graded_by,
             'held', s.grade is not null and (s.returned_at is null or s.grade is distinct from s.returned_grade
-              or s.feedback is distinct from s.returned_feedback),
+              or s.feedback is distinct from s.returned_feedback
+              or s.rubric_scores is distinct from s.returned_rubric_scores),
+            'rubricScores', s.rubric_scores,
             'studentName', p.full_name, 'graderName', g.full_name)
           order by s.submitted_at desc nulls last, s.id desc)
         from submissions s
@@ -258,6 +261,7 @@ export function createSubmissionService({
         returnedAt: s.returnedAt,
         held: s.held,
         gradedBy: s.gradedBy ? { id: s.gradedBy, fullName: s.graderName ?? '' } : null,
+        rubricScores: s.rubricScores,
       }));
     },
   };

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { isHeld, minutesLate, type Submission } from '@classwave/shared';
+import { isHeld, minutesLate, sameScores, type Submission } from '@classwave/shared';
 import { profiles, submissions } from '../db/schema.js';
 import { audience } from '../realtime/rooms.js';
 
@@ -18,17 +18,31 @@ export const graders = alias(profiles, 'graders');
 /**
  * The grade waits for Return (DESIGN §13, §17): given and never returned, or no longer what was
  * returned (a change back to the returned grade and feedback is not held: the student has it).
+ * The rubric's scores are part of the grade: other levels for the same total are held too.
  */
 export const heldNow = (
-  row: Pick<SubmissionRow, 'grade' | 'feedback' | 'returnedAt' | 'returnedGrade' | 'returnedFeedback'>,
+  row: Pick<
+    SubmissionRow,
+    | 'grade'
+    | 'feedback'
+    | 'returnedAt'
+    | 'returnedGrade'
+    | 'returnedFeedback'
+    | 'rubricScores'
+    | 'returnedRubricScores'
+  >,
 ) =>
   row.grade !== null &&
-  (row.returnedAt === null || row.grade !== row.returnedGrade || row.feedback !== row.returnedFeedback);
+  (row.returnedAt === null ||
+    row.grade !== row.returnedGrade ||
+    row.feedback !== row.returnedFeedback ||
+    !sameScores(row.rubricScores ?? null, row.returnedRubricScores ?? null));
 
-/** `heldNow` in SQL, for `submissions` rows. */
+/** `heldNow` in SQL, for `submissions` rows (jsonb compares by value, key order aside). */
 export const heldSql = sql`(${submissions.grade} is not null and (${submissions.returnedAt} is null
   or ${submissions.grade} is distinct from ${submissions.returnedGrade}
-  or ${submissions.feedback} is distinct from ${submissions.returnedFeedback}))`;
+  or ${submissions.feedback} is distinct from ${submissions.returnedFeedback}
+  or ${submissions.rubricScores} is distinct from ${submissions.returnedRubricScores}))`;
 
 /** A submission as the course's teacher sees it (and as `submission:*` events carry it). */
 export const toSubmission = (
@@ -51,6 +65,7 @@ export const toSubmission = (
   returnedAt: row.returnedAt?.toISOString() ?? null,
   held: heldNow(row),
   gradedBy: row.gradedBy ? { id: row.gradedBy, fullName: graderName ?? '' } : null,
+  rubricScores: row.rubricScores ?? null,
 });
 
 /**
@@ -79,5 +94,6 @@ export function asReturned(row: SubmissionRow): SubmissionRow {
     gradedAt: returned ? row.returnedGradedAt : null,
     returnedAt: returned ? row.returnedAt : null,
     gradedBy: returned ? row.gradedBy : null,
+    rubricScores: returned ? row.returnedRubricScores : null,
   };
 }

@@ -535,6 +535,81 @@ const randomMutations = (route: Route, random: SeededRandom): Case[] => {
   }));
 };
 
+/** A rubric of one criterion with these levels' points (DESIGN §17). */
+const rubricOf = (...points: unknown[]) => ({
+  criteria: [{ title: 'Criterion', levels: points.map((p, i) => ({ title: `Level ${i}`, points: p })) }],
+});
+const UUID = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+
+/**
+ * Rubric bodies (DESIGN §17): what a schema can refuse is judged by the document; what only the
+ * server knows (a total other than the assignment's 10 max points, scores for an assignment with no
+ * rubric, prototype keys as criterion ids) must be a 400 naming the field all the same.
+ */
+const rubricBodies = (route: Route): Case[] => {
+  const fields = fieldsOf(route);
+  if (fields.includes('criteria'))
+    return [
+      ...[
+        rubricOf(1e12),
+        rubricOf('10'),
+        rubricOf(10.5),
+        rubricOf(-0.5),
+        rubricOf(...Array.from({ length: 7 }, () => 1)),
+        { criteria: [{ title: 'A', levels: [{ id: UUID, title: 'L', points: 10 }] }] },
+        { criteria: [{ title: 'A', levels: {} }] },
+        { criteria: [{ title: '\u200b', levels: [{ title: 'L', points: 10 }] }] },
+        { criteria: Array.from({ length: 21 }, () => rubricOf(0).criteria[0]) },
+        { criteria: [{ title: 'A'.repeat(201), levels: [{ title: 'L', points: 10 }] }] },
+      ].map((body, i) => ({
+        name: `rubric ${i + 1}: ${JSON.stringify(body).slice(0, 60)}`,
+        attempt: () => byDocument(route, body, 'any', 'criteria'),
+      })),
+      {
+        name: 'a rubric totalling 3 of 10 points',
+        attempt: () => ({
+          body: JSON.stringify(rubricOf(1, 3)),
+          expect: 'reject',
+          status: 400,
+          mentions: 'criteria',
+        }),
+      },
+      {
+        name: 'a rubric totalling the max points',
+        attempt: () => ({ body: JSON.stringify(rubricOf(0, 10)), expect: 'accept' }),
+      },
+    ];
+  if (!fields.includes('rubric')) return [];
+  const scores = (rubric: unknown, field = 'rubric'): Case => ({
+    name: `scores ${JSON.stringify(rubric).slice(0, 60)}`,
+    attempt: (valid) => byDocument(route, { ...valid(), rubric }, 'any', field),
+  });
+  return [
+    scores([]),
+    scores('all of them'),
+    scores({ criterion: 'not-a-level-id' }),
+    scores(Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`c${i}`, UUID]))),
+    // Schema-valid, but the context's assignment has no rubric to grade by.
+    ...[{}, { [UUID]: UUID }, { constructor: UUID }, { toString: UUID }].map((rubric) => ({
+      name: `scores for no rubric ${JSON.stringify(rubric).slice(0, 60)}`,
+      attempt: (valid: () => Json | undefined) => ({
+        body: JSON.stringify({ ...valid(), rubric }),
+        expect: 'reject' as const,
+        status: 400,
+        mentions: 'rubric',
+      }),
+    })),
+    {
+      name: 'scores with a __proto__ key',
+      attempt: (valid) => ({
+        // The valid body's own `rubric` left out: a repeated key would win over the spliced one.
+        body: splice({ ...valid(), rubric: undefined }, `"rubric":{"__proto__":"${UUID}"}`),
+        ...refusedIfRead(route, 400),
+      }),
+    },
+  ];
+};
+
 /** Every category of hostile input, for one route. */
 export function categoriesFor(route: Route, random: SeededRandom): Record<string, Case[]> {
   const bodyOnly = (cases: Case[]) => (readsBody(route) ? cases : cases.slice(0, GET_SAMPLE));
@@ -562,5 +637,6 @@ export function categoriesFor(route: Route, random: SeededRandom): Record<string
     'odd path params': oddPathParams(route, random),
     'odd query strings': oddQueries(route),
     'seeded random mutations': randomMutations(route, random),
+    'rubric bodies': rubricBodies(route),
   };
 }

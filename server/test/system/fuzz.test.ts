@@ -226,6 +226,9 @@ function validValue(route: Route, name: string, schema: JsonSchema, ctx: Context
   if (name === 'baseVersion') return 0;
   // An assignment in no grade category: the fuzz course has none (categories.test.ts puts it in one).
   if (name === 'categoryId') return null;
+  // Scores name a rubric's criterion and level ids (DESIGN §17): the fuzz assignment has no rubric,
+  // so a valid grade body clears them (its own category sends scores: fuzz-cases.ts rubricBodies).
+  if (name === 'rubric') return null;
   if (schema.enum) return schema.enum[0];
   if (schema.anyOf) return validValue(route, name, schema.anyOf[0]!, ctx);
   if (schema.type === 'integer' || schema.type === 'number')

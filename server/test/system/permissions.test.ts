@@ -105,6 +105,23 @@ interface Fixture {
   emptyCourse: Course;
   /** A Return of student A's held grade waiting out its undo window (rows that `prepare` it). */
   returnId?: string;
+  /** Scores choosing every criterion's top level of the assignment's rubric (rows that `prepare` one). */
+  scores?: Record<string, string>;
+}
+
+/** A 10-point rubric of one criterion on the fixture's assignment (DESIGN §17); its top level as scores. */
+async function withRubric(f: Fixture): Promise<Partial<Fixture>> {
+  const res = await t.app.inject({
+    method: 'PUT',
+    url: `/api/assignments/${f.assignment.id}/rubric`,
+    headers: owner.headers,
+    payload: { criteria: [{ title: 'All of it', levels: [{ title: 'Done', points: 10 }] }] },
+  });
+  if (res.statusCode !== 200) throw new Error(`withRubric: ${res.statusCode} ${res.body}`);
+  const [criterion] = res.json<{
+    rubric: { criteria: Array<{ id: string; levels: Array<{ id: string }> }> };
+  }>().rubric.criteria;
+  return { scores: { [criterion!.id]: criterion!.levels[0]!.id } };
 }
 
 /** Student A's submission graded and held (manual release), and its Return scheduled with undo. */
@@ -425,6 +442,52 @@ const table: Row[] = [
       payload: { grade: 0, baseVersion: 0 },
     }),
     expected: everyoneSignedIn(404),
+  },
+  // Rubrics (DESIGN §17): members read it before they submit; only the course's teacher writes it or grades by it.
+  {
+    endpoint: 'GET /api/assignments/:id/rubric',
+    prepare: withRubric,
+    request: (f) => ({ method: 'GET', url: `/api/assignments/${f.assignment.id}/rubric` }),
+    expected: byMembership(200, 200, 404),
+  },
+  {
+    endpoint: 'PUT /api/assignments/:id/rubric',
+    request: (f) => ({
+      method: 'PUT',
+      url: `/api/assignments/${f.assignment.id}/rubric`,
+      payload: { criteria: [{ title: 'All of it', levels: [{ title: 'Done', points: 10 }] }] },
+    }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'PUT /api/assignments/:id/rubric (an assignment in the bin)',
+    prepare: binned,
+    request: (f) => ({
+      method: 'PUT',
+      url: `/api/assignments/${f.assignment.id}/rubric`,
+      payload: { criteria: [] },
+    }),
+    expected: everyoneSignedIn(404),
+  },
+  {
+    endpoint: 'PATCH /api/submissions/:id (by rubric)',
+    prepare: withRubric,
+    request: (f) => ({
+      method: 'PATCH',
+      url: `/api/submissions/${f.submission.id}`,
+      payload: { grade: 10, rubric: f.scores, baseVersion: 0 },
+    }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'PUT /api/assignments/:id/grades/:studentId (by rubric)',
+    prepare: withRubric,
+    request: (f) => ({
+      method: 'PUT',
+      url: `/api/assignments/${f.assignment.id}/grades/${studentB.id}`,
+      payload: { grade: 10, rubric: f.scores, baseVersion: 0 },
+    }),
+    expected: byMembership(403, 200, 404),
   },
   // Grading (DESIGN §13): the course's teacher only; members know the course (403), others get 404.
   {

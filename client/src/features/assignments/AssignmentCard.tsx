@@ -6,6 +6,7 @@ import {
   CircleCheck,
   Clock,
   EyeOff,
+  ListChecks,
   Lock,
   Pencil,
   Send,
@@ -21,6 +22,7 @@ import { formatListDate } from '../../components/dates';
 import { IconButton } from '../../components/IconButton';
 import { useDeleteToBin } from '../bin/useDeleteToBin';
 import { canUnsubmit, UnsubmitButton } from '../drafts/UnsubmitButton';
+import { RubricEditorModal } from '../rubrics/RubricEditorModal';
 import { SubmissionViewModal } from '../submissions/SubmissionViewModal';
 import { useDeleteAssignmentMutation } from './assignmentsApi';
 import { WorkStatusBadge } from '../grading/WorkStatusBadge';
@@ -51,6 +53,7 @@ export function AssignmentCard({
   const titleId = useId();
   const [deleteAssignment, { isLoading: deleting }] = useDeleteAssignmentMutation();
   const [viewing, setViewing] = useState(false);
+  const [editingRubric, setEditingRubric] = useState(false);
   const status = assignmentStatus(assignment, role, now);
   const graded = role === 'student' ? assignment.submission : null;
   // A grade for missing work (DESIGN §17) is no submission: the student may still hand the work in.
@@ -170,6 +173,12 @@ export function AssignmentCard({
               </Badge>
             )}
             <div className="assignment-card__tools">
+              <IconButton
+                label="Rubric"
+                icon={<ListChecks />}
+                aria-haspopup="dialog"
+                onClick={() => setEditingRubric(true)}
+              />
               <IconButton label="Edit assignment" icon={<Pencil />} onClick={() => onEdit(assignment)} />
               <IconButton
                 label="Delete assignment"
@@ -179,6 +188,9 @@ export function AssignmentCard({
                 onClick={() => void handleDelete()}
               />
             </div>
+            {editingRubric && (
+              <RubricEditorModal assignment={assignment} onClose={() => setEditingRubric(false)} />
+            )}
           </>
         ) : submission ? (
           <>

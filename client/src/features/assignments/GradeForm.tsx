@@ -1,4 +1,11 @@
-import { LIMITS, type CurrentGrade, type PersonRef, type Submission } from '@classwave/shared';
+import {
+  LIMITS,
+  rubricPoints,
+  type CurrentGrade,
+  type PersonRef,
+  type RubricScores,
+  type Submission,
+} from '@classwave/shared';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
@@ -8,13 +15,17 @@ import { Notice } from '../../components/Notice';
 import { Textarea } from '../../components/Textarea';
 import { ConflictChoice } from '../grading/ConflictChoice';
 import { gradeConflictOf } from '../grading/gradingApi';
+import { RubricPicker } from '../rubrics/RubricPicker';
+import { useGetRubricQuery } from '../rubrics/rubricsApi';
 import { useGradeStudentMutation, useGradeSubmissionMutation } from './assignmentsApi';
 import '../grading/grading.css';
 
 const pointsText = (grade: number | null) => (grade === null ? '' : String(grade));
 
 /** What a student with no row yet has: no grade, version 0 (DESIGN §17). */
-const NOTHING = { version: 0, grade: null, feedback: null } as const;
+const NOTHING = { version: 0, grade: null, feedback: null, rubricScores: null } as const;
+const NO_SCORES: RubricScores = {};
+const scoresKey = (scores: RubricScores | null | undefined) => JSON.stringify(scores ?? NO_SCORES);
 
 /**
  * Points (0 to the assignment's max, whole numbers) and optional feedback for one student's work:
@@ -41,11 +52,15 @@ export function GradeForm({
   const maxId = useId();
   const [points, setPoints] = useState(pointsText(submission.grade));
   const [feedback, setFeedback] = useState(submission.feedback ?? '');
+  // With a rubric (DESIGN §17), a level per criterion fills the points; typed points that disagree clear the levels.
+  const rubric = useGetRubricQuery(assignmentId).data?.rubric ?? null;
+  const [scores, setScores] = useState<RubricScores>(submission.rubricScores ?? NO_SCORES);
   // The grade the fields started from: what "unsaved changes" are measured against.
   const [base, setBase] = useState({
     version: submission.version,
     grade: submission.grade,
     feedback: submission.feedback,
+    rubricScores: submission.rubricScores,
   });
   const [conflict, setConflict] = useState<CurrentGrade | null>(null);
   const [arrived, setArrived] = useState<Submission | null>(null);
@@ -53,7 +68,10 @@ export function GradeForm({
   const [gradeStudent, byStudent] = useGradeStudentMutation();
   const isLoading = bySubmission.isLoading || byStudent.isLoading;
 
-  const edited = points !== pointsText(base.grade) || feedback !== (base.feedback ?? '');
+  const edited =
+    points !== pointsText(base.grade) ||
+    feedback !== (base.feedback ?? '') ||
+    scoresKey(scores) !== scoresKey(base.rubricScores);
   useEffect(() => onEditedChange?.(edited), [edited, onEditedChange]);
 
   // A new version (saved here, or live from another tab) fills the fields without remounting the
@@ -64,9 +82,15 @@ export function GradeForm({
     const sameAsTyped =
       points === pointsText(submission.grade) && feedback.trim() === (submission.feedback ?? '');
     if (!edited || sameAsTyped) {
-      setBase({ version: submission.version, grade: submission.grade, feedback: submission.feedback });
+      setBase({
+        version: submission.version,
+        grade: submission.grade,
+        feedback: submission.feedback,
+        rubricScores: submission.rubricScores,
+      });
       setPoints(pointsText(submission.grade));
       setFeedback(submission.feedback ?? '');
+      setScores(submission.rubricScores ?? NO_SCORES);
       setArrived(null);
     } else if (given) {
       setArrived(given);
@@ -76,7 +100,14 @@ export function GradeForm({
   async function save(baseVersion: number) {
     const grade = Number.parseInt(points, 10);
     if (Number.isNaN(grade) || grade < 0 || grade > maxPoints) return;
-    const body = { grade, feedback: feedback.trim() === '' ? null : feedback.trim(), baseVersion };
+    // Levels that add up to the points go with them; points typed over them grade without the rubric.
+    const byRubric = rubric !== null && rubricPoints(rubric, scores) === grade;
+    const body = {
+      grade,
+      feedback: feedback.trim() === '' ? null : feedback.trim(),
+      baseVersion,
+      ...(rubric ? { rubric: byRubric ? scores : null } : {}),
+    };
     try {
       // No submission yet: the grade makes the student's row (a grade for missing work).
       const saved = await (
@@ -84,9 +115,15 @@ export function GradeForm({
           ? gradeSubmission({ submissionId: given.id, assignmentId, ...body })
           : gradeStudent({ assignmentId, studentId: student.id, ...body })
       ).unwrap();
-      setBase({ version: saved.version, grade: saved.grade, feedback: saved.feedback });
+      setBase({
+        version: saved.version,
+        grade: saved.grade,
+        feedback: saved.feedback,
+        rubricScores: saved.rubricScores,
+      });
       setPoints(pointsText(saved.grade));
       setFeedback(saved.feedback ?? '');
+      setScores(saved.rubricScores ?? NO_SCORES);
       setConflict(null);
       setArrived(null);
       toast.success('Grade saved');
@@ -97,10 +134,18 @@ export function GradeForm({
     }
   }
 
-  function takeTheirs(current: { version: number; grade: number | null; feedback: string | null }) {
-    setBase({ version: current.version, grade: current.grade, feedback: current.feedback });
+  function takeTheirs(current: {
+    version: number;
+    grade: number | null;
+    feedback: string | null;
+    rubricScores?: RubricScores | null;
+  }) {
+    // A conflict's `current` carries no scores: the levels are then left to choose again.
+    const rubricScores = current.rubricScores ?? null;
+    setBase({ version: current.version, grade: current.grade, feedback: current.feedback, rubricScores });
     setPoints(pointsText(current.grade));
     setFeedback(current.feedback ?? '');
+    setScores(rubricScores ?? NO_SCORES);
     setConflict(null);
     setArrived(null);
   }
@@ -120,6 +165,17 @@ export function GradeForm({
       }
       onSubmit={handleSubmit}
     >
+      {rubric && (
+        <RubricPicker
+          rubric={rubric}
+          scores={scores}
+          name={`rubric-${student.id}`}
+          onChange={(next, sum) => {
+            setScores(next);
+            if (sum !== null) setPoints(String(sum));
+          }}
+        />
+      )}
       <Field props={{ label: 'Points', containerClassName: 'grade-form__points', 'aria-describedby': maxId }}>
         {(control) => (
           <div className="grade-form__points-control">

@@ -21,6 +21,7 @@ import { useQueuedSubmit } from '../drafts/useQueuedSubmit';
 import '../grading/grading.css';
 import { AnswerStatus } from './AnswerStatus';
 import { useGetAssignmentsQuery } from './assignmentsApi';
+import { RubricSection } from '../rubrics/RubricSection';
 import { DeadlineNotice } from './DeadlineNotice';
 import { DueMoved } from './DueMoved';
 import './SubmitAssignmentModal.css';
@@ -237,6 +238,8 @@ export function SubmitAssignmentModal({
             <p className="submit-brief__text">{assignment.description}</p>
           </section>
         )}
+        {/* The rubric the work will be graded by, read before submitting (DESIGN §17). */}
+        <RubricSection assignmentId={assignment?.id} />
         {guarding && <CloseGuard text={content} onClose={onClose} onStay={() => setGuarding(false)} />}
         {gone && (
           <Notice tone="warning" title="This assignment is no longer available to you">

@@ -1,4 +1,10 @@
-import type { Assignment, CreateAssignmentBody, OwnSubmission, Submission } from '@classwave/shared';
+import type {
+  Assignment,
+  CreateAssignmentBody,
+  OwnSubmission,
+  RubricScores,
+  Submission,
+} from '@classwave/shared';
 import { retryAfterMs } from '../../api/errors';
 import { coursesApi, dashboardTagUnlessFailed } from '../courses/coursesApi';
 import {
@@ -25,6 +31,8 @@ export interface GradeStudentArgs {
   feedback?: string | null;
   /** The version the grader started from: 0 when nothing is there yet. */
   baseVersion: number;
+  /** The level per criterion when graded by the rubric (DESIGN §17); null clears; omitted, kept if they still add up. */
+  rubric?: RubricScores | null;
 }
 
 export interface GradeSubmissionArgs {
@@ -36,6 +44,8 @@ export interface GradeSubmissionArgs {
   feedback?: string | null;
   /** The submission's version the grader started from (409 grade_conflict when stale). */
   baseVersion: number;
+  /** As for GradeStudentArgs. */
+  rubric?: RubricScores | null;
 }
 
 const assignmentsQueries = coursesApi.injectEndpoints({
@@ -166,10 +176,10 @@ export const assignmentsApi = assignmentsQueries.injectEndpoints({
     }),
     /** The course's teacher grades (or regrades) a submission. */
     gradeSubmission: build.mutation<Submission, GradeSubmissionArgs>({
-      query: ({ submissionId, grade, feedback, baseVersion }) => ({
+      query: ({ submissionId, grade, feedback, baseVersion, rubric }) => ({
         url: `/submissions/${encodeURIComponent(submissionId)}`,
         method: 'PATCH',
-        body: { grade, feedback, baseVersion },
+        body: { grade, feedback, baseVersion, rubric },
       }),
       async onQueryStarted(_args, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
@@ -179,10 +189,10 @@ export const assignmentsApi = assignmentsQueries.injectEndpoints({
     }),
     /** The course's teacher grades a student's work, with or without a submission (DESIGN §17). */
     gradeStudent: build.mutation<Submission, GradeStudentArgs>({
-      query: ({ assignmentId, studentId, grade, feedback, baseVersion }) => ({
+      query: ({ assignmentId, studentId, grade, feedback, baseVersion, rubric }) => ({
         url: `/assignments/${encodeURIComponent(assignmentId)}/grades/${encodeURIComponent(studentId)}`,
         method: 'PUT',
-        body: { grade, feedback, baseVersion },
+        body: { grade, feedback, baseVersion, rubric },
       }),
       async onQueryStarted(_args, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));

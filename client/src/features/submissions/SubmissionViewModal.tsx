@@ -8,6 +8,7 @@ import { Modal } from '../../components/Modal';
 import { Spinner } from '../../components/Spinner';
 import { workStatusText, WorkStatusPill } from '../grading/WorkStatusBadge';
 import { useGetOwnSubmissionQuery } from './submissionsApi';
+import { RubricSection } from '../rubrics/RubricSection';
 import './SubmissionViewModal.css';
 
 /** A time on a receipt or in the history, in the reader's zone, to the second: "Nov 26, 2026, 17:21:03". */
@@ -123,6 +124,12 @@ function SubmissionDetails({ assignment, view }: { assignment: Assignment; view:
           </p>
         </section>
       )}
+
+      {/* Scores marked only once returned: the server sends none while the grade is held (DESIGN §17). */}
+      <RubricSection
+        assignmentId={assignment.id}
+        scores={submission?.grade != null ? (submission.rubricScores ?? null) : null}
+      />
 
       <h3 id={textId} className="submission-view__heading">
         Your answer

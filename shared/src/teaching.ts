@@ -210,6 +210,13 @@ export type GradeBody = Static<typeof GradeBody>;
 export const StudentGradeParams = Type.Object({ id: Uuid, studentId: Uuid }, { additionalProperties: false });
 export type StudentGradeParams = Static<typeof StudentGradeParams>;
 
+/** `DELETE /api/assignments/:id/grades/:studentId`: the version of the grade for missing work being taken back. */
+export const ClearGradeQuery = Type.Object(
+  { baseVersion: Type.Integer({ minimum: 1, description: "The grade's version the teacher saw." }) },
+  { additionalProperties: false },
+);
+export type ClearGradeQuery = Static<typeof ClearGradeQuery>;
+
 // Dashboard
 
 export const UpcomingEvent = Type.Object(

@@ -270,6 +270,73 @@ describe('PUT /api/assignments/:id/grades/:studentId', () => {
   });
 });
 
+describe('DELETE /api/assignments/:id/grades/:studentId', () => {
+  const clear = (assignment: { id: string }, student: Actor, baseVersion: number | string, who = teacher) =>
+    t.app.inject({
+      method: 'DELETE',
+      url: `/api/assignments/${assignment.id}/grades/${student.id}?baseVersion=${baseVersion}`,
+      ...as(who),
+    });
+
+  // Issue 25: a 0 typed into the wrong student's Missing cell could never be taken back.
+  it('takes back a grade for missing work over its version: the student is missing again, live to both', async () => {
+    const { course, assignment } = await setUp({ dueDate: inDays(-1) });
+    expect((await gradeStudent(assignment, ada, { grade: 0, baseVersion: 0 })).statusCode).toBe(200);
+    expect((await gradeStudent(assignment, ada, { grade: 3, baseVersion: 1 })).statusCode).toBe(200);
+    const [adaLive, teacherLive] = [await connect(url, ada.token), await connect(url, teacher.token)];
+    open.push(adaLive, teacherLive);
+
+    const stale = await clear(assignment, ada, 1);
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json<GradeConflictBody>().current).toMatchObject({ grade: 3, version: 2 });
+    const res = await clear(assignment, ada, 2);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      studentId: ada.id,
+      submissionId: null,
+      grade: null,
+      status: 'missing',
+    });
+    await teacherLive.waitFor(
+      (e) => e.type === 'gradebook:cell' && (e.data as { grade: unknown }).grade === null,
+    );
+    await adaLive.waitFor(
+      (e) => e.type === 'assignment:updated' && (e.data as Assignment).id === assignment.id,
+    );
+
+    const mine = await ownAssignment(ada, assignment);
+    expect(mine).toMatchObject({ status: 'missing', submission: null });
+    const book = (await get(teacher, `/api/courses/${course.id}/gradebook`)).json<Gradebook>();
+    expect(book.cells.find((c) => c.studentId === ada.id)).toMatchObject({ grade: null, status: 'missing' });
+    // Nothing left to take back; a new grade starts over from version 0.
+    expect((await clear(assignment, ada, 2)).statusCode).toBe(404);
+    expect((await gradeStudent(assignment, ada, { grade: 1, baseVersion: 0 })).statusCode).toBe(200);
+  });
+
+  it('keeps handed-in work and its grade, and is the course teacher’s alone', async () => {
+    const { assignment } = await setUp();
+    const own = await submit(t, ben, assignment);
+    const graded = await send(teacher, 'PATCH', `/api/submissions/${own.id}`, { grade: 7, baseVersion: 0 });
+    expect(graded.statusCode).toBe(200);
+    const handedIn = await clear(assignment, ben, 1);
+    expect(handedIn.statusCode).toBe(409);
+    expect(handedIn.json<{ message: string }>().message).toMatch(/handed work in/);
+    expect((await gradeStudent(assignment, ada, { grade: 0, baseVersion: 0 })).statusCode).toBe(200);
+    expect((await clear(assignment, ada, 1, ben)).statusCode).toBe(403);
+    expect((await clear(assignment, ada, 1, other)).statusCode).toBe(404);
+    expect((await clear(assignment, ada, 'x')).statusCode).toBe(400);
+    expect((await clear(assignment, ada, 0)).statusCode).toBe(400);
+    // Still there after every refusal.
+    const list = (await get(teacher, `/api/assignments/${assignment.id}/submissions`)).json<Submission[]>();
+    expect(list.map((s) => [s.student.fullName, s.grade])).toEqual(
+      expect.arrayContaining([
+        ['Ben Present', 7],
+        ['Ada Absent', 0],
+      ]),
+    );
+  });
+});
+
 describe('missing work in the totals (missingCountsAsZero)', () => {
   /**
    * Quiz /60 graded 45 for both; Essay /20 past due: Ada missing, Ben excused; Draft /40 not yet due.

@@ -2,7 +2,6 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import {
   courseTotals,
   ErrorCode,
-  minutesLate,
   RETURN_UNDO_SECONDS,
   workStatus,
   type ExcuseBody,
@@ -23,43 +22,12 @@ import { AppError, notFound } from '../http/errors.js';
 import { requireStudent } from '../policies.js';
 import { requireOwnerOf } from '../classes/visibility.js';
 import { toAssignment } from '../assignments/queries.js';
-import { heldNow } from '../submissions/views.js';
 import { categoriesOf, categoriesOfCourses } from '../categories/service.js';
+import { toCell } from './cells.js';
 import { gradebookCsv } from './csv.js';
 import { heldIds, releaseHeld } from './release.js';
 import type { JobRunner } from '../jobs/runner.js';
 import { lockReturn, markUndone, scheduleReturn } from './scheduled-returns.js';
-
-type AssignmentRow = typeof assignments.$inferSelect;
-type SubmissionRow = typeof submissions.$inferSelect;
-
-/** One student × assignment as the teacher sees it. */
-export function toCell(
-  assignment: Pick<AssignmentRow, 'id' | 'dueDate'>,
-  studentId: string,
-  submission: SubmissionRow | undefined,
-  excused: boolean,
-  now: Date,
-): GradebookCell {
-  return {
-    assignmentId: assignment.id,
-    studentId,
-    submissionId: submission?.id ?? null,
-    grade: submission?.grade ?? null,
-    version: submission?.version ?? null,
-    status: workStatus(
-      {
-        dueDate: assignment.dueDate,
-        excused,
-        submission: submission ? { ...submission, held: heldNow(submission) } : null,
-      },
-      now,
-      'teacher',
-    ),
-    late: submission ? minutesLate(submission.submittedAt, assignment.dueDate) : null,
-    returnedAt: submission?.returnedAt?.toISOString() ?? null,
-  };
-}
 
 const pairKey = (assignmentId: string, studentId: string) => `${assignmentId}:${studentId}`;
 

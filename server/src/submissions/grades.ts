@@ -178,7 +178,7 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
 }
 
 /** 409 grade_conflict over the row as it stands, with its grader's name. */
-async function conflictOver(tx: Tx, row: SubmissionRow): Promise<AppError> {
+export async function conflictOver(tx: Tx, row: SubmissionRow): Promise<AppError> {
   const [grader] = row.gradedBy
     ? await tx.select({ fullName: profiles.fullName }).from(profiles).where(eq(profiles.id, row.gradedBy))
     : [];

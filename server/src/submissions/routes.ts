@@ -17,6 +17,8 @@ import {
   SubmissionList,
   SubmissionView,
   StudentGradeParams,
+  ClearGradeQuery,
+  GradebookCell,
 } from '@classwave/shared';
 import { callerOf } from '../auth/authenticate.js';
 import { errorBody } from '../http/errors.js';
@@ -183,5 +185,29 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) =>
       submissions.gradeStudent(callerOf(request), request.params.id, request.params.studentId, request.body),
+  );
+
+  app.delete(
+    '/assignments/:id/grades/:studentId',
+    {
+      schema: {
+        ...common,
+        summary:
+          "Take back a grade given for missing work (the course's teacher), over the version it started from",
+        description:
+          'The student is back to not submitted (or missing). Handed-in work keeps its grade (409: change it ' +
+          'instead); a stale baseVersion is 409 grade_conflict with `current`; no grade at all is 404.',
+        params: StudentGradeParams,
+        querystring: ClearGradeQuery,
+        response: { 200: GradebookCell, ...signedInErrors, 409: GradeConflictOrError },
+      },
+    },
+    async (request) =>
+      submissions.clearMissingGrade(
+        callerOf(request),
+        request.params.id,
+        request.params.studentId,
+        request.query.baseVersion,
+      ),
   );
 };

@@ -13,6 +13,7 @@ import { requireActiveMember, requireStudent } from '../policies.js';
 import { requireOwnerOf } from '../classes/visibility.js';
 import { toOwnSubmission } from '../assignments/queries.js';
 import { deleteDraft, lockStudentWork } from './drafts.js';
+import { createGradeClearing } from './clear-grade.js';
 import { createGradeWrites } from './grades.js';
 import { recordSubmissionEvent } from './history.js';
 import { asReturned, toSubmission } from './views.js';
@@ -92,6 +93,7 @@ export function createSubmissionService({
   const { db } = database;
   return {
     ...createGradeWrites({ clock, outbox }),
+    ...createGradeClearing({ clock, outbox }),
 
     /**
      * A student's one submission per assignment; a second (even a racing one) is a 409 (and so is a late

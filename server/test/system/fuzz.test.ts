@@ -162,6 +162,9 @@ async function freshResetToken(): Promise<string> {
   return new URL(resetLinkIn(mail)).searchParams.get('token') ?? '';
 }
 
+const GRADE_STUDENT = 'PUT /api/assignments/:id/grades/:studentId';
+const CLEAR_GRADE = 'DELETE /api/assignments/:id/grades/:studentId';
+
 async function freshContext(route: Route): Promise<Context> {
   const course = await createCourse(t, teacher);
   await Promise.all([joinCourse(t, peer, course), joinCourse(t, student, course)]);
@@ -173,6 +176,14 @@ async function freshContext(route: Route): Promise<Context> {
     route.key === 'GET /api/assignments/:id/submission'
   )
     await submit(t, student, assignment);
+  // A grade for the student's missing work, to take back.
+  if (route.key === CLEAR_GRADE)
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/assignments/${assignment.id}/grades/${student.id}`,
+      headers: teacher.headers,
+      payload: { grade: 0, baseVersion: 0 },
+    });
   if (route.key === 'GET /api/assignments/:id/draft')
     await t.app.inject({
       method: 'PUT',
@@ -213,7 +224,7 @@ async function freshContext(route: Route): Promise<Context> {
     id: binned ? assignment.id : ((resource && ids[resource]) ?? random.uuid()),
     courseId: course.id,
     // A grade for missing work (DESIGN §17): the fuzz student has not submitted; the peer has.
-    studentId: route.key === 'PUT /api/assignments/:id/grades/:studentId' ? student.id : peer.id,
+    studentId: [GRADE_STUDENT, CLEAR_GRADE].includes(route.key) ? student.id : peer.id,
     joinCode: course.joinCode!,
     feedFile: route.key === 'GET /api/calendar/:file' ? await studentFeedFile() : 'none.ics',
     ...(route.key === 'POST /api/auth/reset' ? { resetToken: await freshResetToken() } : {}),
@@ -270,6 +281,8 @@ const VALID_QUERY: Record<string, string> = {
   before: encodeURIComponent(inDays(1)),
   from: encodeURIComponent(inDays(-1)),
   to: encodeURIComponent(inDays(30)),
+  // The version of the grade for missing work that freshContext gives the student (CLEAR_GRADE).
+  baseVersion: '1',
 };
 
 let courseCodes = 0;

@@ -424,6 +424,25 @@ const table: Row[] = [
     }),
     expected: byMembership(403, 200, 404),
   },
+  // Taking back a grade for missing work (issue 25): the row the teacher's grade of B made, version 1.
+  {
+    endpoint: 'DELETE /api/assignments/:id/grades/:studentId',
+    prepare: async (f) => {
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/api/assignments/${f.assignment.id}/grades/${studentB.id}`,
+        headers: owner.headers,
+        payload: { grade: 0, baseVersion: 0 },
+      });
+      if (res.statusCode !== 200) throw new Error(`grade missing work: ${res.statusCode} ${res.body}`);
+      return {};
+    },
+    request: (f) => ({
+      method: 'DELETE',
+      url: `/api/assignments/${f.assignment.id}/grades/${studentB.id}?baseVersion=1`,
+    }),
+    expected: byMembership(403, 200, 404),
+  },
   {
     endpoint: 'PUT /api/assignments/:id/grades/:studentId (a student who is not an active member)',
     request: (f) => ({

@@ -17,7 +17,11 @@ import { ConflictChoice } from '../grading/ConflictChoice';
 import { gradeConflictOf } from '../grading/gradingApi';
 import { RubricPicker } from '../rubrics/RubricPicker';
 import { useGetRubricQuery } from '../rubrics/rubricsApi';
-import { useGradeStudentMutation, useGradeSubmissionMutation } from './assignmentsApi';
+import {
+  useClearMissingGradeMutation,
+  useGradeStudentMutation,
+  useGradeSubmissionMutation,
+} from './assignmentsApi';
 import '../grading/grading.css';
 
 const pointsText = (grade: number | null) => (grade === null ? '' : String(grade));
@@ -66,6 +70,7 @@ export function GradeForm({
   const [arrived, setArrived] = useState<Submission | null>(null);
   const [gradeSubmission, bySubmission] = useGradeSubmissionMutation();
   const [gradeStudent, byStudent] = useGradeStudentMutation();
+  const [clearGrade, clearing] = useClearMissingGradeMutation();
   const isLoading = bySubmission.isLoading || byStudent.isLoading;
 
   const edited =
@@ -131,6 +136,18 @@ export function GradeForm({
       const current = gradeConflictOf(error);
       if (current) setConflict(current);
       else toast.error(apiErrorMessage(error, 'Failed to save grade.'));
+    }
+  }
+
+  /** A grade for missing work can be taken back (a 0 in the wrong row), over the version shown. */
+  async function takeBack() {
+    try {
+      await clearGrade({ assignmentId, studentId: student.id, baseVersion: base.version }).unwrap();
+      toast.success(`Grade taken back: ${student.fullName} has no grade for this work.`);
+    } catch (error) {
+      const current = gradeConflictOf(error);
+      if (current) setConflict(current);
+      else toast.error(apiErrorMessage(error, 'The grade could not be taken back.'));
     }
   }
 
@@ -209,6 +226,17 @@ export function GradeForm({
       <Button type="submit" size="sm" className="grade-form__save" loading={isLoading && !conflict}>
         Save grade
       </Button>
+      {given && given.submittedAt === null && given.grade !== null && (
+        <Button
+          variant="ghost"
+          size="sm"
+          className="grade-form__take-back"
+          loading={clearing.isLoading}
+          onClick={() => void takeBack()}
+        >
+          Take back grade
+        </Button>
+      )}
       {arrived && !conflict && (
         <Notice tone="info" className="grade-form__notice">
           {arrived.gradedBy?.fullName ?? 'Someone'} just graded this{' '}

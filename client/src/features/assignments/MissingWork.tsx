@@ -1,7 +1,9 @@
 import type { Assignment, PersonRef, Submission } from '@classwave/shared';
 import { Avatar } from '../../components/Avatar';
 import { Badge } from '../../components/Badge';
+import { serverNow } from '../../api/serverClock';
 import { useGetMembersQuery } from '../classes/classesApi';
+import { useGetGradebookQuery } from '../grading/gradingApi';
 import { GradeForm } from './GradeForm';
 
 /** One student who has handed nothing in: their grade for missing work, if given (DESIGN §17). */
@@ -19,6 +21,13 @@ interface Missing {
 export function MissingWork({ assignment, rows }: { assignment: Assignment; rows: readonly Submission[] }) {
   // The roster, for who has no row at all; while it loads (or if it cannot), the graded ones show.
   const { data: roster } = useGetMembersQuery(assignment.courseId);
+  // Who is excused (the gradebook knows): excused work takes no grade until the excuse is taken back.
+  const { data: book } = useGetGradebookQuery(assignment.courseId);
+  const excused = new Set(
+    (book?.cells ?? [])
+      .filter((c) => c.assignmentId === assignment.id && c.status === 'excused')
+      .map((c) => c.studentId),
+  );
   const withRow = new Set(rows.map((s) => s.studentId));
   const missing: Missing[] = [
     ...rows.filter((s) => s.submittedAt === null).map((s) => ({ student: s.student, grade: s })),
@@ -27,7 +36,8 @@ export function MissingWork({ assignment, rows }: { assignment: Assignment; rows
       .map((m) => ({ student: { id: m.student.id, fullName: m.student.fullName }, grade: null })),
   ].sort((a, b) => a.student.fullName.localeCompare(b.student.fullName));
   if (missing.length === 0) return null;
-  const pastDue = new Date(assignment.dueDate).getTime() < Date.now();
+  // The server's clock, as every status is (a device set wrong would say Missing early).
+  const pastDue = new Date(assignment.dueDate).getTime() < serverNow().getTime();
 
   return (
     <section className="missing-work" aria-labelledby="missing-work-title">
@@ -45,7 +55,9 @@ export function MissingWork({ assignment, rows }: { assignment: Assignment; rows
               <Avatar name={student.fullName} />
               <div className="submission__who">
                 <p className="submission__name">{student.fullName}</p>
-                <p className="submission__time">{pastDue ? 'Missing' : 'Not submitted yet'}</p>
+                <p className="submission__time">
+                  {excused.has(student.id) ? 'Excused' : pastDue ? 'Missing' : 'Not submitted yet'}
+                </p>
               </div>
               <div className="submission__badges">
                 {grade?.grade != null ? (
@@ -58,13 +70,19 @@ export function MissingWork({ assignment, rows }: { assignment: Assignment; rows
                 {grade?.held && <Badge tone="warning">Held</Badge>}
               </div>
             </div>
-            <GradeForm
-              key={student.id}
-              submission={grade}
-              student={student}
-              assignmentId={assignment.id}
-              maxPoints={assignment.maxPoints}
-            />
+            {excused.has(student.id) ? (
+              <p className="missing-work__note">
+                Excused: this work counts nowhere. To grade it, take the excuse back in the gradebook.
+              </p>
+            ) : (
+              <GradeForm
+                key={student.id}
+                submission={grade}
+                student={student}
+                assignmentId={assignment.id}
+                maxPoints={assignment.maxPoints}
+              />
+            )}
           </li>
         ))}
       </ul>

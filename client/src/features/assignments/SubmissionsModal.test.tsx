@@ -142,6 +142,81 @@ describe('SubmissionsModal', () => {
     );
   });
 
+  // Issue 25: a 0 typed for the wrong student who had not submitted could never be taken back.
+  it('takes back a grade given for missing work, over its version', async () => {
+    const absent = { id: '30000000-0000-4000-8000-000000000004', fullName: 'Grace Absent' };
+    const { dialog, user, calls, assignment } = await openSubmissions((id, courseId) => ({
+      [`GET /api/assignments/${id}/submissions`]: {
+        body: [
+          {
+            ...createSubmission({ assignmentId: id, student: absent, grade: 0, version: 2 }),
+            content: null,
+            submittedAt: null,
+          },
+        ],
+      },
+      [`GET /api/courses/${courseId}/members`]: {
+        body: [createMember({ student: { ...absent, email: 'g@example.org' } })],
+      },
+      [`DELETE /api/assignments/${id}/grades/${absent.id}`]: ({ url }) => ({
+        status: url.searchParams.get('baseVersion') === '2' ? 200 : 409,
+        body: {
+          assignmentId: id,
+          studentId: absent.id,
+          submissionId: null,
+          grade: null,
+          version: null,
+          status: 'missing',
+          late: null,
+          returnedAt: null,
+        },
+      }),
+    }));
+    const missing = await within(dialog).findByRole('list', { name: 'Not submitted' });
+    expect(missing).toHaveTextContent('Grade: 0/20');
+    await user.click(within(missing).getByRole('button', { name: 'Take back grade' }));
+    expect(await findToast('Grade taken back: Grace Absent has no grade for this work.')).toBeInTheDocument();
+    const taken = calls.find((call) => call.method === 'DELETE');
+    expect(taken?.path).toBe(`/api/assignments/${assignment.id}/grades/${absent.id}`);
+    await waitFor(() =>
+      expect(within(dialog).getByRole('list', { name: 'Not submitted' })).toHaveTextContent('No submission'),
+    );
+    expect(within(dialog).queryByRole('button', { name: 'Take back grade' })).not.toBeInTheDocument();
+  });
+
+  it('offers no grade form for an excused student, and says how to grade them', async () => {
+    const excused = { id: '30000000-0000-4000-8000-000000000005', fullName: 'Ezra Excused' };
+    const { dialog } = await openSubmissions((id, courseId) => ({
+      [`GET /api/assignments/${id}/submissions`]: { body: [] },
+      [`GET /api/courses/${courseId}/members`]: {
+        body: [createMember({ student: { ...excused, email: 'e@example.org' } })],
+      },
+      [`GET /api/courses/${courseId}/gradebook`]: {
+        body: {
+          course: { id: courseId, title: 'Biology', code: 'BIO1', missingCountsAsZero: true },
+          students: [{ ...excused, email: 'e@example.org' }],
+          assignments: [],
+          categories: [],
+          cells: [
+            {
+              assignmentId: id,
+              studentId: excused.id,
+              submissionId: null,
+              grade: null,
+              version: null,
+              status: 'excused',
+              late: null,
+              returnedAt: null,
+            },
+          ],
+        },
+      },
+    }));
+    const missing = await within(dialog).findByRole('list', { name: 'Not submitted' });
+    await waitFor(() => expect(missing).toHaveTextContent('Excused: this work counts nowhere.'));
+    expect(within(missing).queryByLabelText('Points')).not.toBeInTheDocument();
+  });
+
   it('saves a grade out of the max points with optional feedback, and shows it', async () => {
     const submission = createSubmission({ content: 'My essay' });
     const { dialog, user, calls } = await openSubmissions((id) => ({

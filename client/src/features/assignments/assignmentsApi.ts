@@ -1,6 +1,7 @@
 import type {
   Assignment,
   CreateAssignmentBody,
+  GradebookCell,
   OwnSubmission,
   RubricScores,
   Submission,
@@ -200,6 +201,20 @@ export const assignmentsApi = assignmentsQueries.injectEndpoints({
         dispatch(applyGradedSubmission(data));
       },
     }),
+    /** Takes back a grade given for missing work (issue 25): the student is back to no submission. */
+    clearMissingGrade: build.mutation<
+      GradebookCell,
+      { assignmentId: string; studentId: string; baseVersion: number }
+    >({
+      query: ({ assignmentId, studentId, baseVersion }) => ({
+        url: `/assignments/${encodeURIComponent(assignmentId)}/grades/${encodeURIComponent(studentId)}?baseVersion=${baseVersion}`,
+        method: 'DELETE',
+      }),
+      async onQueryStarted(_args, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (data) dispatch(dropMissingGrade(data));
+      },
+    }),
   }),
 });
 
@@ -257,4 +272,20 @@ export const {
   useSubmitAssignmentMutation,
   useGradeSubmissionMutation,
   useGradeStudentMutation,
+  useClearMissingGradeMutation,
 } = assignmentsApi;
+
+/**
+ * A grade for missing work taken back (here, or live in another tab as its `gradebook:cell`): the
+ * student's row leaves the teacher's submissions list, as if never graded.
+ */
+export const dropMissingGrade =
+  (cell: Pick<GradebookCell, 'assignmentId' | 'studentId' | 'submissionId'>) =>
+  (dispatch: (action: unknown) => unknown): void => {
+    if (cell.submissionId !== null) return;
+    dispatch(
+      assignmentsQueries.util.updateQueryData('getSubmissions', cell.assignmentId, (list) =>
+        list.filter((s) => s.studentId !== cell.studentId || s.submittedAt !== null),
+      ),
+    );
+  };

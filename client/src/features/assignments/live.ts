@@ -10,7 +10,13 @@ import {
   upsertAssignments,
   upsertSubmission,
 } from './assignmentCache';
-import { applyGradedSubmission, assignmentsApi, patchCourseDetails, storeAssignment } from './assignmentsApi';
+import {
+  applyGradedSubmission,
+  assignmentsApi,
+  dropMissingGrade,
+  patchCourseDetails,
+  storeAssignment,
+} from './assignmentsApi';
 
 type Patch = (list: Assignment[]) => void;
 
@@ -106,6 +112,11 @@ export const assignmentsLive: LiveFeature = {
       ({ data }) =>
       (dispatch) =>
         storeAssignment(dispatch, data),
+    // A cell with no submission: a grade for missing work taken back in another tab leaves the list.
+    'gradebook:cell':
+      ({ data }) =>
+      (dispatch) =>
+        dispatch(dropMissingGrade(data)),
     'assignment:deleted':
       ({ data: { id, courseId } }) =>
       (dispatch) => {

@@ -1,0 +1,63 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { ErrorCode, type GradebookCell } from '@classwave/shared';
+import type { Caller } from '../auth/caller.js';
+import type { Clock } from '../clock.js';
+import { assignments, courses, submissions } from '../db/schema.js';
+import { AppError, notFound } from '../http/errors.js';
+import type { Outbox } from '../realtime/outbox.js';
+import { audience } from '../realtime/rooms.js';
+import { requireOwnerOf } from '../classes/visibility.js';
+import { toAssignment } from '../assignments/queries.js';
+import { toCell } from '../grading/cells.js';
+import { conflictOver } from './grades.js';
+
+/**
+ * Taking back a grade given for missing work (issue 25): a 0 typed in the wrong student's cell must
+ * not stay for good. Only a row with no submission goes (the student is back to not submitted or
+ * missing, as the due time says); handed-in work keeps its row and its grade is changed instead.
+ */
+export function createGradeClearing({ clock, outbox }: { clock: Clock; outbox: Outbox }) {
+  return {
+    async clearMissingGrade(
+      caller: Caller,
+      assignmentId: string,
+      studentId: string,
+      baseVersion: number,
+    ): Promise<GradebookCell> {
+      return outbox.transaction(async (tx, record) => {
+        const [target] = await tx
+          .select({ assignment: assignments, course: courses })
+          .from(assignments)
+          .innerJoin(courses, eq(courses.id, assignments.courseId))
+          .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)))
+          .for('share', { of: assignments });
+        const course = await requireOwnerOf(tx, caller, target?.course, 'grade its students', 'Assignment');
+        const { assignment } = target!;
+        const [row] = await tx
+          .select()
+          .from(submissions)
+          .where(and(eq(submissions.assignmentId, assignmentId), eq(submissions.studentId, studentId)))
+          .for('update');
+        if (!row) throw notFound('That student has no grade on this assignment.');
+        if (row.submittedAt !== null)
+          throw new AppError(
+            409,
+            ErrorCode.conflict,
+            'This student handed work in: its grade can be changed, not taken away.',
+          );
+        if (row.version !== baseVersion) throw await conflictOver(tx, row);
+        await tx.delete(submissions).where(eq(submissions.id, row.id));
+        const now = clock.now();
+        const cell = toCell(assignment, studentId, undefined, false, now);
+        record('gradebook:cell', cell, audience.owner(course.teacherId));
+        // The student's own view: back to not submitted (or missing), with no grade.
+        record(
+          'assignment:updated',
+          toAssignment(assignment, course.title, { viewer: 'student', own: null, excused: false }, now),
+          audience.student(studentId),
+        );
+        return cell;
+      });
+    },
+  };
+}

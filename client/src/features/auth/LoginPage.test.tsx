@@ -45,7 +45,7 @@ describe('LoginPage', () => {
     (reason) => {
       renderLogin(`/login?error=${reason}`);
       expect(screen.getByRole('alert')).toHaveTextContent(verifyLinkErrorMessages[reason]);
-      expect(screen.getByRole('button', { name: 'Resend verification email' })).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Resend verification e-mail' })).toBeInTheDocument();
       expect(screen.getByLabelText('Your e-mail address')).toBeRequired();
     },
   );
@@ -53,7 +53,7 @@ describe('LoginPage', () => {
   it('says "Already verified — sign in" for a used link of a confirmed account, without offering a resend', () => {
     renderLogin('/login?error=already_verified');
     expect(screen.getByText('Already verified — sign in.')).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Resend verification email' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Resend verification e-mail' })).not.toBeInTheDocument();
   });
 
   it('links to the forgot-password page', () => {
@@ -89,5 +89,22 @@ describe('LoginPage', () => {
     await user.type(screen.getByLabelText('Password'), 'analytical{Enter}');
     expect(await findToast('Signed in successfully!')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByText('Invalid login credentials')).not.toBeInTheDocument());
+  });
+
+  // Issue 25: an unverified sign-in said it twice, in the notice and in a toast.
+  it('says once, above the form, that the address is not verified yet, with a way to resend', async () => {
+    answerApi({
+      'POST /api/auth/signin': apiError(
+        403,
+        'Please verify your e-mail address first.',
+        'email_not_confirmed',
+      ),
+    });
+    const { user } = renderLogin();
+    await user.type(screen.getByLabelText('Email'), 'ada@example.org');
+    await user.type(screen.getByLabelText('Password'), 'analytical{Enter}');
+    expect(await screen.findByRole('button', { name: 'Resend verification e-mail' })).toBeInTheDocument();
+    expect(screen.getAllByText(/verify your e-mail address first/)).toHaveLength(1);
+    expect(document.querySelector('[data-sonner-toast]')).toBeNull();
   });
 });

@@ -53,8 +53,9 @@ export function LoginPage() {
       broadcastAuth({ type: 'signed-in' });
       await navigate(destinationAfterSignIn(next), { replace: true });
     } catch (error) {
+      // Unverified: the notice above the form says so, with Resend; a toast saying it again is noise (issue 25).
       if (apiErrorCode(error) === ErrorCode.emailNotConfirmed) setUnconfirmedEmail(email.trim());
-      toast.error(apiErrorMessage(error, 'Authentication failed'));
+      else toast.error(apiErrorMessage(error, 'Authentication failed'));
     } finally {
       setSubmitting(false);
     }
@@ -104,7 +105,7 @@ export function LoginPage() {
               )}
               <div>
                 <Button variant="secondary" size="sm" loading={resending} onClick={() => void handleResend()}>
-                  Resend verification email
+                  Resend verification e-mail
                 </Button>
               </div>
             </Notice>

@@ -21,7 +21,7 @@ export function useResendVerification() {
       toast.success(message);
       return true;
     } catch (error) {
-      toast.error(apiErrorMessage(error, 'Could not send the verification email.'));
+      toast.error(apiErrorMessage(error, 'Could not send the verification e-mail.'));
       return false;
     }
   }
@@ -48,7 +48,7 @@ export function ResendVerificationForm({ initialEmail = '' }: { initialEmail?: s
         onChange={(event) => setEmail(event.target.value)}
       />
       <Button type="submit" variant="secondary" loading={sending}>
-        Resend verification email
+        Resend verification e-mail
       </Button>
       {sentTo && (
         <p className="text-muted">If {sentTo} is waiting for verification, a new link is on its way.</p>

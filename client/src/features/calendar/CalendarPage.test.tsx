@@ -1,6 +1,6 @@
 import type { CalendarItem, Role } from '@classwave/shared';
 import { act, screen, within } from '@testing-library/react';
-import { addDays, addMonths, format, startOfMonth } from 'date-fns';
+import { addDays, addMonths, endOfMonth, format, startOfMonth } from 'date-fns';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyLiveEvent } from '../../realtime/applyLiveEvent';
 import { createAssignment, nextId } from '../../test/factories';
@@ -101,6 +101,19 @@ describe('CalendarPage', () => {
       expect.stringMatching(/^Quiz.*Nothing to grade$/),
       expect.stringMatching(/^Essay.*3 to grade$/),
     ]);
+  });
+
+  // Issue 25: on the 27th the agenda showed nothing of next week, in the next month.
+  it('lists two weeks past the month in the agenda', async () => {
+    const next = addDays(endOfMonth(new Date()), 3);
+    next.setHours(10, 0, 0, 0);
+    const { user } = renderCalendar('student', () => [
+      calendarItem({ title: 'Early next month', status: 'not_submitted', dueDate: next.toISOString() }),
+    ]);
+    await screen.findByRole('grid');
+    await user.click(screen.getByRole('button', { name: 'Agenda' }));
+    const day = await screen.findByRole('heading', { level: 3, name: dayName(next) });
+    expect(within(day.closest('li')!).getByRole('link')).toHaveTextContent('Early next month');
   });
 
   it('fetches the visible range again when an assignment is created', async () => {

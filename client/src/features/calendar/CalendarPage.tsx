@@ -1,4 +1,4 @@
-import { addMonths, format, isSameMonth, startOfMonth } from 'date-fns';
+import { addMonths, format, startOfMonth } from 'date-fns';
 import { CalendarDays, ChevronLeft, ChevronRight, List } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Button } from '../../components/Button';
@@ -8,7 +8,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { useErrorToast } from '../../components/useErrorToast';
 import { PHONE_MEDIA_QUERY, useMediaQuery } from '../layout/useMediaQuery';
 import { useGetCalendarQuery } from './calendarApi';
-import { dayKey, itemsByDay, monthRange } from './calendarDates';
+import { agendaEnd, dayKey, itemsByDay, monthRange } from './calendarDates';
 import { CalendarFeedBox } from './CalendarFeedBox';
 import { DayItems } from './DayItems';
 import { MonthGrid } from './MonthGrid';
@@ -40,7 +40,11 @@ export function CalendarPage() {
 
   const goToMonth = (delta: number) => setFocusedDay((day) => startOfMonth(addMonths(day, delta)));
   const focusedItems = byDay.get(dayKey(focusedDay)) ?? [];
-  const agendaDays = [...byDay.entries()].filter(([key]) => isSameMonth(new Date(`${key}T12:00`), month));
+  // The month, then two weeks of the next: on the 27th, what is due next week is listed too.
+  const agendaDays = [...byDay.entries()].filter(([key]) => {
+    const day = new Date(`${key}T12:00`);
+    return day >= month && day <= agendaEnd(month);
+  });
 
   return (
     <div className="calendar">
@@ -112,7 +116,9 @@ export function CalendarPage() {
               ))}
             </ol>
           ) : (
-            <p className="calendar__empty">{data ? `Nothing due in ${format(month, 'MMMM')}.` : ''}</p>
+            <p className="calendar__empty">
+              {data ? `Nothing due in ${format(month, 'MMMM')} or the first two weeks after.` : ''}
+            </p>
           )}
         </div>
       </Card>

@@ -13,11 +13,11 @@ describe('calendarDates', () => {
     expect(days.every((d, i) => d.getDay() === i % 7)).toBe(true);
   });
 
-  it("fetches from the grid's first midnight to the midnight after its last day", () => {
-    // February 2026 fills exactly four weeks, Sunday the 1st to Saturday the 28th.
+  it("fetches from the grid's first midnight through two weeks past the month (the agenda's reach)", () => {
+    // February 2026 fills exactly four weeks, Sunday the 1st to Saturday the 28th; its agenda runs to March 14.
     const { from, to } = monthRange(local(2026, 2, 1));
     expect(new Date(from)).toEqual(new Date(2026, 1, 1, 0, 0));
-    expect(new Date(to)).toEqual(new Date(2026, 2, 1, 0, 0));
+    expect(new Date(to)).toEqual(new Date(2026, 2, 15, 0, 0));
   });
 
   it.each([

@@ -7,6 +7,7 @@ import {
   endOfMonth,
   endOfWeek,
   format,
+  startOfDay,
   startOfMonth,
   startOfWeek,
 } from 'date-fns';
@@ -22,10 +23,20 @@ export function monthGridDays(month: Date): Date[] {
   });
 }
 
-/** The range to fetch for a month: the grid's first day at midnight to the day after its last, in the viewer's zone. */
+/** How far past a month's end its agenda looks: at the end of a month, next week is what matters (issue 25). */
+export const AGENDA_DAYS_AFTER = 14;
+
+/** The last day a month's agenda lists: two weeks into the next month. */
+export const agendaEnd = (month: Date) => addDays(endOfMonth(month), AGENDA_DAYS_AFTER);
+
+/**
+ * The range to fetch for a month, in the viewer's zone: from the grid's first day at midnight to the
+ * day after the later of the grid's last day and the agenda's, so both views read one answer.
+ */
 export function monthRange(month: Date): { from: string; to: string } {
   const days = monthGridDays(month);
-  return { from: days[0]!.toISOString(), to: addDays(days.at(-1)!, 1).toISOString() };
+  const last = days.at(-1)! > agendaEnd(month) ? days.at(-1)! : agendaEnd(month);
+  return { from: days[0]!.toISOString(), to: addDays(startOfDay(last), 1).toISOString() };
 }
 
 /** A day's key in the viewer's zone. */

@@ -9,10 +9,11 @@ import { refreshTokens, sessions } from '../db/schema.js';
  */
 export async function revokeUserSessions(
   tx: Tx | Db,
-  input: { userId: string; except?: string; reason: string; now: Date },
+  input: { userId: string; except?: string; only?: string; reason: string; now: Date },
 ): Promise<string[]> {
   const conditions: SQL[] = [eq(sessions.userId, input.userId), isNull(sessions.revokedAt)];
   if (input.except) conditions.push(ne(sessions.id, input.except));
+  if (input.only) conditions.push(eq(sessions.id, input.only));
   const ended = await tx
     .update(sessions)
     .set({ revokedAt: input.now, revokedReason: input.reason })

@@ -190,6 +190,46 @@ describe('GET and DELETE /api/me/sessions', () => {
   });
 });
 
+describe('DELETE /api/me/sessions/:id', () => {
+  // Issue 25: only "sign out everywhere else" was offered, not one lost phone.
+  it('signs one other device out, its socket told; never the current one, nor anyone else’s', async () => {
+    const { email } = await createVerifiedUser(t);
+    const laptop = await signInWith(email, FIREFOX);
+    const phone = await signInWith(email, SAFARI_IPHONE);
+    const tablet = await signInWith(email, SAFARI_IPHONE);
+    const other = await signInWith((await createVerifiedUser(t)).email, FIREFOX);
+    const listOf = async (token: string) =>
+      (await t.app.inject({ method: 'GET', url: '/api/me/sessions', headers: bearer(token) })).json<{
+        sessions: SessionInfo[];
+      }>().sessions;
+    const [phoneSession] = (await listOf(phone.token)).filter((s) => s.current);
+    const [otherSession] = (await listOf(other.token)).filter((s) => s.current);
+    const [laptopSession] = (await listOf(laptop.token)).filter((s) => s.current);
+    const phoneSocket = await connect(url, phone.token);
+    open.push(phoneSocket);
+    const signOut = (id: string, token = laptop.token) =>
+      t.app.inject({ method: 'DELETE', url: `/api/me/sessions/${id}`, headers: bearer(token) });
+
+    expect((await signOut(otherSession!.id)).statusCode).toBe(404);
+    const own = await signOut(laptopSession!.id);
+    expect(own.statusCode).toBe(400);
+    expect(own.json<{ message: string }>().message).toMatch(/Sign Out/);
+    expect((await signOut(phoneSession!.id)).statusCode).toBe(204);
+    await disconnected(phoneSocket.socket);
+    // Ended: gone from the list, its refresh refused, a second try 404; the tablet still signed in.
+    expect((await listOf(laptop.token)).map((s) => s.id)).not.toContain(phoneSession!.id);
+    const refresh = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      headers: { cookie: phone.cookie },
+    });
+    expect(refresh.statusCode).toBe(401);
+    expect((await signOut(phoneSession!.id)).statusCode).toBe(404);
+    expect((await listOf(tablet.token)).length).toBe(2);
+    expect((await listOf(other.token)).length).toBe(1);
+  });
+});
+
 describe('GET /api/me/export', () => {
   it("gives a student their profile, courses, submissions with grades and chat, and nobody else's", async () => {
     const teacher = await createTeacher(t);

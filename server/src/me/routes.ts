@@ -6,6 +6,7 @@ import {
   DeleteAccountBody,
   DetectedTimeZoneBody,
   ErrorBody,
+  IdParams,
   MeResponse,
   MessageResponse,
   NotificationSettings,
@@ -99,6 +100,22 @@ export const meRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => account.signOutOthers(callerOf(request)),
+  );
+
+  app.delete(
+    '/me/sessions/:id',
+    {
+      schema: {
+        ...common,
+        summary: "Sign one of the user's other devices out (404 for a session not theirs or already ended)",
+        params: IdParams,
+        response: { 204: Type.Null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await account.signOutSession(callerOf(request), request.params.id);
+      return reply.status(204).send(null);
+    },
   );
 
   app.get(

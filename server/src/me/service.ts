@@ -8,7 +8,7 @@ import type { Db } from '../db/client.js';
 import { PG, pgCode } from '../db/errors.js';
 import { courseMembers, courses, profiles, sessions, users } from '../db/schema.js';
 import type { DomainEventBus } from '../events.js';
-import { AppError, unauthorized } from '../http/errors.js';
+import { AppError, badRequest, notFound, unauthorized } from '../http/errors.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { courseRoom, userRoom } from '../realtime/rooms.js';
 import { toUser } from '../auth/users.js';
@@ -135,6 +135,23 @@ export function createAccountService(deps: {
       });
       announceEnded(caller.userId, ended, 'signed_out_elsewhere');
       return { ended: ended.length };
+    },
+
+    /**
+     * Signs one of the user's other devices out (issue 25: only "everywhere else" was offered). The
+     * current session signs out with Sign Out; someone else's session, or one already ended, is a 404.
+     */
+    async signOutSession(caller: Caller, sessionId: string): Promise<void> {
+      if (sessionId === caller.sessionId)
+        throw badRequest('This is the session you are using: sign out with Sign Out instead.');
+      const ended = await revokeUserSessions(db, {
+        userId: caller.userId,
+        only: sessionId,
+        reason: 'signed_out_elsewhere',
+        now: clock.now(),
+      });
+      if (ended.length === 0) throw notFound('Session not found.');
+      announceEnded(caller.userId, ended, 'signed_out_elsewhere');
     },
 
     exportData: (caller: Caller) => exportAccount(db, caller, clock.now()),

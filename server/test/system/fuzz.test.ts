@@ -74,6 +74,7 @@ const ACTING: Record<string, 'student' | 'session' | 'own'> = {
   'PATCH /api/me': 'own',
   'POST /api/me/password': 'own',
   'DELETE /api/me/sessions': 'own',
+  'DELETE /api/me/sessions/:id': 'own',
   'DELETE /api/me': 'own',
 };
 // A success on these changes nothing later requests rely on; after any other success (a deletion,
@@ -163,6 +164,14 @@ async function freshResetToken(): Promise<string> {
 }
 
 const GRADE_STUDENT = 'PUT /api/assignments/:id/grades/:studentId';
+const SIGN_OUT_SESSION = 'DELETE /api/me/sessions/:id';
+
+/** The id of the session an access token belongs to, as the sessions list marks it. */
+async function sessionIdOf(accessToken: string): Promise<string> {
+  const res = await t.app.inject({ method: 'GET', url: '/api/me/sessions', headers: bearer(accessToken) });
+  return res.json<{ sessions: Array<{ id: string; current: boolean }> }>().sessions.find((s) => s.current)!
+    .id;
+}
 const CLEAR_GRADE = 'DELETE /api/assignments/:id/grades/:studentId';
 
 async function freshContext(route: Route): Promise<Context> {
@@ -214,14 +223,21 @@ async function freshContext(route: Route): Promise<Context> {
   let headers: Record<string, string> = {};
   if (acting === 'teacher') headers = teacher.headers;
   if (acting === 'student') headers = student.headers;
-  if (acting === 'own') headers = (await createStudent(t, 'Fuzz Own')).headers;
+  let ownOther: string | undefined;
+  if (acting === 'own') {
+    const own = await createStudent(t, 'Fuzz Own');
+    headers = own.headers;
+    // Signing one device out needs another device of the caller's: a second sign-in.
+    if (route.key === SIGN_OUT_SESSION)
+      ownOther = await sessionIdOf((await signIn(t, own.email)).accessToken);
+  }
   if (acting === 'session') {
     const session = await signIn(t, sessionUser.email);
     headers = { ...bearer(session.accessToken), cookie: session.cookie };
   }
   return {
     headers,
-    id: binned ? assignment.id : ((resource && ids[resource]) ?? random.uuid()),
+    id: ownOther ?? (binned ? assignment.id : ((resource && ids[resource]) ?? random.uuid())),
     courseId: course.id,
     // A grade for missing work (DESIGN §17): the fuzz student has not submitted; the peer has.
     studentId: [GRADE_STUDENT, CLEAR_GRADE].includes(route.key) ? student.id : peer.id,

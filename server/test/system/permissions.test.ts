@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment, Course, OwnSubmission } from '@classwave/shared';
 import { bearer, createTestApp, type TestApp } from '../support/app.js';
@@ -668,6 +669,12 @@ const table: Row[] = [
     endpoint: 'DELETE /api/me/sessions',
     request: () => ({ method: 'DELETE', url: '/api/me/sessions' }),
     expected: everyoneSignedIn(200),
+  },
+  // One device signed out (issue 25): a session id of no one the caller is is 404 for everyone.
+  {
+    endpoint: 'DELETE /api/me/sessions/:id (a session of someone else)',
+    request: () => ({ method: 'DELETE', url: `/api/me/sessions/${randomUUID()}` }),
+    expected: everyoneSignedIn(404),
   },
   {
     endpoint: 'GET /api/me/export',

@@ -7,12 +7,16 @@ import { Button } from '../../components/Button';
 import { LoadFailed } from '../../components/LoadFailed';
 import { Spinner } from '../../components/Spinner';
 import { SettingsSection } from './SettingsSection';
-import { useGetSessionsQuery, useSignOutOthersMutation } from './settingsApi';
+import { useGetSessionsQuery, useSignOutOthersMutation, useSignOutSessionMutation } from './settingsApi';
 
-/** Where the user is signed in, and "Sign out everywhere else" (those tabs go to /login at once). */
+/**
+ * Where the user is signed in: each other device can be signed out alone (a lost phone), or all of
+ * them with "Sign out everywhere else"; those tabs go to /login at once.
+ */
 export function SessionsSection() {
   const { data, isLoading, isError, refetch } = useGetSessionsQuery();
   const [signOutOthers, { isLoading: signingOut }] = useSignOutOthersMutation();
+  const [signOutSession, { isLoading: signingOutOne, originalArgs: endingId }] = useSignOutSessionMutation();
   const others = data?.sessions.filter((s) => !s.current).length ?? 0;
 
   async function handleSignOutOthers() {
@@ -23,6 +27,15 @@ export function SessionsSection() {
       );
     } catch (error) {
       toast.error(apiErrorMessage(error, 'We could not sign out your other sessions.'));
+    }
+  }
+
+  async function handleSignOut(sessionId: string, device: string) {
+    try {
+      await signOutSession(sessionId).unwrap();
+      toast.success(`Signed out of ${device}.`);
+    } catch (error) {
+      toast.error(apiErrorMessage(error, `We could not sign out of ${device}.`));
     }
   }
 
@@ -55,6 +68,18 @@ export function SessionsSection() {
                   {formatListDate(session.lastSeenAt)}
                 </span>
               </div>
+              {!session.current && (
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  className="settings-sessions__sign-out"
+                  aria-label={`Sign out of ${session.device}, last seen ${formatListDate(session.lastSeenAt)}`}
+                  loading={signingOutOne && endingId === session.id}
+                  onClick={() => void handleSignOut(session.id, session.device)}
+                >
+                  Sign out
+                </Button>
+              )}
             </li>
           ))}
         </ul>

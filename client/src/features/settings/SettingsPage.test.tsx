@@ -99,6 +99,29 @@ describe('SettingsPage', () => {
     expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/me/sessions')).toBe(true);
   });
 
+  // Issue 25: only "everywhere else" could be signed out, not one lost phone.
+  it('signs one other device out on its own', async () => {
+    const tablet = session({ device: 'Firefox on Android' });
+    let listed = [...sessions, tablet];
+    const phone = sessions[1]!;
+    const { user, calls } = renderRoute('/settings', 'teacher', {
+      'GET /api/me/sessions': () => ({ body: { sessions: listed } }),
+      [`DELETE /api/me/sessions/${phone.id}`]: () => {
+        listed = listed.filter((s) => s.id !== phone.id);
+        return { status: 204 };
+      },
+    });
+    const list = await screen.findByRole('list', { name: 'Signed-in sessions' });
+    expect(within(list).getAllByRole('button', { name: /^Sign out of / })).toHaveLength(2);
+    await user.click(within(list).getByRole('button', { name: /^Sign out of Safari on iOS/ }));
+    expect(await findToast('Signed out of Safari on iOS.')).toBeInTheDocument();
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(2));
+    expect(list).not.toHaveTextContent('Safari on iOS');
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([
+      `/api/me/sessions/${phone.id}`,
+    ]);
+  });
+
   it('tells a teacher who owns courses to delete or hand them over before deleting the account', async () => {
     const message =
       'You still own courses. Delete them or hand them over to another teacher before deleting your account.';

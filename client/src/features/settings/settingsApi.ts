@@ -28,6 +28,11 @@ export const settingsApi = api.enhanceEndpoints({ addTagTypes: ['Sessions'] }).i
       query: () => ({ url: '/me/sessions', method: 'DELETE' }),
       invalidatesTags: ['Sessions'],
     }),
+    /** One other device signed out (issue 25). */
+    signOutSession: build.mutation<void, string>({
+      query: (sessionId) => ({ url: `/me/sessions/${encodeURIComponent(sessionId)}`, method: 'DELETE' }),
+      invalidatesTags: ['Sessions'],
+    }),
     exportData: build.mutation<AccountExport, void>({
       query: () => ({ url: '/me/export', method: 'GET' }),
     }),
@@ -42,6 +47,7 @@ export const {
   useChangePasswordMutation,
   useGetSessionsQuery,
   useSignOutOthersMutation,
+  useSignOutSessionMutation,
   useExportDataMutation,
   useDeleteAccountMutation,
 } = settingsApi;

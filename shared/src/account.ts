@@ -45,6 +45,13 @@ export const ResetBody = Type.Object(
 );
 export type ResetBody = Static<typeof ResetBody>;
 
+/** `POST /api/auth/reset/check`: whether a reset link still works, asked as its page opens (issue 25). */
+export const ResetCheckBody = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 200, description: 'The token from the mailed link.' }) },
+  { additionalProperties: false },
+);
+export type ResetCheckBody = Static<typeof ResetCheckBody>;
+
 export const UpdateProfileBody = Type.Object(
   { fullName: Type.String({ minLength: 1, maxLength: FULL_NAME_MAX_LENGTH, pattern: '\\S' }) },
   { additionalProperties: false },

@@ -162,3 +162,35 @@ describe('POST /api/auth/reset', () => {
     expect((await reset(first, 'another new passphrase')).statusCode).toBe(400);
   });
 });
+
+describe('POST /api/auth/reset/check', () => {
+  const check = (token: string) =>
+    t.app.inject({ method: 'POST', url: '/api/auth/reset/check', payload: { token } });
+
+  // Issue 25: a used link was reported only after the new password had been typed twice.
+  it('says at once whether a link works, and spends nothing', async () => {
+    const { email } = await createVerifiedUser(t);
+    const token = await resetToken(email);
+    for (let i = 0; i < 2; i++) {
+      const res = await check(token);
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    expect((await reset(token)).statusCode).toBe(200);
+    const used = await check(token);
+    expect(used.statusCode).toBe(400);
+    expect(used.json()).toMatchObject({
+      code: 'reset_link_invalid',
+      message: expect.stringMatching(/already been used/),
+    });
+    const unknown = await check('not-a-real-token');
+    expect(unknown.json()).toMatchObject({
+      code: 'reset_link_invalid',
+      message: expect.stringMatching(/not valid/),
+    });
+
+    const later = await resetToken(email);
+    t.clock.advance(61 * 60 * 1000);
+    expect((await check(later)).json().message).toMatch(/expired/);
+    expect((await check('')).statusCode).toBe(400);
+  });
+});

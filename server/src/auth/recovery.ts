@@ -50,6 +50,19 @@ export function createRecoveryService(deps: {
   const invalidLink = (why: string) =>
     new AppError(400, ErrorCode.resetLinkInvalid, `${why} Ask for a new link from the sign-in page.`);
 
+  const findLink = (q: Db | Tx, token: string) =>
+    q
+      .select()
+      .from(emailTokens)
+      .where(and(eq(emailTokens.tokenHash, hashToken(token)), eq(emailTokens.purpose, 'reset_password')));
+  const checkLink = (row: typeof emailTokens.$inferSelect | undefined) => {
+    if (!row) throw invalidLink('This password-reset link is not valid.');
+    if (row.usedAt) throw invalidLink('This password-reset link has already been used.');
+    if (row.expiresAt.getTime() <= clock.now().getTime())
+      throw invalidLink('This password-reset link has expired.');
+    return row;
+  };
+
   return {
     async recover(input: { email: string; redirectTo?: string | undefined }): Promise<{ message: string }> {
       const link = resetPage(input.redirectTo);
@@ -92,21 +105,19 @@ export function createRecoveryService(deps: {
       return { message: RECOVER_MESSAGE };
     },
 
+    /**
+     * Whether a reset link still works, asked as its page opens: a used or expired link is said at
+     * once, not after the new password was typed twice (issue 25). Spends nothing.
+     */
+    async checkResetLink(input: { token: string }): Promise<{ message: string }> {
+      checkLink((await findLink(db, input.token))[0]);
+      return { message: 'This link works: choose a new password.' };
+    },
+
     /** Sets a new password from a reset link; every session of the user ends (they sign in again). */
     async reset(input: { token: string; password: string }): Promise<{ message: string }> {
-      const tokenHash = hashToken(input.token);
-      const find = (q: Db | Tx) =>
-        q
-          .select()
-          .from(emailTokens)
-          .where(and(eq(emailTokens.tokenHash, tokenHash), eq(emailTokens.purpose, 'reset_password')));
-      const check = (row: typeof emailTokens.$inferSelect | undefined) => {
-        if (!row) throw invalidLink('This password-reset link is not valid.');
-        if (row.usedAt) throw invalidLink('This password-reset link has already been used.');
-        if (row.expiresAt.getTime() <= clock.now().getTime())
-          throw invalidLink('This password-reset link has expired.');
-        return row;
-      };
+      const find = (q: Db | Tx) => findLink(q, input.token);
+      const check = checkLink;
       check((await find(db))[0]);
       // Hash outside the transaction (it takes tens of ms), then claim the link under a row lock.
       const passwordHash = await hashPassword(input.password);

@@ -7,6 +7,7 @@ import {
   ErrorBody,
   RecoverBody,
   ResetBody,
+  ResetCheckBody,
   MessageResponse,
   ResendBody,
   RefreshResponse,
@@ -178,6 +179,20 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
       },
     },
     async (request) => recovery.reset(request.body),
+  );
+
+  app.post(
+    '/reset/check',
+    {
+      preHandler: limitBy(app, [{ name: 'reset-ip', key: ip, ...rateLimits.recoverPerIp }]),
+      schema: {
+        tags: ['auth'],
+        summary: 'Whether a reset link still works (400 reset_link_invalid saying why); spends nothing',
+        body: ResetCheckBody,
+        response: { 200: MessageResponse, ...errors },
+      },
+    },
+    async (request) => recovery.checkResetLink(request.body),
   );
 
   app.post(

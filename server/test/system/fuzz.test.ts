@@ -243,7 +243,9 @@ async function freshContext(route: Route): Promise<Context> {
     studentId: [GRADE_STUDENT, CLEAR_GRADE].includes(route.key) ? student.id : peer.id,
     joinCode: course.joinCode!,
     feedFile: route.key === 'GET /api/calendar/:file' ? await studentFeedFile() : 'none.ics',
-    ...(route.key === 'POST /api/auth/reset' ? { resetToken: await freshResetToken() } : {}),
+    ...(['POST /api/auth/reset', 'POST /api/auth/reset/check'].includes(route.key)
+      ? { resetToken: await freshResetToken() }
+      : {}),
   };
 }
 

@@ -1087,6 +1087,7 @@ const PUBLIC_ROUTES = [
   'GET /api/auth/settings',
   'POST /api/auth/recover',
   'POST /api/auth/reset',
+  'POST /api/auth/reset/check',
 ];
 
 describe('the permission table', () => {

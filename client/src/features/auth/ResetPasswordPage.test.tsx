@@ -40,6 +40,7 @@ describe('ForgotPasswordPage', () => {
 describe('ResetPasswordPage', () => {
   it('sets the new password with the token from the link, then goes to sign in', async () => {
     const calls = answerApi({
+      'POST /api/auth/reset/check': { body: { message: 'This link works: choose a new password.' } },
       'POST /api/auth/reset': {
         body: { message: 'Your password has been changed. Sign in with the new one.' },
       },
@@ -53,21 +54,39 @@ describe('ResetPasswordPage', () => {
     await user.click(screen.getByRole('button', { name: 'Set new password' }));
     expect(await findToast('Your password has been changed. Sign in with the new one.')).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
-    expect(calls[0]?.body).toEqual({ token: 'abc123', password: 'a brand new passphrase' });
+    expect(calls.map((c) => [c.path, c.body])).toEqual([
+      ['/api/auth/reset/check', { token: 'abc123' }],
+      ['/api/auth/reset', { token: 'abc123', password: 'a brand new passphrase' }],
+    ]);
   });
 
   it('refuses two different passwords without asking the server', async () => {
-    const calls = answerApi({});
+    const calls = answerApi({ 'POST /api/auth/reset/check': { body: { message: 'This link works.' } } });
     const { user } = renderAt('/reset-password?token=abc123');
     await fill(user, screen.getByLabelText('New password'), 'a brand new passphrase');
     await fill(user, screen.getByLabelText('Repeat new password'), 'a different passphrase');
     await user.click(screen.getByRole('button', { name: 'Set new password' }));
     expect(await screen.findByText('The two passwords are not the same.')).toBeInTheDocument();
-    expect(calls).toEqual([]);
+    expect(calls.filter((c) => c.path === '/api/auth/reset')).toEqual([]);
   });
 
-  it('explains a used or expired link and offers a new one', async () => {
+  // Issue 25: a used link was said only after the new password had been typed twice.
+  it('says a used link at once, as the page opens', async () => {
     answerApi({
+      'POST /api/auth/reset/check': apiError(
+        400,
+        'This password-reset link has already been used. Ask for a new link from the sign-in page.',
+        'reset_link_invalid',
+      ),
+    });
+    renderAt('/reset-password?token=used');
+    expect(await screen.findByText(/has already been used/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Get a new reset link' })).toBeInTheDocument();
+  });
+
+  it('explains a link used meanwhile when the new password is sent, and offers a new one', async () => {
+    answerApi({
+      'POST /api/auth/reset/check': { body: { message: 'This link works.' } },
       'POST /api/auth/reset': apiError(
         400,
         'This password-reset link has already been used. Ask for a new link from the sign-in page.',

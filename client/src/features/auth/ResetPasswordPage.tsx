@@ -1,10 +1,10 @@
 import { ErrorCode, PASSWORD_MIN_LENGTH } from '@classwave/shared';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { apiErrorCode, apiErrorMessage } from '../../api/errors';
 import { Notice } from '../../components/Notice';
-import { useResetPasswordMutation } from './authApi';
+import { useCheckResetLinkMutation, useResetPasswordMutation } from './authApi';
 import { useDocumentTitle } from '../layout/usePageFocus';
 import { NewPasswordInput, PasswordInput } from './AuthFields';
 import { AuthForm } from './AuthForm';
@@ -26,6 +26,18 @@ export function ResetPasswordPage() {
     token ? null : 'This page needs the link from the password-reset e-mail.',
   );
   const [reset, { isLoading }] = useResetPasswordMutation();
+  const [checkLink] = useCheckResetLinkMutation();
+
+  // A used or expired link is said as the page opens, not after the password was typed twice (issue 25).
+  useEffect(() => {
+    if (!token) return;
+    checkLink({ token })
+      .unwrap()
+      .catch((error: unknown) => {
+        if (apiErrorCode(error) === ErrorCode.resetLinkInvalid)
+          setLinkProblem(apiErrorMessage(error, 'This password-reset link does not work.'));
+      });
+  }, [token, checkLink]);
 
   async function handleSubmit() {
     if (password !== confirm) {

@@ -49,6 +49,10 @@ export const authApi = api.injectEndpoints({
     resetPassword: build.mutation<MessageResponse, ResetBody>({
       query: (body) => ({ url: '/auth/reset', method: 'POST', body }),
     }),
+    /** Whether a reset link still works, asked as its page opens (400 reset_link_invalid says why). */
+    checkResetLink: build.mutation<MessageResponse, { token: string }>({
+      query: (body) => ({ url: '/auth/reset/check', method: 'POST', body }),
+    }),
   }),
 });
 
@@ -60,6 +64,7 @@ export const {
   useGetAuthSettingsQuery,
   useRecoverPasswordMutation,
   useResetPasswordMutation,
+  useCheckResetLinkMutation,
 } = authApi;
 
 /** The page the password-reset e-mail's link opens: this app's own reset route. */

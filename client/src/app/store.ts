@@ -8,6 +8,7 @@ import {
 import { setupListeners } from '@reduxjs/toolkit/query';
 import { api } from '../api/api';
 import { accountSwitched, authSlice, signedOut } from '../features/auth/authSlice';
+import { forgetKeptConversations } from '../features/chat/chatStorage';
 import { isAnyOf } from '@reduxjs/toolkit';
 import { chatSlice } from '../features/chat/chatSlice';
 import { layoutSlice, sidebarToggled, writeSidebarCollapsed } from '../features/layout/layoutSlice';
@@ -24,8 +25,9 @@ export function makeStore(preloadedState?: Partial<RootState>) {
   // in over an expired session) drops the whole cache.
   listeners.startListening({
     matcher: isAnyOf(signedOut, accountSwitched),
-    effect: (_action, listenerApi) => {
+    effect: (action, listenerApi) => {
       listenerApi.dispatch(api.util.resetApiState());
+      if (signedOut.match(action)) forgetKeptConversations();
     },
   });
   listeners.startListening({

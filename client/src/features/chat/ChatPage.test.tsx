@@ -3,7 +3,9 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { signedInAuth } from '../../test/factories';
 import { renderWithProviders } from '../../test/renderWithProviders';
+import { signedOut } from '../auth/authSlice';
 import { ChatPage } from './ChatPage';
+import { keptConversation } from './chatTab';
 
 const renderChat = (chat?: {
   messages: Array<{ id: string; type: 'user' | 'bot'; content: string; timestamp: string }>;
@@ -55,5 +57,33 @@ describe('ChatPage', () => {
     await user.type(screen.getByLabelText('Your question'), '   {Enter}');
     expect(store.getState().chat.messages).toEqual([]);
     expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+  });
+
+  // Issue 25: the conversation vanished on a reload; it stays in the tab, for its user only.
+  it('keeps the conversation across a reload of the tab, for the user who had it, until sign-out', async () => {
+    const auth = signedInAuth({ fullName: 'Ada Lovelace' });
+    const said = {
+      id: 'u-1',
+      type: 'user' as const,
+      content: 'What is due this week?',
+      timestamp: new Date().toISOString(),
+    };
+    const first = renderWithProviders(<ChatPage />, {
+      route: '/chatbot',
+      preloadedState: { auth, chat: { messages: [said], pending: false } },
+    });
+    first.unmount();
+    // A reload: a new store, nothing in it, the same tab's storage.
+    const again = renderWithProviders(<ChatPage />, { route: '/chatbot', preloadedState: { auth } });
+    expect(await screen.findByText('What is due this week?')).toBeInTheDocument();
+    again.unmount();
+    // Another account in the same tab sees nothing of it.
+    const other = renderWithProviders(<ChatPage />, {
+      route: '/chatbot',
+      preloadedState: { auth: signedInAuth({ fullName: 'Ben Other' }) },
+    });
+    expect(screen.queryByText('What is due this week?')).not.toBeInTheDocument();
+    other.store.dispatch(signedOut());
+    expect(keptConversation(auth.profile!.id)).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { Bot, Send, User } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { toast } from 'sonner';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useConversationKeptInTab } from './chatTab';
 import { Button } from '../../components/Button';
 import { PageHeader } from '../../components/PageHeader';
 import { liveSocket } from '../../realtime/socket';
@@ -24,6 +25,7 @@ export function ChatPage() {
   const profile = useAppSelector(selectProfile);
   const messages = useAppSelector(selectChatMessages);
   const pending = useAppSelector(selectChatPending);
+  useConversationKeptInTab(profile?.id, messages);
   const [draft, setDraft] = useState('');
   const listRef = useRef<HTMLOListElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);

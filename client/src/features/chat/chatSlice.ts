@@ -1,7 +1,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { accountSwitched, signedOut } from '../auth/authSlice';
 
-/** A chat message; kept in the browser only (spec §3). */
+/** A chat message; kept in the browser only (spec §3): in this tab's sessionStorage across reloads (chatTab.ts). */
 export interface ChatMessage {
   id: string;
   type: 'user' | 'bot';
@@ -19,7 +19,8 @@ export interface ChatState {
 const initialState: ChatState = { messages: [], pending: false };
 let nextId = 0;
 const message = (type: ChatMessage['type'], content: string, timestamp: string): ChatMessage => ({
-  id: `${type}-${++nextId}`,
+  // With the time: a conversation restored after a reload keeps its ids, and the count starts again.
+  id: `${type}-${Date.parse(timestamp) || 0}-${++nextId}`,
   type,
   content,
   timestamp,
@@ -43,6 +44,10 @@ export const chatSlice = createSlice({
       },
       prepare: (content: string, at: string) => ({ payload: message('bot', content, at) }),
     },
+    /** The conversation this tab had before a reload (chatTab.ts); never over one already under way. */
+    chatRestored(state, action: PayloadAction<ChatMessage[]>) {
+      if (state.messages.length === 0) state.messages = action.payload;
+    },
     /** The server refused the question or it could not be sent: the user may try again. */
     questionFailed(state) {
       state.pending = false;
@@ -59,5 +64,5 @@ export const chatSlice = createSlice({
   },
 });
 
-export const { questionAsked, answerReceived, questionFailed } = chatSlice.actions;
+export const { questionAsked, answerReceived, questionFailed, chatRestored } = chatSlice.actions;
 export const { selectChatMessages, selectChatPending } = chatSlice.selectors;

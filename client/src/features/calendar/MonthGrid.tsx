@@ -87,7 +87,9 @@ export function MonthGrid({ month, focusedDay, byDay, labelledBy, onFocusDay, on
                       const look = itemLook(item);
                       return (
                         <span key={item.assignmentId} className={`cal-chip cal-chip--${look.tone}`}>
-                          <span className="cal-chip__title">{item.title}</span>
+                          <span className="cal-chip__title" title={item.title}>
+                            {item.title}
+                          </span>
                           {item.needsGrading !== null && item.needsGrading > 0 && (
                             <span className="cal-chip__count">{item.needsGrading}</span>
                           )}

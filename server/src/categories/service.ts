@@ -15,11 +15,7 @@ import { audience } from '../realtime/rooms.js';
 
 /** A course's categories in the teacher's order. */
 export async function categoriesOf(tx: Db | Tx, courseId: string): Promise<GradeCategory[]> {
-  return tx
-    .select({ id: gradeCategories.id, name: gradeCategories.name, weight: gradeCategories.weight })
-    .from(gradeCategories)
-    .where(eq(gradeCategories.courseId, courseId))
-    .orderBy(asc(gradeCategories.position), asc(gradeCategories.id));
+  return (await categoriesOfCourses(tx, [courseId])).get(courseId) ?? [];
 }
 
 /** The categories of several courses at once (a student's grades over all their courses). */

@@ -1,15 +1,14 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { ErrorCode, type GradebookCell } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
-import { assignments, courses, submissions } from '../db/schema.js';
+import { submissions } from '../db/schema.js';
 import { AppError, notFound } from '../http/errors.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
-import { requireOwnerOf } from '../classes/visibility.js';
 import { toAssignment } from '../assignments/queries.js';
 import { toCell } from '../grading/cells.js';
-import { conflictOver } from './grades.js';
+import { conflictOver, gradedAssignment } from './grades.js';
 
 /**
  * Taking back a grade given for missing work (issue 25): a 0 typed in the wrong student's cell must
@@ -25,14 +24,7 @@ export function createGradeClearing({ clock, outbox }: { clock: Clock; outbox: O
       baseVersion: number,
     ): Promise<GradebookCell> {
       return outbox.transaction(async (tx, record) => {
-        const [target] = await tx
-          .select({ assignment: assignments, course: courses })
-          .from(assignments)
-          .innerJoin(courses, eq(courses.id, assignments.courseId))
-          .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)))
-          .for('share', { of: assignments });
-        const course = await requireOwnerOf(tx, caller, target?.course, 'grade its students', 'Assignment');
-        const { assignment } = target!;
+        const { assignment, course } = await gradedAssignment(tx, caller, assignmentId);
         const [row] = await tx
           .select()
           .from(submissions)

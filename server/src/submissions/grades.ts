@@ -123,14 +123,7 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
       body: GradeBody,
     ): Promise<Submission> {
       return outbox.transaction(async (tx, record) => {
-        const [target] = await tx
-          .select({ assignment: assignments, course: courses })
-          .from(assignments)
-          .innerJoin(courses, eq(courses.id, assignments.courseId))
-          .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)))
-          .for('share', { of: assignments });
-        const course = await requireOwnerOf(tx, caller, target?.course, 'grade its students', 'Assignment');
-        const { assignment } = target!;
+        const { assignment, course } = await gradedAssignment(tx, caller, assignmentId);
         // Share-locked: a removal waits for this grade, or this grade sees the removal.
         const [member] = await tx
           .select({ status: courseMembers.status })
@@ -175,6 +168,21 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
       });
     },
   };
+}
+
+/**
+ * An assignment of the caller's course, share-locked for a grade write on one of its students (max
+ * points cannot drop meanwhile); 404 for anyone else, 403 for a member student, as everywhere.
+ */
+export async function gradedAssignment(tx: Tx, caller: Caller, assignmentId: string) {
+  const [target] = await tx
+    .select({ assignment: assignments, course: courses })
+    .from(assignments)
+    .innerJoin(courses, eq(courses.id, assignments.courseId))
+    .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)))
+    .for('share', { of: assignments });
+  const course = await requireOwnerOf(tx, caller, target?.course, 'grade its students', 'Assignment');
+  return { assignment: target!.assignment, course };
 }
 
 /** 409 grade_conflict over the row as it stands, with its grader's name. */

@@ -117,9 +117,10 @@ function GradingView({ assignment }: { assignment: Assignment }) {
 
   if (!gradebook || !submissions) return <Spinner size="lg" label="Loading the class's work" />;
   const byStudent = new Map(submissions.map((s) => [s.studentId, s]));
-  const statusOf = (student: GradebookStudent) =>
-    gradebook.cells.find((c) => c.assignmentId === assignment.id && c.studentId === student.id)?.status ??
-    'not_submitted';
+  const statuses = new Map(
+    gradebook.cells.filter((c) => c.assignmentId === assignment.id).map((c) => [c.studentId, c.status]),
+  );
+  const statusOf = (student: GradebookStudent) => statuses.get(student.id) ?? 'not_submitted';
 
   return (
     <>

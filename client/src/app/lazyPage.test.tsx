@@ -44,6 +44,34 @@ describe('lazyPage', () => {
     expect(button).toHaveTextContent('Clicked 1');
   });
 
+  it('keeps a page whose chunk came while the boundary showed another page (a link followed)', async () => {
+    let arrive!: (module: { Counter: typeof Counter }) => void;
+    const Page = lazyPage(
+      () => new Promise<{ Counter: typeof Counter }>((resolve) => (arrive = resolve)),
+      (m) => m.Counter,
+    );
+    const Shell = ({ page, tick }: { page: 'home' | 'lazy'; tick: number }) => (
+      <Suspense fallback={<p>Loading</p>}>
+        <p>Tick {tick}</p>
+        {page === 'home' ? <p>Home</p> : <Page label="Clicked" />}
+      </Suspense>
+    );
+    const view = render(<Shell page="home" tick={0} />);
+    expect(screen.getByText('Home')).toBeInTheDocument();
+    // A link followed: the boundary already shows a page when the new one suspends.
+    view.rerender(<Shell page="lazy" tick={0} />);
+    await act(async () => arrive({ Counter }));
+    const button = await screen.findByRole('button', { name: 'Clicked 0' });
+    await userEvent.click(button);
+    expect(button).toHaveTextContent('Clicked 1');
+
+    // Later the shell renders again (a token refresh): the page keeps its state.
+    view.rerender(<Shell page="lazy" tick={1} />);
+    expect(screen.getByText('Tick 1')).toBeInTheDocument();
+    expect(screen.getByRole('button')).toBe(button);
+    expect(button).toHaveTextContent('Clicked 1');
+  });
+
   it('shows a page loaded ahead at once, without suspending', async () => {
     const Page = lazyPage(
       async () => ({ Counter }),

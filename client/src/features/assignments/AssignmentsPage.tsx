@@ -23,6 +23,7 @@ import { CreateAssignmentModal } from './CreateAssignmentModal';
 import { filterAssignments } from './filterAssignments';
 import { SubmissionsModal } from './SubmissionsModal';
 import { SubmitAssignmentModal } from './SubmitAssignmentModal';
+import { useAnswerOpen } from './useAnswerOpen';
 import { useNow } from './useNow';
 import { SAMPLE_CONFIRMATION, SAMPLE_CREATED } from '../courses/sampleConfirmation';
 import './AssignmentsPage.css';
@@ -41,7 +42,7 @@ export function AssignmentsPage() {
   const now = useNow();
   const [query, setQuery] = useState('');
   const [createOpen, setCreateOpen] = useState(false);
-  const [submitting, setSubmitting] = useState<Assignment | null>(null);
+  const [submitting, setSubmitting] = useAnswerOpen(role === 'student' ? (profile?.id ?? null) : null);
   const [reviewing, setReviewing] = useState<Assignment | null>(null);
   const [editing, setEditing] = useState<Assignment | null>(null);
   // The assignment just submitted, whose card takes focus once it shows the submission.

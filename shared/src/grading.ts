@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from './limits.js';
 import { courseTotals, GradeCategory, type Totals } from './categories.js';
+import { RubricScores } from './rubrics.js';
 
 /**
  * Grading teachers can trust (DESIGN §13): editable courses and assignments, statuses computed
@@ -165,6 +166,8 @@ export const CurrentGrade = Type.Object(
       Type.Null(),
     ]),
     gradedAt: Type.Union([Timestamp, Type.Null()]),
+    /** The rubric levels that make up the grade (null without a rubric), so "Use theirs" takes them too. */
+    rubricScores: Type.Union([RubricScores, Type.Null()]),
   },
   { additionalProperties: false },
 );

@@ -4,6 +4,7 @@ import {
   type Assignment,
   type AssignmentRubric,
   type Course,
+  type GradeConflictBody,
   type Submission,
   type SubmissionView,
 } from '@classwave/shared';
@@ -277,6 +278,11 @@ describe('grading by rubric', () => {
     });
     expect(stale.statusCode).toBe(409);
     expect(stale.json<{ code: string }>().code).toBe(ErrorCode.gradeConflict);
+    // The grade as it stands comes with its levels, so "Use theirs" takes them with the points.
+    expect(stale.json<GradeConflictBody>().current).toMatchObject({
+      grade: 2,
+      rubricScores: pick('Weak', 'Rough'),
+    });
     const listed = await inject(teacher, 'GET', `/api/assignments/${assignment.id}/submissions`);
     expect(listed.json<Submission[]>()[0]!.rubricScores).toEqual(pick('Weak', 'Rough'));
   });

@@ -17,7 +17,14 @@ type AssignmentRow = typeof assignments.$inferSelect;
 type CourseRow = typeof courses.$inferSelect;
 
 /** The version of a student's work on an assignment before anything was written: no row at all. */
-const NO_ROW: CurrentGrade = { grade: null, feedback: null, version: 0, gradedBy: null, gradedAt: null };
+const NO_ROW: CurrentGrade = {
+  grade: null,
+  feedback: null,
+  version: 0,
+  gradedBy: null,
+  gradedAt: null,
+  rubricScores: null,
+};
 
 /**
  * Grade writes by the course's teacher (DESIGN §13, §17): a submission by its id, or any student's
@@ -195,7 +202,7 @@ export async function conflictOver(tx: Tx, row: SubmissionRow): Promise<AppError
 
 /** The grade as it stands on a row, for 409 grade_conflict. */
 function currentGrade(
-  row: Pick<SubmissionRow, 'grade' | 'feedback' | 'version' | 'gradedBy' | 'gradedAt'>,
+  row: Pick<SubmissionRow, 'grade' | 'feedback' | 'version' | 'gradedBy' | 'gradedAt' | 'rubricScores'>,
   graderName: string | null,
 ): CurrentGrade {
   return {
@@ -204,6 +211,7 @@ function currentGrade(
     version: row.version,
     gradedBy: row.gradedBy ? { id: row.gradedBy, fullName: graderName ?? '' } : null,
     gradedAt: row.gradedAt?.toISOString() ?? null,
+    rubricScores: row.rubricScores ?? null,
   };
 }
 

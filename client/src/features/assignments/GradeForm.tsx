@@ -157,7 +157,7 @@ export function GradeForm({
     feedback: string | null;
     rubricScores?: RubricScores | null;
   }) {
-    // A conflict's `current` carries no scores: the levels are then left to choose again.
+    // A conflict's `current` and a live grade carry the levels with the points.
     const rubricScores = current.rubricScores ?? null;
     setBase({ version: current.version, grade: current.grade, feedback: current.feedback, rubricScores });
     setPoints(pointsText(current.grade));

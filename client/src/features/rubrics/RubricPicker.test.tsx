@@ -32,16 +32,19 @@ const rubricOf = (assignmentId: string): AssignmentRubric => ({
   },
 });
 
-async function gradeItem() {
+type Reply = { status?: number; body: unknown };
+
+async function gradeItem(patch?: (body: unknown) => Reply) {
   const assignment = createAssignment({ title: 'Essay', maxPoints: 10, submissionCount: 1 });
   const submission = { ...createSubmission({ content: 'My essay' }), assignmentId: assignment.id };
   const view = renderAssignments('teacher', {
     'GET /api/assignments': { body: [assignment] },
     [`GET /api/assignments/${assignment.id}/rubric`]: { body: rubricOf(assignment.id) },
     [`GET /api/assignments/${assignment.id}/submissions`]: { body: [submission] },
-    [`PATCH /api/submissions/${submission.id}`]: ({ body }) => ({
-      body: { ...submission, ...(body as object), rubricScores: (body as { rubric: unknown }).rubric },
-    }),
+    [`PATCH /api/submissions/${submission.id}`]: ({ body }) =>
+      patch?.(body) ?? {
+        body: { ...submission, ...(body as object), rubricScores: (body as { rubric: unknown }).rubric },
+      },
   });
   const card = await screen.findByRole('article', { name: 'Essay' });
   await view.user.click(within(card).getByRole('button', { name: /View Submissions/ }));
@@ -93,5 +96,35 @@ describe('grading by rubric (DESIGN §17)', () => {
     expect(
       within(within(item).getByRole('group', { name: 'Style' })).getByRole('radio', { name: /Clear/ }),
     ).not.toBeChecked();
+  });
+
+  it('takes the other grader\'s levels with their points on "Use theirs"', async () => {
+    const theirs = { [id(1)]: id(3), [id(4)]: id(6) };
+    const { item, user } = await gradeItem(() => ({
+      status: 409,
+      body: {
+        statusCode: 409,
+        code: 'grade_conflict',
+        error: 'Conflict',
+        message: 'This grade was changed by Ms Fox since you opened it: it is now 10.',
+        current: {
+          grade: 10,
+          feedback: 'Superb',
+          version: 1,
+          gradedBy: { id: id(7), fullName: 'Ms Fox' },
+          gradedAt: new Date().toISOString(),
+          rubricScores: theirs,
+        },
+      },
+    }));
+    const argument = await within(item).findByRole('group', { name: 'Argument' });
+    await user.click(within(argument).getByRole('radio', { name: /Weak/ }));
+    const style = within(item).getByRole('group', { name: 'Style' });
+    await user.click(within(style).getByRole('radio', { name: /Rough/ }));
+    await user.click(within(item).getByRole('button', { name: 'Save grade' }));
+    await user.click(await within(item).findByRole('button', { name: 'Use theirs' }));
+    expect(within(item).getByLabelText('Points')).toHaveValue(10);
+    expect(within(argument).getByRole('radio', { name: /Strong/ })).toBeChecked();
+    expect(within(style).getByRole('radio', { name: /Clear/ })).toBeChecked();
   });
 });

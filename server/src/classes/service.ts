@@ -1,4 +1,5 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import {
   ErrorCode,
   REMOVED_FROM_COURSE,
@@ -290,6 +291,35 @@ export function createClassService({
   };
 }
 export type ClassService = ReturnType<typeof createClassService>;
+
+/**
+ * A student's account is being deleted (in the deleting transaction, before its rows go): each
+ * course they are active in tells its teacher `member:left`, with no work left to count, so open
+ * rosters and gradebooks follow at once as for any student who leaves (issue 25: they kept showing
+ * the student until a reload).
+ */
+export async function recordAccountLeaving(tx: Tx, record: RecordEvent, studentId: string, at: Date) {
+  const teacher = alias(profiles, 'teacher');
+  const rows = await tx
+    .select({
+      member: courseMembers,
+      course: courses,
+      teacherName: teacher.fullName,
+      fullName: profiles.fullName,
+      email: users.email,
+    })
+    .from(courseMembers)
+    .innerJoin(courses, eq(courses.id, courseMembers.courseId))
+    .innerJoin(teacher, eq(teacher.id, courses.teacherId))
+    .innerJoin(profiles, eq(profiles.id, courseMembers.studentId))
+    .innerJoin(users, eq(users.id, courseMembers.studentId))
+    .where(and(eq(courseMembers.studentId, studentId), eq(courseMembers.status, 'active')));
+  for (const row of rows) {
+    const member = toMember({ ...row.member, status: 'left', endedAt: at }, row.fullName, row.email, 0);
+    const course = toCourse(row.course, row.teacherName, row.course.teacherId);
+    record('member:left', { course, member }, audience.owner(row.course.teacherId));
+  }
+}
 
 function toMember(row: MemberRow, fullName: string, email: string, submissionCount: number): CourseMember {
   return {

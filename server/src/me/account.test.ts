@@ -335,7 +335,8 @@ describe('DELETE /api/me', () => {
     const assignment = await createAssignment(t, teacher, course);
     await submit(t, student, assignment, 'Soon gone');
     const socket = await connect(url, student.token);
-    open.push(socket);
+    const teacherTab = await connect(url, teacher.token);
+    open.push(socket, teacherTab);
     const res = await t.app.inject({
       method: 'DELETE',
       url: '/api/me',
@@ -344,6 +345,18 @@ describe('DELETE /api/me', () => {
     });
     expect(res.statusCode, res.body).toBe(204);
     await disconnected(socket.socket);
+    // The teacher's open roster and gradebook hear it at once (issue 25: only a reload showed it).
+    const left = await teacherTab.waitFor((e) => e.type === 'member:left');
+    expect(left.data).toMatchObject({
+      course: { id: course.id },
+      member: { student: { id: student.id }, status: 'left', submissionCount: 0 },
+    });
+    const roster = await t.app.inject({
+      method: 'GET',
+      url: `/api/courses/${course.id}/members`,
+      headers: teacher.headers,
+    });
+    expect(roster.json()).toEqual([]);
     expect((await t.app.inject({ method: 'GET', url: '/api/me', headers: student.headers })).statusCode).toBe(
       401,
     );

@@ -13,6 +13,7 @@ import type { Outbox } from '../realtime/outbox.js';
 import { courseRoom, userRoom } from '../realtime/rooms.js';
 import { toUser } from '../auth/users.js';
 import { accountOf } from './account.js';
+import { recordAccountLeaving } from '../classes/service.js';
 import { exportAccount } from './export.js';
 
 const OWNS_COURSES =
@@ -173,12 +174,13 @@ export function createAccountService(deps: {
       if ((owned?.n ?? 0) > 0) throw new AppError(409, ErrorCode.ownsCourses, OWNS_COURSES);
       let ended: string[];
       try {
-        ended = await db.transaction(async (tx) => {
+        ended = await outbox.transaction(async (tx, record) => {
           const ids = await revokeUserSessions(tx, {
             userId: caller.userId,
             reason: 'account_deleted',
             now: clock.now(),
           });
+          await recordAccountLeaving(tx, record, caller.userId, clock.now());
           await tx.delete(users).where(eq(users.id, caller.userId));
           return ids;
         });

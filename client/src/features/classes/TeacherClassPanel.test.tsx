@@ -33,10 +33,13 @@ const ada = createMember({
 });
 
 /** The owner's course page, with the roster and any other answers given. */
-async function openOwnCourse(roster: RosterMember[], routes: Record<string, Route> = {}) {
+let roster: RosterMember[] = [];
+async function openOwnCourse(members: RosterMember[], routes: Record<string, Route> = {}) {
+  // What the server's roster holds; a test changes it as the server's would change.
+  roster = [...members];
   const calls = answerApi({
     [`GET /api/courses/${course.id}`]: { body: { course, assignments: [] } },
-    [`GET /api/courses/${course.id}/members`]: { body: roster },
+    [`GET /api/courses/${course.id}/members`]: () => ({ body: roster }),
     ...routes,
   });
   const view = renderWithProviders(<AppRoutes />, {
@@ -78,17 +81,35 @@ describe('the roster', () => {
       ).toEqual(['Ada Lovelace', 'Grace Hopper']),
     );
 
+    const graceLeft: RosterMember = { ...grace, status: 'left', endedAt: new Date().toISOString() };
+    roster.push(graceLeft);
+    act(() => {
+      store.dispatch(applyLiveEvent(event('member:left', { course, member: graceLeft })));
+    });
+    await waitFor(() => expect(rowOf('Grace Hopper')).toHaveTextContent('Left'));
+  });
+
+  // Issue 25: a student who deleted their account stayed on the open roster until a reload.
+  it('takes off a student whose account was deleted (they left, and the roster no longer has them)', async () => {
+    const { store, rosterRegion, calls } = await openOwnCourse([ada]);
+    await within(rosterRegion).findByRole('listitem', { name: 'Ada Lovelace' });
+    const rosterLoads = () => calls.filter((c) => c.path === `/api/courses/${course.id}/members`).length;
+    const before = rosterLoads();
+    roster.length = 0;
     act(() => {
       store.dispatch(
         applyLiveEvent(
           event('member:left', {
             course,
-            member: { ...grace, status: 'left', endedAt: new Date().toISOString() },
+            member: { ...ada, status: 'left', endedAt: new Date().toISOString(), submissionCount: 0 },
           }),
         ),
       );
     });
-    await waitFor(() => expect(rowOf('Grace Hopper')).toHaveTextContent('Left'));
+    await waitFor(() =>
+      expect(within(rosterRegion).queryByRole('listitem', { name: 'Ada Lovelace' })).toBeNull(),
+    );
+    expect(rosterLoads()).toBe(before + 1);
   });
 
   it('removes a student after confirming, then offers to restore them', async () => {

@@ -44,6 +44,10 @@ export const applyMemberEvent =
       dispatch(
         classesApi.util.updateQueryData('getMembers', course.id, (list) => upsertMember(list, member)),
       );
+      // A student who left may have deleted their account (then they are in no roster at all): the
+      // roster loads again to say which.
+      if (event.type === 'member:left')
+        dispatch(classesApi.util.invalidateTags([{ type: 'Members', id: course.id }]));
       return;
     }
     if (!me || member.student.id !== me.id) return;

@@ -16,10 +16,10 @@ import { deleteDraft, lockStudentWork } from './drafts.js';
 import { createGradeClearing } from './clear-grade.js';
 import { createGradeWrites } from './grades.js';
 import { recordSubmissionEvent } from './history.js';
+import { requireOpen, submitTarget } from './rules.js';
 import { asReturned, toSubmission } from './views.js';
 
 const ALREADY_SUBMITTED = 'You have already submitted this assignment.';
-const CLOSED = 'This assignment closed at its due time, so it no longer takes submissions.';
 
 /** A submission in the teacher's list, as `teacherListStatement` builds it in JSON. */
 interface TeacherListItem {
@@ -107,29 +107,11 @@ export function createSubmissionService({
       body: CreateSubmissionBody,
       idempotencyKey?: string,
     ): Promise<{ submission: OwnSubmission; created: boolean }> {
-      requireStudent(caller, 'submit assignments');
-      // The student's name comes with the assignment check: one round trip, outside the transaction.
-      const [target] = await db
-        .select({
-          teacherId: courses.teacherId,
-          dueDate: assignments.dueDate,
-          closesAtDue: assignments.closesAtDue,
-          studentName: sql<string>`(select ${profiles.fullName} from ${profiles} where ${profiles.id} = ${caller.userId})`,
-          membership: courseMembers.status,
-        })
-        .from(assignments)
-        .innerJoin(courses, eq(courses.id, assignments.courseId))
-        .leftJoin(
-          courseMembers,
-          and(eq(courseMembers.courseId, courses.id), eq(courseMembers.studentId, caller.userId)),
-        )
-        .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)));
-      requireActiveMember(target, 'submit to it');
-      const { teacherId, studentName, dueDate } = target!;
+      const target = await submitTarget(db, caller, assignmentId);
+      const { teacherId, studentName } = target;
       const now = clock.now();
       // A keyed repeat of a submit that made it before the due time is answered in the transaction.
-      if (!idempotencyKey && target.closesAtDue && now.getTime() > dueDate.getTime())
-        throw new AppError(409, ErrorCode.assignmentClosed, CLOSED);
+      if (!idempotencyKey) requireOpen(target, now);
       let own: { submission: OwnSubmission; created: boolean };
       try {
         own = await outbox.transaction(async (tx, record) => {
@@ -145,8 +127,7 @@ export function createSubmissionService({
             ? await submissionWithKey(tx, assignmentId, caller.userId, idempotencyKey)
             : undefined;
           if (repeat) return { submission: toOwnSubmission(repeat, current.dueDate), created: false };
-          if (current.closesAtDue && now.getTime() > current.dueDate.getTime())
-            throw new AppError(409, ErrorCode.assignmentClosed, CLOSED);
+          requireOpen(current, now);
           // A draft save racing this submit waits, or finishes first (its draft is deleted below).
           await lockStudentWork(tx, assignmentId, caller.userId);
           let [row] = await tx

@@ -9,6 +9,7 @@ CREATE TABLE "files" (
 	"name" text NOT NULL,
 	"declared_size" bigint NOT NULL,
 	"received_size" bigint DEFAULT 0 NOT NULL,
+	"stored_size" bigint,
 	"mime" text,
 	"status" text DEFAULT 'pending' NOT NULL,
 	"storage_key" text NOT NULL,

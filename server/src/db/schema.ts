@@ -528,6 +528,8 @@ export const files = pgTable(
     name: text('name').notNull(),
     declaredSize: bigint('declared_size', { mode: 'number' }).notNull(),
     receivedSize: bigint('received_size', { mode: 'number' }).notNull().default(0),
+    /** Bytes as stored and served once ready (a JPEG less its EXIF); null while pending. */
+    storedSize: bigint('stored_size', { mode: 'number' }),
     /** Sniffed from the bytes when the upload ends; null while pending. */
     mime: text('mime'),
     status: text('status').notNull().default('pending'),

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { ErrorCode } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
-import type { Db } from '../db/client.js';
+import type { Db, Tx } from '../db/client.js';
 import { assignments, courseMembers, courses, profiles } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { requireActiveMember, requireStudent } from '../policies.js';
@@ -13,7 +13,7 @@ const CLOSED = 'This assignment closed at its due time, so it no longer takes su
  * active member student of its course (requireActiveMember's 404 or 403 otherwise). The student's
  * name comes with it: one round trip.
  */
-export async function submitTarget(db: Db, caller: Caller, assignmentId: string) {
+export async function submitTarget(db: Db | Tx, caller: Caller, assignmentId: string) {
   requireStudent(caller, 'submit assignments');
   const [target] = await db
     .select({

@@ -118,6 +118,7 @@ export function createUploads(options: {
         );
     });
     await datastore.remove(id).catch(() => {});
+    lastProgress.delete(id);
   }
 
   const lastProgress = new Map<string, number>();
@@ -128,7 +129,8 @@ export function createUploads(options: {
         .set({ receivedSize: received })
         .where(and(eq(files.id, id), eq(files.status, 'pending')))
         .returning();
-      if (!row || row.purpose !== 'submission' || !row.targetId || !row.studentId) return;
+      if (!row) return void lastProgress.delete(id); // finished (or gone) meanwhile
+      if (row.purpose !== 'submission' || !row.targetId || !row.studentId) return;
       const [course] = await tx
         .select({ teacherId: courses.teacherId })
         .from(courses)
@@ -205,19 +207,27 @@ export function createUploads(options: {
       return {};
     },
   });
-  tus.on(EVENTS.POST_RECEIVE, (_req: unknown, upload: Upload) => {
+  /** At most one `upload:progress` an upload every PROGRESS_EVERY_MS: during a long PATCH, and after each. */
+  const moved = (id: string, offset: number) => {
     const now = Date.now();
-    if (now - (lastProgress.get(upload.id) ?? 0) < PROGRESS_EVERY_MS) return;
-    lastProgress.set(upload.id, now);
-    progress(upload.id, upload.offset).catch((err) => log.warn({ err }, 'upload progress not sent'));
-  });
-  tus.on(EVENTS.POST_FINISH, (_req: unknown, _res: unknown, upload: Upload) => lastProgress.delete(upload.id));
+    if (now - (lastProgress.get(id) ?? 0) < PROGRESS_EVERY_MS) return;
+    lastProgress.set(id, now);
+    progress(id, offset).catch((err) => log.warn({ err }, 'upload progress not sent'));
+  };
+  tus.on(EVENTS.POST_RECEIVE, (_req: unknown, upload: Upload) => moved(upload.id, upload.offset));
+
 
   return {
     /** Hands one request to tus, as the caller the authenticate hook found. */
-    handle(request: Request, caller: Caller): Promise<Response> {
+    async handle(request: Request, caller: Caller): Promise<Response> {
       callers.set(request, caller);
-      return tus.handleWeb(request);
+      const response = await tus.handleWeb(request);
+      const offset = Number(response.headers.get('upload-offset'));
+      const id = new URL(request.url).pathname.split('/').pop() ?? '';
+      // A chunk stored and more to come (the last one's file:ready says the rest).
+      if (request.method === 'PATCH' && response.status === 204 && UUID.test(id))
+        moved(id, offset);
+      return response;
     },
     finish,
     /** Removes an upload's staged bytes (abandoned, or deleted while pending). */

@@ -80,6 +80,10 @@ function s3Storage(config: Extract<StorageConfig, { kind: 's3' }>): FileStorage 
     // Any S3-compatible store (MinIO, s3rver, Ceph) addresses buckets by path.
     forcePathStyle: config.endpoint !== undefined,
     credentials: config.credentials,
+    // Checksums only where S3 requires them: a streamed body otherwise goes aws-chunked with a
+    // trailing checksum, which not every S3-compatible store reads (s3rver stored the framing).
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
   });
   const Bucket = config.bucket;
   return {

@@ -201,14 +201,18 @@ function storage(env: Env, dataDir: string): StorageConfig {
   const raw = url(env, 'STORAGE_URL', ['s3:']);
   if (raw === undefined) return { kind: 'disk', directory: path.join(dataDir, 'files') };
   const parsed = new URL(raw);
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(parsed.hostname) || (parsed.pathname !== '' && parsed.pathname !== '/'))
+  if (
+    !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(parsed.hostname) ||
+    (parsed.pathname !== '' && parsed.pathname !== '/')
+  )
     throw new ConfigError(`STORAGE_URL must be s3://<bucket name> with no path (got "${raw}")`);
   const accessKeyId = env.S3_ACCESS_KEY_ID || undefined;
   const secretAccessKey = env.S3_SECRET_ACCESS_KEY || undefined;
   if ((accessKeyId === undefined) !== (secretAccessKey === undefined))
     throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
   const region = env.S3_REGION || 'us-east-1';
-  if (!/^[a-z0-9-]{2,32}$/.test(region)) throw new ConfigError(`S3_REGION must be a region name such as eu-west-1 (got "${region}")`);
+  if (!/^[a-z0-9-]{2,32}$/.test(region))
+    throw new ConfigError(`S3_REGION must be a region name such as eu-west-1 (got "${region}")`);
   return {
     kind: 's3',
     bucket: parsed.hostname,

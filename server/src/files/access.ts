@@ -85,7 +85,8 @@ export async function checkUpload(
           isNotNull(submissions.submittedAt),
         ),
       );
-    if (handedIn) throw conflict('You have already submitted this assignment; unsubmit it to change its files.');
+    if (handedIn)
+      throw conflict('You have already submitted this assignment; unsubmit it to change its files.');
     const [{ n } = { n: 0 }] = await tx
       .select({ n: count() })
       .from(files)
@@ -108,7 +109,8 @@ export async function checkUpload(
     placed = { courseId: course.id, studentId: null };
   } else {
     const course = await assignmentOfTeacher(tx, caller, upload.targetId, 'give feedback files');
-    if (!upload.studentId) throw new AppError(400, ErrorCode.validationFailed, 'metadata.studentId is required for feedback');
+    if (!upload.studentId)
+      throw new AppError(400, ErrorCode.validationFailed, 'metadata.studentId is required for feedback');
     const [member] = await tx
       .select({ status: courseMembers.status })
       .from(courseMembers)
@@ -163,7 +165,10 @@ export type FileWithParents = NonNullable<Awaited<ReturnType<typeof fileWithPare
  * A feedback file reaches its student with a returned grade (DESIGN §13, §18): once returned, the
  * files ready by that Return; on auto release, any file while the grade is not held again.
  */
-export function feedbackReleased(row: Pick<FileWithParents, 'returnedAt' | 'held' | 'gradeRelease'>, readyAt: Date | null): boolean {
+export function feedbackReleased(
+  row: Pick<FileWithParents, 'returnedAt' | 'held' | 'gradeRelease'>,
+  readyAt: Date | null,
+): boolean {
   if (!row.returnedAt || !readyAt) return false;
   return readyAt.getTime() <= row.returnedAt.getTime() || (row.gradeRelease === 'auto' && !row.held);
 }

@@ -2,7 +2,14 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Assignment, Course, OwnSubmission, Submission, SubmissionView } from '@classwave/shared';
+import type {
+  Assignment,
+  Course,
+  LiveEvent,
+  OwnSubmission,
+  Submission,
+  SubmissionView,
+} from '@classwave/shared';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
@@ -58,8 +65,14 @@ afterAll(async () => {
 
 const get = (actor: Actor, url: string, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'GET', url, headers: { ...actor.headers, ...headers } });
+const isReady = (e: LiveEvent, id: string) =>
+  e.type === 'file:ready' && (e as LiveEvent<'file:ready'>).data.file.id === id;
 const del = (actor: Actor, url: string) => t.app.inject({ method: 'DELETE', url, headers: actor.headers });
-const work = (name: string, target?: Assignment) => ({ purpose: 'submission', targetId: (target ?? assignment).id, name });
+const work = (name: string, target?: Assignment) => ({
+  purpose: 'submission',
+  targetId: (target ?? assignment).id,
+  name,
+});
 
 /** A JPEG: SOI, an APP1 EXIF segment holding a "GPS" position, a JFIF APP0, a table, the scan, EOI. */
 function jpegWithExif() {
@@ -68,10 +81,16 @@ function jpegWithExif() {
     head.writeUInt16BE(body.length + 2, 2);
     return Buffer.concat([head, body]);
   };
-  const exif = segment(0xe1, Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), Buffer.from('MM\0*GPS 48.8584N 2.2945E')]));
+  const exif = segment(
+    0xe1,
+    Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), Buffer.from('MM\0*GPS 48.8584N 2.2945E')]),
+  );
   const jfif = segment(0xe0, Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0', 'latin1'));
   const table = segment(0xdb, Buffer.alloc(65, 1));
-  const scan = Buffer.concat([segment(0xda, Buffer.from([1, 1, 0, 0, 0x3f, 0])), Buffer.from([0x12, 0x34, 0xff, 0x00, 0x56])]);
+  const scan = Buffer.concat([
+    segment(0xda, Buffer.from([1, 1, 0, 0, 0x3f, 0])),
+    Buffer.from([0x12, 0x34, 0xff, 0x00, 0x56]),
+  ]);
   const soi = Buffer.from([0xff, 0xd8]);
   const eoi = Buffer.from([0xff, 0xd9]);
   return {
@@ -110,7 +129,11 @@ describe('POST /api/uploads (tus)', () => {
     expect(head.statusCode).toBe(200);
     expect(head.headers['upload-offset']).toBe('2000');
     // Someone else cannot see or continue it.
-    const foreign = await t.app.inject({ method: 'HEAD', url: location, headers: { ...TUS, ...ben.headers } });
+    const foreign = await t.app.inject({
+      method: 'HEAD',
+      url: location,
+      headers: { ...TUS, ...ben.headers },
+    });
     expect(foreign.statusCode).toBe(404);
     expect((await patchUpload(t, ben, location, 2000, bytes.subarray(2000))).statusCode).toBe(404);
     // A wrong offset is refused in our error shape.
@@ -135,7 +158,12 @@ describe('POST /api/uploads (tus)', () => {
     const deferred = await t.app.inject({
       method: 'POST',
       url: '/api/uploads',
-      headers: { ...TUS, ...ada.headers, 'upload-defer-length': '1', 'upload-metadata': 'purpose c3VibWlzc2lvbg==' },
+      headers: {
+        ...TUS,
+        ...ada.headers,
+        'upload-defer-length': '1',
+        'upload-metadata': 'purpose c3VibWlzc2lvbg==',
+      },
     });
     expect(deferred.statusCode).toBeGreaterThanOrEqual(400);
     expect(deferred.statusCode).toBeLessThan(500);
@@ -146,7 +174,10 @@ describe('POST /api/uploads (tus)', () => {
     const before = readdirSync(path.join(dataDir, 'uploads')).length;
     const big = await createUpload(t, ada, work('big.bin'), 100_001);
     expect(big.statusCode).toBe(413);
-    expect(big.json()).toMatchObject({ code: 'file_too_large', message: expect.stringMatching(/UPLOAD_MAX_BYTES/) });
+    expect(big.json()).toMatchObject({
+      code: 'file_too_large',
+      message: expect.stringMatching(/UPLOAD_MAX_BYTES/),
+    });
     for (const purpose of ['post', 'comment']) {
       const res = await createUpload(t, ada, { purpose, targetId: assignment.id, name: 'x.txt' }, 10);
       expect(res.statusCode).toBe(422);
@@ -162,7 +193,10 @@ describe('POST /api/uploads (tus)', () => {
     for (const [meta, message] of cases) {
       const res = await createUpload(t, ada, meta, 10);
       expect(res.statusCode, JSON.stringify(meta)).toBe(400);
-      expect(res.json()).toMatchObject({ code: 'validation_failed', message: expect.stringMatching(message) });
+      expect(res.json()).toMatchObject({
+        code: 'validation_failed',
+        message: expect.stringMatching(message),
+      });
     }
     expect(readdirSync(path.join(dataDir, 'uploads')).length).toBe(before);
   });
@@ -190,7 +224,10 @@ describe('POST /api/uploads (tus)', () => {
     for (let i = 0; i < 4; i++) await uploadFile(t, student, work(`${i}.txt`), Buffer.from('x'));
     const fifth = await createUpload(t, student, work('4.txt'), 1);
     expect(fifth.statusCode).toBe(422);
-    expect(fifth.json()).toMatchObject({ code: 'too_many_files', message: expect.stringMatching(/UPLOAD_MAX_FILES/) });
+    expect(fifth.json()).toMatchObject({
+      code: 'too_many_files',
+      message: expect.stringMatching(/UPLOAD_MAX_FILES/),
+    });
 
     const other = await createAssignment(t, teacher, course, { title: 'Quota' });
     const hoarder = await createStudent(t, 'Hal Hoarder');
@@ -200,20 +237,29 @@ describe('POST /api/uploads (tus)', () => {
     expect((await createUpload(t, hoarder, work('b.bin', other), 100_000)).statusCode).toBe(201);
     const over = await createUpload(t, hoarder, work('c.bin', other), 60_000);
     expect(over.statusCode).toBe(413);
-    expect(over.json()).toMatchObject({ code: 'quota_exceeded', message: expect.stringMatching(/UPLOAD_QUOTA_BYTES/) });
+    expect(over.json()).toMatchObject({
+      code: 'quota_exceeded',
+      message: expect.stringMatching(/UPLOAD_QUOTA_BYTES/),
+    });
   });
 
   it("refuses a submission file from a non-member (404), a removed member (403) and a teacher's materials from a student", async () => {
     const outsider = await createStudent(t, 'Olga Outside');
     expect((await createUpload(t, outsider, work('x.txt'), 1)).statusCode).toBe(404);
-    expect((await createUpload(t, otherTeacher, { purpose: 'assignment', targetId: assignment.id, name: 'x' }, 1)).statusCode).toBe(404);
-    expect((await createUpload(t, ada, { purpose: 'assignment', targetId: assignment.id, name: 'x' }, 1)).statusCode).toBe(403);
+    expect(
+      (await createUpload(t, otherTeacher, { purpose: 'assignment', targetId: assignment.id, name: 'x' }, 1))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await createUpload(t, ada, { purpose: 'assignment', targetId: assignment.id, name: 'x' }, 1))
+        .statusCode,
+    ).toBe(403);
     expect((await createUpload(t, undefined as never, work('x.txt'), 1)).statusCode).toBe(401);
   });
 });
 
 describe('GET /api/files/:id', () => {
-  it('removes a JPEG\'s EXIF and changes no other byte', async () => {
+  it("removes a JPEG's EXIF and changes no other byte", async () => {
     const { withExif, without } = jpegWithExif();
     const id = await uploadFile(t, ada, work('IMG_0001.JPG'), withExif);
     const res = await get(ada, `/api/files/${id}`);
@@ -245,12 +291,19 @@ describe('GET /api/files/:id', () => {
     expect(inline.headers['content-disposition']).toMatch(/^inline; /);
     expect(inline.headers['content-security-policy']).toMatch(/^sandbox\b/);
 
-    const html = await uploadFile(t, ada, work('cat.png'), Buffer.from('<!doctype html><script>alert(document.cookie)</script>'));
+    const html = await uploadFile(
+      t,
+      ada,
+      work('cat.png'),
+      Buffer.from('<!doctype html><script>alert(document.cookie)</script>'),
+    );
     const svg = await uploadFile(
       t,
       ada,
       work('logo.svg'),
-      Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+      Buffer.from(
+        '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+      ),
     );
     for (const id of [html, svg]) {
       const res = await get(ada, `/api/files/${id}?inline=1`);
@@ -280,7 +333,10 @@ describe('a submission with files', () => {
       payload: { content: 'See files', fileIds: [ready, pendingId] },
     });
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toMatchObject({ code: 'files_not_ready', message: expect.stringContaining('late.bin') });
+    expect(refused.json()).toMatchObject({
+      code: 'files_not_ready',
+      message: expect.stringContaining('late.bin'),
+    });
     expect((await get(cara, `/api/assignments/${assignment.id}/submission`)).statusCode).toBe(404);
 
     const foreign = await uploadFile(t, ben, work('bens.txt'), Buffer.from('Ben'));
@@ -335,7 +391,7 @@ describe('feedback files', () => {
       { purpose: 'feedback', targetId: held.id, studentId: ada.id, name: 'comments.txt' },
       Buffer.from('Well argued.'),
     );
-    await teacherLive.waitFor((e) => e.type === 'file:ready' && e.data.file.id === id);
+    await teacherLive.waitFor((e) => isReady(e, id));
     expect((await get(ada, `/api/files/${id}`)).statusCode).toBe(404);
     expect((await get(ben, `/api/files/${id}`)).statusCode).toBe(404);
 
@@ -348,13 +404,20 @@ describe('feedback files', () => {
     expect(graded.statusCode, graded.body).toBe(200);
     expect((await get(ada, `/api/files/${id}`)).statusCode).toBe(404);
     await barrier(adaLive);
-    expect(adaLive.events.some((e) => e.type === 'file:ready' && e.data.file.id === id)).toBe(false);
-    const replay = (await get(ada, '/api/events?after=0')).json<{ events: { type: string; data: { file?: { id: string } } }[] }>();
+    expect(adaLive.events.some((e) => isReady(e, id))).toBe(false);
+    const replay = (await get(ada, '/api/events?after=0')).json<{
+      events: { type: string; data: { file?: { id: string } } }[];
+    }>();
     expect(replay.events.some((e) => e.type === 'file:ready' && e.data.file?.id === id)).toBe(false);
 
-    const returned = await t.app.inject({ method: 'POST', url: `/api/assignments/${held.id}/return`, headers: teacher.headers, payload: {} });
+    const returned = await t.app.inject({
+      method: 'POST',
+      url: `/api/assignments/${held.id}/return`,
+      headers: teacher.headers,
+      payload: {},
+    });
     expect(returned.statusCode, returned.body).toBe(200);
-    await adaLive.waitFor((e) => e.type === 'file:ready' && e.data.file.id === id);
+    await adaLive.waitFor((e) => isReady(e, id));
     expect((await get(ada, `/api/files/${id}`)).body).toBe('Well argued.');
     // Ben's feedback is not Ada's business, nor hers his.
     expect((await get(ben, `/api/files/${id}`)).statusCode).toBe(404);
@@ -377,19 +440,27 @@ describe('live uploads', () => {
     // Progress is sent at most every 500 ms an upload: the next chunk after that is heard.
     await new Promise((r) => setTimeout(r, 550));
     expect((await patchUpload(t, ada, location, 3000, Buffer.alloc(3000, 8))).statusCode).toBe(204);
-    const moved = await teacherLive.waitFor((e) => e.type === 'upload:progress' && e.data.fileId === id);
-    expect(moved.data).toMatchObject({ studentId: ada.id, assignmentId: assignment.id, name: 'live.bin', size: 6000 });
-    await teacherLive.waitFor((e) => e.type === 'file:ready' && e.data.file.id === id);
-    await adaLive.waitFor((e) => e.type === 'file:ready' && e.data.file.id === id);
+    const moved = await teacherLive.waitFor(
+      (e) => e.type === 'upload:progress' && (e as LiveEvent<'upload:progress'>).data.fileId === id,
+    );
+    expect(moved.data).toMatchObject({
+      studentId: ada.id,
+      assignmentId: assignment.id,
+      name: 'live.bin',
+      size: 6000,
+    });
+    await teacherLive.waitFor((e) => isReady(e, id));
+    await adaLive.waitFor((e) => isReady(e, id));
     await barrier(benLive, otherLive, adaLive);
-    for (const r of [benLive, otherLive]) expect(r.events.some((e) => e.type === 'file:ready' || e.type === 'upload:progress')).toBe(false);
+    for (const r of [benLive, otherLive])
+      expect(r.events.some((e) => e.type === 'file:ready' || e.type === 'upload:progress')).toBe(false);
     // Progress is the teacher's panel's: never the student's own sockets, nor anyone else's.
     expect(adaLive.events.some((e) => e.type === 'upload:progress')).toBe(false);
   });
 });
 
-describe('the teacher\'s zip', () => {
-  it('streams every handed-in file in a folder per student, to the course\'s teacher only', async () => {
+describe("the teacher's zip", () => {
+  it("streams every handed-in file in a folder per student, to the course's teacher only", async () => {
     const zipped = await createAssignment(t, teacher, course, { title: 'Zip me' });
     for (const [student, text] of [
       [ada, 'Ada work'],

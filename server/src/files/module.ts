@@ -63,5 +63,6 @@ export const files: AppModule = {
     });
     return () => storage.close();
   },
-  routes: (app, { core }) => fileRoutes(app, { files: filesOf(core).service, uploads: filesOf(core).uploads }),
+  routes: (app, { core }) =>
+    fileRoutes(app, { files: filesOf(core).service, uploads: filesOf(core).uploads }),
 };

@@ -11,12 +11,17 @@ import type { Uploads } from './uploads.js';
 
 const TUS_BODY = 'application/offset+octet-stream';
 
-const Bytes = { description: "The file's bytes (or the range asked for)", type: 'string', format: 'binary' } as const;
+const Bytes = {
+  description: "The file's bytes (or the range asked for)",
+  type: 'string',
+  format: 'binary',
+} as const;
 const FileQuery = Type.Object(
   {
     inline: Type.Optional(
       Type.Union([Type.Literal('1'), Type.Literal('0')], {
-        description: '1: show an image (JPEG, PNG, WebP, GIF) or PDF inline; anything else is an attachment whatever this says.',
+        description:
+          '1: show an image (JPEG, PNG, WebP, GIF) or PDF inline; anything else is an attachment whatever this says.',
       }),
     ),
   },
@@ -42,7 +47,8 @@ async function asOurError(response: Response): Promise<string> {
           : response.status >= 500
             ? ErrorCode.internal
             : ErrorCode.uploadRefused;
-  const message = response.status >= 500 ? 'Something went wrong on our side.' : text.trim() || 'The upload was refused.';
+  const message =
+    response.status >= 500 ? 'Something went wrong on our side.' : text.trim() || 'The upload was refused.';
   return JSON.stringify(errorBody(response.status, code, message));
 }
 
@@ -72,7 +78,8 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{ files: FileService; uploads
     response.headers.forEach((value, name) => {
       if (name !== 'content-length') reply.header(name, value);
     });
-    if (response.status >= 400) return reply.type('application/json; charset=utf-8').send(await asOurError(response));
+    if (response.status >= 400)
+      return reply.type('application/json; charset=utf-8').send(await asOurError(response));
     const text = await response.text();
     return reply.send(text === '' ? undefined : text);
   }
@@ -100,7 +107,13 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{ files: FileService; uploads
           'and `Content-Security-Policy: sandbox`; an attachment unless `inline=1` on an image or PDF; HTML and SVG as bytes only.',
         params: IdParams,
         querystring: FileQuery,
-        response: { 200: Bytes, 206: Bytes, 302: { description: 'Presigned URL of the object store' }, ...signedInErrors, 416: ErrorBody },
+        response: {
+          200: Bytes,
+          206: Bytes,
+          302: { description: 'Presigned URL of the object store' },
+          ...signedInErrors,
+          416: ErrorBody,
+        },
       },
     },
     async (request, reply) => {
@@ -120,7 +133,8 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{ files: FileService; uploads
     {
       schema: {
         ...common,
-        summary: "Remove a file: its uploader, while its parent may change (a student's before handing it in)",
+        summary:
+          "Remove a file: its uploader, while its parent may change (a student's before handing it in)",
         params: IdParams,
         response: { 204: Type.Null(), ...signedInErrors },
       },
@@ -136,16 +150,23 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{ files: FileService; uploads
     {
       schema: {
         ...common,
-        summary: "Every handed-in file of an assignment as one zip, a folder per student (the course's teacher)",
+        summary:
+          "Every handed-in file of an assignment as one zip, a folder per student (the course's teacher)",
         params: IdParams,
-        response: { 200: { description: 'A zip archive', type: 'string', format: 'binary' }, ...signedInErrors },
+        response: {
+          200: { description: 'A zip archive', type: 'string', format: 'binary' },
+          ...signedInErrors,
+        },
       },
     },
     async (request, reply) => {
       const zip = await files.submissionsZip(callerOf(request), request.params.id);
       return reply
         .type('application/zip')
-        .header('content-disposition', `attachment; filename="${zip.name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"`)
+        .header(
+          'content-disposition',
+          `attachment; filename="${zip.name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"`,
+        )
         .header('x-content-type-options', 'nosniff')
         .header('cache-control', 'private, no-cache')
         .send(zip.body as never);

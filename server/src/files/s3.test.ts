@@ -34,7 +34,13 @@ let assignment: Assignment;
 
 beforeAll(async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'classwave-s3-'));
-  s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir, configureBuckets: [{ name: BUCKET, configs: [] }] });
+  s3 = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: dir,
+    configureBuckets: [{ name: BUCKET, configs: [] }],
+  });
   const { port } = await s3.run();
   endpoint = `http://127.0.0.1:${port}`;
   t = await createTestApp({
@@ -48,7 +54,11 @@ beforeAll(async () => {
     },
   });
   url = await listen(t.app);
-  [teacher, ada, ben] = await Promise.all([createTeacher(t), createStudent(t, 'Ada S3'), createStudent(t, 'Ben S3')]);
+  [teacher, ada, ben] = await Promise.all([
+    createTeacher(t),
+    createStudent(t, 'Ada S3'),
+    createStudent(t, 'Ben S3'),
+  ]);
   const course = await createCourse(t, teacher);
   await joinCourse(t, ada, course);
   await joinCourse(t, ben, course);
@@ -118,7 +128,9 @@ describe('attachments on S3', () => {
     expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(100, 200))).toBe(true);
 
     // Others are not redirected anywhere.
-    expect((await t.app.inject({ method: 'GET', url: `/api/files/${id}`, headers: ben.headers })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/files/${id}`, headers: ben.headers })).statusCode,
+    ).toBe(404);
   });
 
   it('serves HTML as bytes to save, and removes the object with the file', async () => {

@@ -46,13 +46,20 @@ export async function attachFiles(
     )
       throw badRequest(`body.fileIds: ${id} is not one of your files for this assignment`);
     if (row.status !== 'ready')
-      throw new AppError(409, ErrorCode.filesNotReady, `The file "${row.name}" is still uploading; submit once it is stored.`);
+      throw new AppError(
+        409,
+        ErrorCode.filesNotReady,
+        `The file "${row.name}" is still uploading; submit once it is stored.`,
+      );
   }
   await tx.update(files).set({ submissionId: input.submissionId }).where(inArray(files.id, ids));
 }
 
 /** The files handed in with each of these submissions, in upload order. */
-export async function filesOfSubmissions(db: Db | Tx, submissionIds: string[]): Promise<Map<string, FileSummary[]>> {
+export async function filesOfSubmissions(
+  db: Db | Tx,
+  submissionIds: string[],
+): Promise<Map<string, FileSummary[]>> {
   const bySubmission = new Map<string, FileSummary[]>();
   if (submissionIds.length === 0) return bySubmission;
   const rows = await db
@@ -75,7 +82,12 @@ export async function filesOfUser(db: Db | Tx, userId: string) {
     .from(files)
     .where(and(eq(files.uploaderId, userId), eq(files.status, 'ready')))
     .orderBy(asc(files.createdAt), asc(files.id));
-  return rows.map((r) => ({ ...toSummary(r), purpose: r.purpose, assignmentId: r.targetId, uploadedAt: r.createdAt.toISOString() }));
+  return rows.map((r) => ({
+    ...toSummary(r),
+    purpose: r.purpose,
+    assignmentId: r.targetId,
+    uploadedAt: r.createdAt.toISOString(),
+  }));
 }
 
 /** Downloads, removals and the teacher's zip (DESIGN §18). */
@@ -92,12 +104,19 @@ export function createFileService({
 }) {
   return {
     /** The file if the caller may see it (404 otherwise), as bytes (a Range of them) or a presigned redirect. */
-    async download(caller: Caller, id: string, options: { inline: boolean; range?: string }): Promise<Download> {
+    async download(
+      caller: Caller,
+      id: string,
+      options: { inline: boolean; range?: string },
+    ): Promise<Download> {
       const row = await fileWithParents(db, id, caller.userId);
       if (!maySee(caller, row)) throw notFound(NOT_FOUND);
       const { file } = row;
       const size = file.storedSize ?? 0;
-      const headers = fileHeaders({ name: file.name, mime: file.mime ?? 'application/octet-stream' }, options.inline);
+      const headers = fileHeaders(
+        { name: file.name, mime: file.mime ?? 'application/octet-stream' },
+        options.inline,
+      );
       if (storage.presign) {
         const location = await storage.presign(file.storageKey, {
           contentType: headers['content-type']!,
@@ -107,7 +126,8 @@ export function createFileService({
       }
       const range = rangeOf(options.range, size);
       const body = await storage.open(file.storageKey, range);
-      if (!range) return { kind: 'bytes', status: 200, headers: { ...headers, 'content-length': String(size) }, body };
+      if (!range)
+        return { kind: 'bytes', status: 200, headers: { ...headers, 'content-length': String(size) }, body };
       return {
         kind: 'bytes',
         status: 206,
@@ -138,7 +158,12 @@ export function createFileService({
      */
     async submissionsZip(caller: Caller, assignmentId: string): Promise<{ name: string; body: Readable }> {
       const [assignment] = await db
-        .select({ title: assignments.title, id: courses.id, teacherId: courses.teacherId, deletedAt: assignments.deletedAt })
+        .select({
+          title: assignments.title,
+          id: courses.id,
+          teacherId: courses.teacherId,
+          deletedAt: assignments.deletedAt,
+        })
         .from(assignments)
         .innerJoin(courses, eq(courses.id, assignments.courseId))
         .where(eq(assignments.id, assignmentId));
@@ -148,7 +173,9 @@ export function createFileService({
         .from(files)
         .innerJoin(submissions, eq(submissions.id, files.submissionId))
         .innerJoin(profiles, eq(profiles.id, files.studentId))
-        .where(and(eq(files.targetId, assignmentId), eq(files.purpose, 'submission'), eq(files.status, 'ready')))
+        .where(
+          and(eq(files.targetId, assignmentId), eq(files.purpose, 'submission'), eq(files.status, 'ready')),
+        )
         .orderBy(asc(profiles.fullName), asc(files.createdAt));
       const zip = new ZipArchive({ zlib: { level: 6 } });
       const used = new Set<string>();
@@ -158,7 +185,10 @@ export function createFileService({
           let entry = `${folder}/${file.name}`;
           for (let n = 2; used.has(entry); n++) entry = `${folder}/${n} ${file.name}`;
           used.add(entry);
-          zip.append(await storage.open(file.storageKey), { name: entry, date: file.readyAt ?? file.createdAt });
+          zip.append(await storage.open(file.storageKey), {
+            name: entry,
+            date: file.readyAt ?? file.createdAt,
+          });
         }
         await zip.finalize();
       })().catch((err: unknown) => {
@@ -200,7 +230,9 @@ export function createFileService({
     // Staged bytes too: a crash between storing a finished upload and clearing its staging copy.
     await uploads.discard(row.id);
     if (row.status === 'ready')
-      await storage.remove(row.storageKey).catch((err: unknown) => log.warn({ err, id: row.id }, 'file bytes not removed'));
+      await storage
+        .remove(row.storageKey)
+        .catch((err: unknown) => log.warn({ err, id: row.id }, 'file bytes not removed'));
   }
 }
 export type FileService = ReturnType<typeof createFileService>;

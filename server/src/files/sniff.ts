@@ -29,7 +29,11 @@ export async function sniffType(file: string): Promise<string> {
 
 /** HTML, SVG or XML by how the text begins: kept as their type, never served as it. */
 function markupType(head: string): string | undefined {
-  const start = head.replace(/^\uFEFF/, '').trimStart().slice(0, 512).toLowerCase();
+  const start = head
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .slice(0, 512)
+    .toLowerCase();
   if (!start.startsWith('<')) return undefined;
   if (/<svg[\s>]/.test(start)) return 'image/svg+xml';
   if (/^<(!doctype html|html|head|body|script|iframe|meta|!--)/.test(start)) return 'text/html';

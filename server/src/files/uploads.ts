@@ -38,18 +38,37 @@ function readMetadata(upload: Upload) {
   const meta = upload.metadata ?? {};
   const purpose = meta.purpose ?? '';
   if (!(FILE_PURPOSES as readonly string[]).includes(purpose))
-    throw new AppError(400, ErrorCode.validationFailed, `metadata.purpose must be one of ${FILE_PURPOSES.join(', ')}`);
+    throw new AppError(
+      400,
+      ErrorCode.validationFailed,
+      `metadata.purpose must be one of ${FILE_PURPOSES.join(', ')}`,
+    );
   const targetId = meta.targetId ?? '';
-  if (!UUID.test(targetId)) throw new AppError(400, ErrorCode.validationFailed, 'metadata.targetId must be a uuid');
+  if (!UUID.test(targetId))
+    throw new AppError(400, ErrorCode.validationFailed, 'metadata.targetId must be a uuid');
   const studentId = meta.studentId ?? undefined;
   if (studentId !== undefined && !UUID.test(studentId))
     throw new AppError(400, ErrorCode.validationFailed, 'metadata.studentId must be a uuid');
   const name = cleanFileName(meta.name ?? meta.filename ?? '');
   if (name === undefined)
-    throw new AppError(400, ErrorCode.validationFailed, 'metadata.name must name the file (a path or control characters alone are no name)');
+    throw new AppError(
+      400,
+      ErrorCode.validationFailed,
+      'metadata.name must name the file (a path or control characters alone are no name)',
+    );
   if (upload.sizeIsDeferred || upload.size === undefined)
-    throw new AppError(400, ErrorCode.validationFailed, 'Upload-Length is required: a file declares its size up front');
-  return { purpose: purpose as FilePurpose, targetId: targetId.toLowerCase(), studentId: studentId?.toLowerCase(), name, size: upload.size };
+    throw new AppError(
+      400,
+      ErrorCode.validationFailed,
+      'Upload-Length is required: a file declares its size up front',
+    );
+  return {
+    purpose: purpose as FilePurpose,
+    targetId: targetId.toLowerCase(),
+    studentId: studentId?.toLowerCase(),
+    name,
+    size: upload.size,
+  };
 }
 
 /**
@@ -138,7 +157,14 @@ export function createUploads(options: {
       if (!course) return;
       record(
         'upload:progress',
-        { fileId: id, assignmentId: row.targetId, studentId: row.studentId, name: row.name, received, size: row.declaredSize },
+        {
+          fileId: id,
+          assignmentId: row.targetId,
+          studentId: row.studentId,
+          name: row.name,
+          received,
+          size: row.declaredSize,
+        },
         audience.owner(course.teacherId),
       );
     });
@@ -164,7 +190,8 @@ export function createUploads(options: {
       // next look finds the upload complete and the file ready.
       if (req.method === 'HEAD') {
         const staged = await stat(path.join(stagingDir, id)).catch(() => undefined);
-        if (staged?.size === row.declaredSize) await finish(id).catch((err) => log.warn({ err, id }, 'upload not finished'));
+        if (staged?.size === row.declaredSize)
+          await finish(id).catch((err) => log.warn({ err, id }, 'upload not finished'));
       }
     },
     async onUploadCreate(req, upload) {
@@ -190,7 +217,11 @@ export function createUploads(options: {
           // The sweep exists once anything was uploaded; it then moves itself a day on each run.
           await tx
             .insert(jobs)
-            .values({ kind: FILES_SWEEP_KIND, key: FILES_SWEEP_KIND, runAt: new Date(clock.now().getTime() + 24 * 3600 * 1000) })
+            .values({
+              kind: FILES_SWEEP_KIND,
+              key: FILES_SWEEP_KIND,
+              runAt: new Date(clock.now().getTime() + 24 * 3600 * 1000),
+            })
             .onConflictDoNothing();
         });
         return { metadata: { ...upload.metadata, name: wanted.name } };
@@ -216,7 +247,6 @@ export function createUploads(options: {
   };
   tus.on(EVENTS.POST_RECEIVE, (_req: unknown, upload: Upload) => moved(upload.id, upload.offset));
 
-
   return {
     /** Hands one request to tus, as the caller the authenticate hook found. */
     async handle(request: Request, caller: Caller): Promise<Response> {
@@ -225,8 +255,7 @@ export function createUploads(options: {
       const offset = Number(response.headers.get('upload-offset'));
       const id = new URL(request.url).pathname.split('/').pop() ?? '';
       // A chunk stored and more to come (the last one's file:ready says the rest).
-      if (request.method === 'PATCH' && response.status === 204 && UUID.test(id))
-        moved(id, offset);
+      if (request.method === 'PATCH' && response.status === 204 && UUID.test(id)) moved(id, offset);
       return response;
     },
     finish,

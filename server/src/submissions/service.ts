@@ -131,7 +131,11 @@ export function createSubmissionService({
           const repeat = idempotencyKey
             ? await submissionWithKey(tx, assignmentId, caller.userId, idempotencyKey)
             : undefined;
-          if (repeat) return { submission: await withFiles(tx, toOwnSubmission(repeat, current.dueDate)), created: false };
+          if (repeat)
+            return {
+              submission: await withFiles(tx, toOwnSubmission(repeat, current.dueDate)),
+              created: false,
+            };
           requireOpen(current, now);
           // A draft save racing this submit waits, or finishes first (its draft is deleted below).
           await lockStudentWork(tx, assignmentId, caller.userId);
@@ -152,7 +156,11 @@ export function createSubmissionService({
             const raced = idempotencyKey
               ? await submissionWithKey(tx, assignmentId, caller.userId, idempotencyKey)
               : undefined;
-            if (raced) return { submission: await withFiles(tx, toOwnSubmission(raced, current.dueDate)), created: false };
+            if (raced)
+              return {
+                submission: await withFiles(tx, toOwnSubmission(raced, current.dueDate)),
+                created: false,
+              };
             // A grade for missing work is there (DESIGN §17): the submit fills that row in and
             // keeps its grade, which the teacher may change now that there is work to read.
             [row] = await tx
@@ -175,7 +183,12 @@ export function createSubmissionService({
             if (!row) throw conflict(ALREADY_SUBMITTED);
           }
           // Every file stored and the student's, or nothing is submitted (DESIGN §18).
-          await attachFiles(tx, { studentId: caller.userId, assignmentId, submissionId: row.id, fileIds: body.fileIds ?? [] });
+          await attachFiles(tx, {
+            studentId: caller.userId,
+            assignmentId,
+            submissionId: row.id,
+            fileIds: body.fileIds ?? [],
+          });
           await deleteDraft(tx, assignmentId, caller.userId);
           await recordSubmissionEvent(tx, row, 'submitted', now);
           // The student's tabs hear only the grade they were given (a held one is not theirs yet);
@@ -236,7 +249,10 @@ export function createSubmissionService({
           'Assignment',
         );
       const list = JSON.parse(row!.subs ?? '[]') as TeacherListItem[];
-      const handedIn = await filesOfSubmissions(db, list.map((s) => s.id));
+      const handedIn = await filesOfSubmissions(
+        db,
+        list.map((s) => s.id),
+      );
       return list.map((s) => ({
         files: handedIn.get(s.id) ?? [],
         id: s.id,

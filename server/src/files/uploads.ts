@@ -140,6 +140,31 @@ export function createUploads(options: {
     lastProgress.delete(id);
   }
 
+  /**
+   * The uploader asking where a finished upload stands: complete (its staged bytes are gone). One
+   * whose every byte arrived before the process stopped, short of storing them, is finished now:
+   * a client resuming after a crash finds it done and the file ready.
+   */
+  async function finished(id: string, caller: Caller): Promise<Response | undefined> {
+    const [row] = await db.select().from(files).where(eq(files.id, id));
+    if (!row || row.uploaderId !== caller.userId) return undefined;
+    if (row.status === 'pending') {
+      const staged = await stat(path.join(stagingDir, id)).catch(() => undefined);
+      if (staged?.size !== row.declaredSize) return undefined;
+      await finish(id);
+    }
+    const length = String(row.declaredSize);
+    return new Response(null, {
+      status: 200,
+      headers: {
+        'Tus-Resumable': '1.0.0',
+        'Upload-Offset': length,
+        'Upload-Length': length,
+        'Cache-Control': 'no-store',
+      },
+    });
+  }
+
   const lastProgress = new Map<string, number>();
   async function progress(id: string, received: number): Promise<void> {
     await outbox.transaction(async (tx, record) => {
@@ -186,12 +211,11 @@ export function createUploads(options: {
       // Someone else's upload, or one already finished: not there for tus.
       if (!row || row.uploaderId !== caller.userId || row.status !== 'pending')
         throw refusal(404, ErrorCode.notFound, 'Upload not found.');
-      // Every byte arrived but the process stopped before storing them: finish now, so the client's
-      // next look finds the upload complete and the file ready.
-      if (req.method === 'HEAD') {
-        const staged = await stat(path.join(stagingDir, id)).catch(() => undefined);
-        if (staged?.size === row.declaredSize)
-          await finish(id).catch((err) => log.warn({ err, id }, 'upload not finished'));
+      // Abandoned by its uploader (tus termination): the row goes first, then tus removes the bytes.
+      if (req.method === 'DELETE') {
+        lastProgress.delete(id);
+        await db.delete(files).where(and(eq(files.id, id), eq(files.status, 'pending')));
+        return;
       }
     },
     async onUploadCreate(req, upload) {
@@ -251,9 +275,13 @@ export function createUploads(options: {
     /** Hands one request to tus, as the caller the authenticate hook found. */
     async handle(request: Request, caller: Caller): Promise<Response> {
       callers.set(request, caller);
+      const id = new URL(request.url).pathname.split('/').pop() ?? '';
+      if (request.method === 'HEAD' && UUID.test(id)) {
+        const done = await finished(id, caller);
+        if (done) return done;
+      }
       const response = await tus.handleWeb(request);
       const offset = Number(response.headers.get('upload-offset'));
-      const id = new URL(request.url).pathname.split('/').pop() ?? '';
       // A chunk stored and more to come (the last one's file:ready says the rest).
       if (request.method === 'PATCH' && response.status === 204 && UUID.test(id)) moved(id, offset);
       return response;

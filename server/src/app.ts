@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import { createCore, type AppOptions } from './core.js';
 import { courses } from './courses/module.js';
 import { dashboard } from './dashboard/module.js';
+import { files } from './files/module.js';
 import { grading } from './grading/module.js';
 import { builtClient, serveClient } from './http/client.js';
 import { registerPlatform } from './http/platform.js';
@@ -43,6 +44,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     assignments,
     bin,
     submissions,
+    files,
     rubrics,
     grading,
     categories,

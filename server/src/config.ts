@@ -40,7 +40,25 @@ export interface Config {
    * wrong join codes). A school's students often share one address (NAT); 1 keeps the defaults.
    */
   perIpLimitScale: number;
+  /** Where attachments' bytes live (DESIGN §18): a folder under DATA_DIR, or an S3-compatible bucket. */
+  storage: StorageConfig;
+  /** Attachments' limits (DESIGN §18): bytes a file, files a submission, bytes a user. */
+  uploads: { maxBytes: number; maxFiles: number; quotaBytes: number };
 }
+
+/**
+ * STORAGE_URL unset: `disk`, files under DATA_DIR/files. `s3://bucket` with S3_ENDPOINT (any
+ * S3-compatible store; AWS when unset), S3_REGION and the S3_ACCESS_KEY_ID/S3_SECRET_ACCESS_KEY pair.
+ */
+export type StorageConfig =
+  | { kind: 'disk'; directory: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      endpoint: string | undefined;
+      region: string;
+      credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+    };
 
 /** Who may create a teacher account: anyone, addresses at some e-mail domains, or holders of an invite code. */
 export type TeacherSignupPolicy =
@@ -177,6 +195,33 @@ function teacherSignup(env: Env, nodeEnv: Config['nodeEnv']): TeacherSignupPolic
   throw new ConfigError(`TEACHER_SIGNUP must be open, domains:<comma list> or code (got "${raw}")`);
 }
 
+const MB = 1024 * 1024;
+
+function storage(env: Env, dataDir: string): StorageConfig {
+  const raw = url(env, 'STORAGE_URL', ['s3:']);
+  if (raw === undefined) return { kind: 'disk', directory: path.join(dataDir, 'files') };
+  const parsed = new URL(raw);
+  if (
+    !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(parsed.hostname) ||
+    (parsed.pathname !== '' && parsed.pathname !== '/')
+  )
+    throw new ConfigError(`STORAGE_URL must be s3://<bucket name> with no path (got "${raw}")`);
+  const accessKeyId = env.S3_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY || undefined;
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined))
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  const region = env.S3_REGION || 'us-east-1';
+  if (!/^[a-z0-9-]{2,32}$/.test(region))
+    throw new ConfigError(`S3_REGION must be a region name such as eu-west-1 (got "${region}")`);
+  return {
+    kind: 's3',
+    bucket: parsed.hostname,
+    endpoint: url(env, 'S3_ENDPOINT', ['http:', 'https:']),
+    region,
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+  };
+}
+
 /**
  * Parses the environment into a Config. Throws a ConfigError naming the first bad variable.
  * `overrides` lets tests and tools replace single values without touching process.env.
@@ -204,6 +249,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     jobPollMs: integer(env, 'JOB_POLL_MS', 2000, 0, 3_600_000),
     accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL', 900, 10, 86_400),
     perIpLimitScale: integer(env, 'PER_IP_LIMIT_SCALE', 1, 1, 1000),
+    storage: storage(env, dataDir),
+    uploads: {
+      maxBytes: integer(env, 'UPLOAD_MAX_BYTES', 50 * MB, 1, 5 * 1024 * MB),
+      maxFiles: integer(env, 'UPLOAD_MAX_FILES', 20, 1, 1000),
+      quotaBytes: integer(env, 'UPLOAD_QUOTA_BYTES', 1024 * MB, 1, 1024 * 1024 * MB),
+    },
   };
   return { ...config, ...overrides };
 }

@@ -56,6 +56,20 @@ export const ErrorCode = {
   returnAlreadySent: 'return_already_sent',
   /** A rubric (or max points) change refused: grades were given by the rubric as it stands (409). */
   rubricInUse: 'rubric_in_use',
+  /** An upload's purpose that cannot take files yet (posts and comments, DESIGN §19): 422. */
+  purposeNotAvailable: 'purpose_not_available',
+  /** A file over UPLOAD_MAX_BYTES, or more bytes than the upload declared: 413. */
+  fileTooLarge: 'file_too_large',
+  /** A submission's files would pass UPLOAD_MAX_FILES: 422. */
+  tooManyFiles: 'too_many_files',
+  /** The uploader's files would pass UPLOAD_QUOTA_BYTES: 413. */
+  quotaExceeded: 'quota_exceeded',
+  /** A submit names a file still uploading (DESIGN §18: no receipt before every file is stored): 409. */
+  filesNotReady: 'files_not_ready',
+  /** A tus request the upload protocol refuses (a wrong offset, a missing header): its status. */
+  uploadRefused: 'upload_refused',
+  /** A Range a file cannot satisfy: 416. */
+  rangeNotSatisfiable: 'range_not_satisfiable',
   internal: 'internal_error',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

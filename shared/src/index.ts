@@ -7,6 +7,7 @@ export * from './dates.js';
 export * from './zones.js';
 export * from './drafts.js';
 export * from './errors.js';
+export * from './files.js';
 export * from './greeting.js';
 export * from './status.js';
 export * from './teaching.js';

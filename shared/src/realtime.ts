@@ -5,6 +5,7 @@ import type { Notification, NotificationsReadData } from './notifications.js';
 import type { DraftSavedEvent, SubmissionWithdrawnEvent } from './drafts.js';
 import type { Assignment, Course, Submission } from './teaching.js';
 import type { CategoriesResponse } from './categories.js';
+import type { FileReadyEvent, UploadProgressEvent } from './files.js';
 
 /** Every live event: `data` is what the matching REST read returns for that item (DESIGN §8). */
 export interface LiveEvent<T extends LiveEventType = LiveEventType> {
@@ -48,6 +49,10 @@ export interface LiveEventData {
   'notification:created': Notification;
   /** Notifications were read in one tab: to the user's other tabs, with the new unread count. */
   'notifications:read': NotificationsReadData;
+  /** A file is stored whole (DESIGN §18): to those who may see its parent (a held grade's feedback waits for Return). */
+  'file:ready': FileReadyEvent;
+  /** A student's upload moved (DESIGN §18, the teacher's panel): to the course's teacher. */
+  'upload:progress': UploadProgressEvent;
 }
 export type LiveEventType = keyof LiveEventData;
 
@@ -82,6 +87,8 @@ export const LIVE_EVENT_TYPES = [
   'profile:updated',
   'notification:created',
   'notifications:read',
+  'file:ready',
+  'upload:progress',
 ] as const satisfies readonly LiveEventType[];
 true satisfies Covers<LiveEventType, typeof LIVE_EVENT_TYPES>;
 
@@ -115,6 +122,8 @@ export interface ServerToClientEvents {
   'profile:updated': (event: LiveEvent<'profile:updated'>) => void;
   'notification:created': (event: LiveEvent<'notification:created'>) => void;
   'notifications:read': (event: LiveEvent<'notifications:read'>) => void;
+  'file:ready': (event: LiveEvent<'file:ready'>) => void;
+  'upload:progress': (event: LiveEvent<'upload:progress'>) => void;
   /** This tab's session signed out or was revoked; the socket is closed right after. */
   'session:ended': (info: { reason: string }) => void;
   'chat:reply': (reply: ChatReply) => void;

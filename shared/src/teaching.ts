@@ -3,6 +3,7 @@ import { Type, type Static } from 'typebox';
 import { LIMITS } from './limits.js';
 import { GradeRelease, WorkStatus } from './grading.js';
 import { RubricScores } from './rubrics.js';
+import { FileSummary } from './files.js';
 
 export { LIMITS };
 
@@ -82,6 +83,8 @@ export const OwnSubmission = Type.Object(
      * view only; null while held, ungraded or graded without the rubric.
      */
     rubricScores: Type.Optional(Type.Union([RubricScores, Type.Null()])),
+    /** The files handed in with it (DESIGN §18), in upload order. */
+    files: Type.Optional(Type.Array(FileSummary)),
   },
   { additionalProperties: false },
 );
@@ -166,6 +169,8 @@ export const Submission = Type.Object(
     gradedBy: Type.Union([PersonRef, Type.Null()]),
     /** The level chosen per criterion when graded by the rubric (DESIGN §17); null otherwise. */
     rubricScores: Type.Union([RubricScores, Type.Null()]),
+    /** The files handed in with it (DESIGN §18), in upload order; in the teacher's list. */
+    files: Type.Optional(Type.Array(FileSummary)),
   },
   { additionalProperties: false },
 );
@@ -173,7 +178,14 @@ export type Submission = Static<typeof Submission>;
 export const SubmissionList = Type.Array(Submission);
 
 export const CreateSubmissionBody = Type.Object(
-  { content: Text(LIMITS.submissionContent) },
+  {
+    content: Text(LIMITS.submissionContent),
+    /**
+     * Files to hand in with it (DESIGN §18): the student's own ready uploads for this assignment;
+     * one still uploading is 409 files_not_ready, and nothing is submitted.
+     */
+    fileIds: Type.Optional(Type.Array(Uuid, { maxItems: 1000 })),
+  },
   { additionalProperties: false },
 );
 export type CreateSubmissionBody = Static<typeof CreateSubmissionBody>;

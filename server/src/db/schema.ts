@@ -503,3 +503,50 @@ export const assignmentRevisions = pgTable('assignment_revisions', {
     .references(() => assignments.id, { onDelete: 'cascade' }),
   sequence: integer('sequence').notNull().default(0),
 });
+
+/**
+ * Attachments (DESIGN §18): one row per upload, made pending (with its declared size, checked
+ * against the limits and the uploader's quota) before a byte is stored, ready once every byte is
+ * and its type was sniffed. The parents are nulled rather than cascaded when an account, a course
+ * or an assignment is deleted for good: the files module's sweep then removes the bytes and the row.
+ */
+export const files = pgTable(
+  'files',
+  {
+    /** Also the tus upload's id and the storage key. */
+    id: uuid('id').primaryKey(),
+    uploaderId: uuid('uploader_id').references(() => profiles.id, { onDelete: 'set null' }),
+    /** assignment | submission | feedback (post and comment later, DESIGN §19). */
+    purpose: text('purpose').notNull(),
+    /** The assignment it belongs to, for every purpose so far. */
+    targetId: uuid('target_id').references(() => assignments.id, { onDelete: 'set null' }),
+    /** The student whose work (submission) or feedback it is; null on materials. */
+    studentId: uuid('student_id').references(() => profiles.id, { onDelete: 'set null' }),
+    courseId: uuid('course_id').references(() => courses.id, { onDelete: 'set null' }),
+    /** The submission that handed it in (a submit's fileIds); null while the student may still remove it. */
+    submissionId: uuid('submission_id').references(() => submissions.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    declaredSize: bigint('declared_size', { mode: 'number' }).notNull(),
+    receivedSize: bigint('received_size', { mode: 'number' }).notNull().default(0),
+    /** Bytes as stored and served once ready (a JPEG less its EXIF); null while pending. */
+    storedSize: bigint('stored_size', { mode: 'number' }),
+    /** Sniffed from the bytes when the upload ends; null while pending. */
+    mime: text('mime'),
+    status: text('status').notNull().default('pending'),
+    storageKey: text('storage_key').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    readyAt: timestamp('ready_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('files_target_idx').on(t.targetId, t.purpose),
+    index('files_uploader_idx').on(t.uploaderId),
+    index('files_submission_idx').on(t.submissionId),
+    index('files_status_created_idx').on(t.status, t.createdAt),
+    check('files_status_check', sql`${t.status} in ('pending', 'ready')`),
+    check(
+      'files_purpose_check',
+      sql`${t.purpose} in ('assignment', 'submission', 'feedback', 'post', 'comment')`,
+    ),
+    check('files_size_check', sql`${t.declaredSize} >= 0 and ${t.receivedSize} >= 0`),
+  ],
+);

@@ -6,6 +6,7 @@ import {
   type SubmissionHistoryEntry,
   type SubmissionView,
 } from '@classwave/shared';
+import { filesOfSubmissions } from '../files/service.js';
 import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import { isoText, type Database, type Statement, type Tx } from '../db/client.js';
@@ -78,7 +79,7 @@ export function createSubmissionViewService({
   database,
   clock,
 }: {
-  database: Pick<Database, 'rows'>;
+  database: Pick<Database, 'rows' | 'db'>;
   clock: Clock;
 }) {
   return {
@@ -136,6 +137,7 @@ export function createSubmissionViewService({
                 content: row.content ?? '',
                 submittedAt,
                 receipt: { id: receiptId(graded.id), at: submittedAt },
+                files: (await filesOfSubmissions(database.db, [graded.id])).get(graded.id) ?? [],
               }
             : null,
         history,

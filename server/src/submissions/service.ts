@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { ErrorCode, minutesLate } from '@classwave/shared';
+import { minutesLate } from '@classwave/shared';
 import type { CreateSubmissionBody, OwnSubmission, RubricScores, Submission } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
@@ -7,19 +7,24 @@ import { isoText, type Database, type Statement, type Tx } from '../db/client.js
 import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
 import { PG, pgCode } from '../db/errors.js';
-import { assignments, courseMembers, courses, profiles, submissions } from '../db/schema.js';
-import { AppError, conflict, notFound } from '../http/errors.js';
-import { requireActiveMember, requireStudent } from '../policies.js';
+import { assignments, profiles, submissions } from '../db/schema.js';
+import { conflict, notFound } from '../http/errors.js';
 import { requireOwnerOf } from '../classes/visibility.js';
 import { toOwnSubmission } from '../assignments/queries.js';
 import { deleteDraft, lockStudentWork } from './drafts.js';
 import { createGradeClearing } from './clear-grade.js';
 import { createGradeWrites } from './grades.js';
 import { recordSubmissionEvent } from './history.js';
+import { requireOpen, submitTarget } from './rules.js';
+import { attachFiles, filesOfSubmissions } from '../files/service.js';
 import { asReturned, toSubmission } from './views.js';
 
 const ALREADY_SUBMITTED = 'You have already submitted this assignment.';
-const CLOSED = 'This assignment closed at its due time, so it no longer takes submissions.';
+
+/** The submission with the files handed in with it (DESIGN §18). */
+async function withFiles(tx: Tx, submission: OwnSubmission): Promise<OwnSubmission> {
+  return { ...submission, files: (await filesOfSubmissions(tx, [submission.id])).get(submission.id) ?? [] };
+}
 
 /** A submission in the teacher's list, as `teacherListStatement` builds it in JSON. */
 interface TeacherListItem {
@@ -107,29 +112,11 @@ export function createSubmissionService({
       body: CreateSubmissionBody,
       idempotencyKey?: string,
     ): Promise<{ submission: OwnSubmission; created: boolean }> {
-      requireStudent(caller, 'submit assignments');
-      // The student's name comes with the assignment check: one round trip, outside the transaction.
-      const [target] = await db
-        .select({
-          teacherId: courses.teacherId,
-          dueDate: assignments.dueDate,
-          closesAtDue: assignments.closesAtDue,
-          studentName: sql<string>`(select ${profiles.fullName} from ${profiles} where ${profiles.id} = ${caller.userId})`,
-          membership: courseMembers.status,
-        })
-        .from(assignments)
-        .innerJoin(courses, eq(courses.id, assignments.courseId))
-        .leftJoin(
-          courseMembers,
-          and(eq(courseMembers.courseId, courses.id), eq(courseMembers.studentId, caller.userId)),
-        )
-        .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)));
-      requireActiveMember(target, 'submit to it');
-      const { teacherId, studentName, dueDate } = target!;
+      const target = await submitTarget(db, caller, assignmentId);
+      const { teacherId, studentName } = target;
       const now = clock.now();
       // A keyed repeat of a submit that made it before the due time is answered in the transaction.
-      if (!idempotencyKey && target.closesAtDue && now.getTime() > dueDate.getTime())
-        throw new AppError(409, ErrorCode.assignmentClosed, CLOSED);
+      if (!idempotencyKey) requireOpen(target, now);
       let own: { submission: OwnSubmission; created: boolean };
       try {
         own = await outbox.transaction(async (tx, record) => {
@@ -144,9 +131,12 @@ export function createSubmissionService({
           const repeat = idempotencyKey
             ? await submissionWithKey(tx, assignmentId, caller.userId, idempotencyKey)
             : undefined;
-          if (repeat) return { submission: toOwnSubmission(repeat, current.dueDate), created: false };
-          if (current.closesAtDue && now.getTime() > current.dueDate.getTime())
-            throw new AppError(409, ErrorCode.assignmentClosed, CLOSED);
+          if (repeat)
+            return {
+              submission: await withFiles(tx, toOwnSubmission(repeat, current.dueDate)),
+              created: false,
+            };
+          requireOpen(current, now);
           // A draft save racing this submit waits, or finishes first (its draft is deleted below).
           await lockStudentWork(tx, assignmentId, caller.userId);
           let [row] = await tx
@@ -166,7 +156,11 @@ export function createSubmissionService({
             const raced = idempotencyKey
               ? await submissionWithKey(tx, assignmentId, caller.userId, idempotencyKey)
               : undefined;
-            if (raced) return { submission: toOwnSubmission(raced, current.dueDate), created: false };
+            if (raced)
+              return {
+                submission: await withFiles(tx, toOwnSubmission(raced, current.dueDate)),
+                created: false,
+              };
             // A grade for missing work is there (DESIGN §17): the submit fills that row in and
             // keeps its grade, which the teacher may change now that there is work to read.
             [row] = await tx
@@ -188,6 +182,13 @@ export function createSubmissionService({
               .returning();
             if (!row) throw conflict(ALREADY_SUBMITTED);
           }
+          // Every file stored and the student's, or nothing is submitted (DESIGN §18).
+          await attachFiles(tx, {
+            studentId: caller.userId,
+            assignmentId,
+            submissionId: row.id,
+            fileIds: body.fileIds ?? [],
+          });
           await deleteDraft(tx, assignmentId, caller.userId);
           await recordSubmissionEvent(tx, row, 'submitted', now);
           // The student's tabs hear only the grade they were given (a held one is not theirs yet);
@@ -216,7 +217,7 @@ export function createSubmissionService({
               audience.owner(teacherId),
             );
           }
-          return { submission: toOwnSubmission(row, current.dueDate), created: true };
+          return { submission: await withFiles(tx, toOwnSubmission(row, current.dueDate)), created: true };
         });
       } catch (error) {
         // The assignment was deleted between the check and the insert.
@@ -248,7 +249,12 @@ export function createSubmissionService({
           'Assignment',
         );
       const list = JSON.parse(row!.subs ?? '[]') as TeacherListItem[];
+      const handedIn = await filesOfSubmissions(
+        db,
+        list.map((s) => s.id),
+      );
       return list.map((s) => ({
+        files: handedIn.get(s.id) ?? [],
         id: s.id,
         assignmentId,
         studentId: s.studentId,

@@ -12,6 +12,7 @@ import {
   submit,
   type Actor,
 } from '../support/factories.js';
+import { TUS, createUpload, tusMetadata, uploadFile } from '../support/uploads.js';
 
 /**
  * Who may do what (spec §6, DESIGN §6): every teaching endpoint × every kind of caller → the
@@ -108,7 +109,88 @@ interface Fixture {
   returnId?: string;
   /** Scores choosing every criterion's top level of the assignment's rubric (rows that `prepare` one). */
   scores?: Record<string, string>;
+  /** A file of the row's own (DESIGN §18: rows that `prepare` one). */
+  fileId?: string;
 }
+
+/** The owner's course: a second assignment, student A's file on it handed in with a submit. */
+async function handedInFile(f: Fixture): Promise<Partial<Fixture>> {
+  const second = await createAssignment(t, owner, f.course);
+  const fileId = await uploadFile(
+    t,
+    studentA,
+    { purpose: 'submission', targetId: second.id, name: 'work.txt' },
+    Buffer.from('work'),
+  );
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/assignments/${second.id}/submissions`,
+    headers: studentA.headers,
+    payload: { content: 'Attached', fileIds: [fileId] },
+  });
+  if (res.statusCode !== 201) throw new Error(`handedInFile: ${res.statusCode} ${res.body}`);
+  return { fileId };
+}
+/** Student A's file on the fixture's course, not handed in (a second assignment, no submit). */
+async function unsubmittedFile(f: Fixture): Promise<Partial<Fixture>> {
+  const second = await createAssignment(t, owner, f.course);
+  const fileId = await uploadFile(
+    t,
+    studentA,
+    { purpose: 'submission', targetId: second.id, name: 'draft.txt' },
+    Buffer.from('draft'),
+  );
+  return { fileId };
+}
+/** The owner's materials on the fixture's assignment. */
+async function materials(f: Fixture): Promise<Partial<Fixture>> {
+  const fileId = await uploadFile(
+    t,
+    owner,
+    { purpose: 'assignment', targetId: f.assignment.id, name: 'sheet.txt' },
+    Buffer.from('sheet'),
+  );
+  return { fileId };
+}
+/** Feedback for student A on the fixture's assignment, its grade held (manual release). */
+async function heldFeedback(f: Fixture): Promise<Partial<Fixture>> {
+  await t.app.inject({
+    method: 'PATCH',
+    url: `/api/assignments/${f.assignment.id}`,
+    headers: owner.headers,
+    payload: { gradeRelease: 'manual' },
+  });
+  const graded = await t.app.inject({
+    method: 'PATCH',
+    url: `/api/submissions/${f.submission.id}`,
+    headers: owner.headers,
+    payload: { grade: 7, baseVersion: 0 },
+  });
+  if (graded.statusCode !== 200) throw new Error(`heldFeedback: ${graded.statusCode} ${graded.body}`);
+  const fileId = await uploadFile(
+    t,
+    owner,
+    { purpose: 'feedback', targetId: f.assignment.id, studentId: studentA.id, name: 'notes.txt' },
+    Buffer.from('notes'),
+  );
+  return { fileId };
+}
+/** Student B's upload to the fixture's assignment, created and half sent. */
+async function pendingUpload(f: Fixture): Promise<Partial<Fixture>> {
+  const created = await createUpload(
+    t,
+    studentB,
+    { purpose: 'submission', targetId: f.assignment.id, name: 'half.bin' },
+    4,
+  );
+  if (created.statusCode !== 201) throw new Error(`pendingUpload: ${created.statusCode} ${created.body}`);
+  return { fileId: String(created.headers.location).split('/').pop()! };
+}
+/** Only `who` gets `status`; other signed-in callers 404 (a file's existence does not leak). */
+const only = (answers: Partial<Record<Who, number>>): Record<Who, number> => ({
+  ...everyoneSignedIn(404),
+  ...answers,
+});
 
 /** A 10-point rubric of one criterion on the fixture's assignment (DESIGN §17); its top level as scores. */
 async function withRubric(f: Fixture): Promise<Partial<Fixture>> {
@@ -200,8 +282,9 @@ interface Row {
     f: Fixture,
     who: Who,
   ) => {
-    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
     url: string;
+    body?: Buffer;
     payload?: object;
     headers?: Record<string, string>;
   };
@@ -760,16 +843,113 @@ const table: Row[] = [
     request: () => ({ method: 'GET', url: `/api/calendar/${'x'.repeat(43)}.ics` }),
     expected: anyone(404),
   },
+  // Attachments (DESIGN §18): the uploader A, the member B, the former member (removed from the
+  // course's rooms as one who left), the others; a file answers 404 to anyone who may not see it.
+  {
+    endpoint: 'POST /api/uploads (a submission file)',
+    request: (f) => ({
+      method: 'POST',
+      url: '/api/uploads',
+      headers: {
+        ...TUS,
+        'upload-length': '4',
+        'upload-metadata': tusMetadata({ purpose: 'submission', targetId: f.assignment.id, name: 'a.txt' }),
+      },
+    }),
+    // A has submitted already; the former member is told why (not_a_member); teachers hand in no work.
+    expected: { ...byMembership(201, 403, 403), studentA: 409, formerMember: 403 },
+  },
+  {
+    endpoint: 'POST /api/uploads (materials)',
+    request: (f) => ({
+      method: 'POST',
+      url: '/api/uploads',
+      headers: {
+        ...TUS,
+        'upload-length': '4',
+        'upload-metadata': tusMetadata({ purpose: 'assignment', targetId: f.assignment.id, name: 'a.txt' }),
+      },
+    }),
+    expected: { ...teachersOnly(201), otherTeacher: 404 },
+  },
+  {
+    endpoint: 'HEAD /api/uploads/:id',
+    prepare: pendingUpload,
+    request: (f) => ({ method: 'HEAD', url: `/api/uploads/${f.fileId}`, headers: TUS }),
+    expected: only({ studentB: 200 }),
+  },
+  {
+    endpoint: 'PATCH /api/uploads/:id',
+    prepare: pendingUpload,
+    request: (f) => ({
+      method: 'PATCH',
+      url: `/api/uploads/${f.fileId}`,
+      headers: { ...TUS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      body: Buffer.from('data'),
+    }),
+    expected: only({ studentB: 204 }),
+  },
+  {
+    endpoint: 'DELETE /api/uploads/:id',
+    prepare: pendingUpload,
+    request: (f) => ({ method: 'DELETE', url: `/api/uploads/${f.fileId}`, headers: TUS }),
+    expected: only({ studentB: 204 }),
+  },
+  {
+    endpoint: 'GET /api/files/:id (a handed-in submission file)',
+    prepare: handedInFile,
+    request: (f) => ({ method: 'GET', url: `/api/files/${f.fileId}` }),
+    expected: only({ studentA: 200, owner: 200 }),
+  },
+  {
+    endpoint: 'GET /api/files/:id (work not handed in)',
+    prepare: unsubmittedFile,
+    request: (f) => ({ method: 'GET', url: `/api/files/${f.fileId}` }),
+    expected: only({ studentA: 200 }),
+  },
+  {
+    endpoint: 'GET /api/files/:id (materials)',
+    prepare: materials,
+    request: (f) => ({ method: 'GET', url: `/api/files/${f.fileId}` }),
+    expected: byMembership(200, 200, 404),
+  },
+  {
+    endpoint: 'GET /api/files/:id (feedback of a held grade)',
+    prepare: heldFeedback,
+    request: (f) => ({ method: 'GET', url: `/api/files/${f.fileId}` }),
+    expected: only({ owner: 200 }),
+  },
+  {
+    endpoint: 'DELETE /api/files/:id (work not handed in)',
+    prepare: unsubmittedFile,
+    request: (f) => ({ method: 'DELETE', url: `/api/files/${f.fileId}` }),
+    expected: only({ studentA: 204 }),
+  },
+  {
+    endpoint: 'DELETE /api/files/:id (a handed-in file)',
+    prepare: handedInFile,
+    request: (f) => ({ method: 'DELETE', url: `/api/files/${f.fileId}` }),
+    expected: only({}),
+  },
+  {
+    endpoint: 'GET /api/assignments/:id/submissions.zip',
+    request: (f) => ({ method: 'GET', url: `/api/assignments/${f.assignment.id}/submissions.zip` }),
+    expected: byMembership(403, 200, 404),
+  },
 ];
 
 describe.each(table)('$endpoint', ({ prepare, request, expected }) => {
   it.each(Object.entries(expected) as Array<[Who, number]>)('answers %s with %i', async (who, status) => {
     const base = await fixture();
     const f = { ...base, ...(prepare ? await prepare(base) : {}) };
-    const { headers, ...rest } = request(f, who);
-    const res = await t.app.inject({ ...rest, headers: { ...headers, ...headersOf(who) } });
+    const { headers, body, ...rest } = request(f, who);
+    const res = await t.app.inject({
+      ...rest,
+      ...(body ? { payload: body } : {}),
+      headers: { ...headers, ...headersOf(who) },
+    });
     expect(res.statusCode, res.body).toBe(status);
-    if (status >= 400)
+    if (status >= 400 && rest.method !== 'HEAD')
       expect(res.json()).toMatchObject({
         statusCode: status,
         code: expect.any(String),

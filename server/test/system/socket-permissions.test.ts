@@ -41,6 +41,7 @@ import {
   type HandshakeExtras,
   type Recorder,
 } from '../support/sockets.js';
+import { createUpload, patchUpload, uploadFile } from '../support/uploads.js';
 
 /**
  * Who may do what over the socket (spec §6, DESIGN §8), the socket half of permissions.test.ts:
@@ -717,6 +718,7 @@ const questionOf = (h: Heard) => (h.args[0] as { question?: string } | undefined
 const dataOf = (h: Heard) =>
   (h.args[0] as LiveEvent | undefined)?.data as Record<string, unknown> | undefined;
 const idOf = (h: Heard) => dataOf(h)?.id as string | undefined;
+const fileIdOf = (h: Heard) => (dataOf(h)?.file as { id?: string } | undefined)?.id;
 /** A member:* event about this course and student. */
 const memberEvent = (type: string, courseId: () => string, studentId: () => string) => (h: Heard) => {
   const data = dataOf(h) as { course?: { id: string }; member?: { student: { id: string } } } | undefined;
@@ -744,6 +746,9 @@ describe('who hears each server event', () => {
     missing: Assignment;
     missingGradeId: string;
     signedOut: string;
+    /** Student A's upload in progress (its tus URL), and the owner's feedback file on the held grade. */
+    upload: string;
+    feedback: string;
   };
   let firstEventId = 0;
   const owner = () => actors.owner.headers;
@@ -819,6 +824,50 @@ describe('who hears each server event', () => {
       act: async () => {
         state.assignment = await createAssignment(t, actors.owner, state.course, { maxPoints: 10 });
         return (h) => h.name === 'assignment:created' && idOf(h) === state.assignment.id;
+      },
+      hears: studentAAndOwner,
+    },
+    {
+      event: 'file:ready',
+      when: 'the owner adds materials to the assignment',
+      act: async () => {
+        const id = await uploadFile(
+          t,
+          actors.owner,
+          { purpose: 'assignment', targetId: state.assignment.id, name: 'sheet.pdf' },
+          Buffer.from('%PDF-1.4 sheet'),
+        );
+        return (h) => h.name === 'file:ready' && fileIdOf(h) === id;
+      },
+      hears: studentAAndOwner,
+    },
+    {
+      event: 'upload:progress',
+      when: "student A's upload to it moves (a first chunk of two)",
+      act: async () => {
+        const created = await createUpload(
+          t,
+          actors.studentA,
+          { purpose: 'submission', targetId: state.assignment.id, name: 'answer.bin' },
+          8,
+        );
+        state.upload = String(created.headers.location);
+        const sent = await patchUpload(t, actors.studentA, state.upload, 0, Buffer.from('1234'));
+        expect(sent.statusCode).toBe(204);
+        const id = state.upload.split('/').pop();
+        return (h) => h.name === 'upload:progress' && dataOf(h)?.fileId === id;
+      },
+      // The teacher's panel: not the student's own tabs, nor anyone else's.
+      hears: onlyOwner,
+    },
+    {
+      event: 'file:ready',
+      when: 'the last byte of that upload arrives',
+      act: async () => {
+        const sent = await patchUpload(t, actors.studentA, state.upload, 4, Buffer.from('5678'));
+        expect(sent.statusCode).toBe(204);
+        const id = state.upload.split('/').pop();
+        return (h) => h.name === 'file:ready' && fileIdOf(h) === id;
       },
       hears: studentAAndOwner,
     },
@@ -974,6 +1023,20 @@ describe('who hears each server event', () => {
       hears: onlyOwner,
     },
     {
+      event: 'file:ready',
+      when: 'the owner adds a feedback file for student A while that grade is held',
+      act: async () => {
+        state.feedback = await uploadFile(
+          t,
+          actors.owner,
+          { purpose: 'feedback', targetId: state.held.id, studentId: actors.studentA.id, name: 'notes.txt' },
+          Buffer.from('Feedback'),
+        );
+        return (h) => h.name === 'file:ready' && fileIdOf(h) === state.feedback;
+      },
+      hears: onlyOwner,
+    },
+    {
       event: 'submission:graded',
       when: 'the owner returns it and the undo window ends',
       act: async () => {
@@ -995,6 +1058,20 @@ describe('who hears each server event', () => {
           dataOf(h)?.returnedAt !== null;
       },
       hears: studentAAndOwner,
+    },
+    {
+      event: 'file:ready',
+      when: 'that Return (the row above) brings student A the feedback file',
+      act: async () => {
+        // The owner's own file:ready of that upload (the row before last) is another event.
+        const ownerCopy = observers.owner.heard.find(
+          (h) => h.name === 'file:ready' && fileIdOf(h) === state.feedback,
+        );
+        const eventId = (h: Heard) => (h.args[0] as LiveEvent).id;
+        return (h) =>
+          h.name === 'file:ready' && fileIdOf(h) === state.feedback && eventId(h) !== eventId(ownerCopy!);
+      },
+      hears: onlyStudentA,
     },
     {
       event: 'course:updated',
@@ -1414,6 +1491,7 @@ describe('who hears each server event', () => {
         e.type === 'assignment:updated' && (e.data as Assignment).submission !== null;
       const courseRoomOnly = (e: LiveEvent) =>
         (e.type.startsWith('assignment:') && !ownView(e)) ||
+        (e.type === 'file:ready' && (e.data as { purpose: string }).purpose === 'assignment') ||
         e.type === 'course:updated' ||
         e.type === 'course:categories';
       expect(replayed.map((e) => e.type)).toEqual(heard.filter((e) => !courseRoomOnly(e)).map((e) => e.type));

@@ -1,0 +1,255 @@
+import type { Readable } from 'node:stream';
+import { ZipArchive } from 'archiver';
+import { and, asc, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import { ErrorCode, type FileSummary } from '@classwave/shared';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Caller } from '../auth/caller.js';
+import { requireOwnerOf } from '../classes/visibility.js';
+import type { Db, Tx } from '../db/client.js';
+import { assignments, courses, files, profiles, submissions } from '../db/schema.js';
+import { AppError, badRequest, notFound } from '../http/errors.js';
+import { fileWithParents, mayRemove, maySee } from './access.js';
+import { cleanFileName } from './names.js';
+import { fileHeaders, rangeOf } from './download.js';
+import type { FileStorage } from './storage.js';
+import type { Uploads } from './uploads.js';
+import { toSummary } from './views.js';
+
+const NOT_FOUND = 'File not found.';
+
+/** What a download answers: the bytes with their headers, or a redirect to the object store. */
+export type Download =
+  | { kind: 'bytes'; status: 200 | 206; headers: Record<string, string>; body: Readable }
+  | { kind: 'redirect'; headers: Record<string, string>; location: string };
+
+/**
+ * A submit's files (DESIGN §18), checked in its transaction and attached to the submission: every
+ * one the student's own ready file for this assignment, none handed in already. A pending one is
+ * 409 files_not_ready, so no receipt is issued before every file is stored.
+ */
+export async function attachFiles(
+  tx: Tx,
+  input: { studentId: string; assignmentId: string; submissionId: string; fileIds: readonly string[] },
+): Promise<void> {
+  const ids = [...new Set(input.fileIds)];
+  if (ids.length === 0) return;
+  const rows = await tx.select().from(files).where(inArray(files.id, ids)).for('update');
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  for (const id of ids) {
+    const row = byId.get(id);
+    if (
+      !row ||
+      row.uploaderId !== input.studentId ||
+      row.purpose !== 'submission' ||
+      row.targetId !== input.assignmentId ||
+      (row.submissionId !== null && row.submissionId !== input.submissionId)
+    )
+      throw badRequest(`body.fileIds: ${id} is not one of your files for this assignment`);
+    if (row.status !== 'ready')
+      throw new AppError(
+        409,
+        ErrorCode.filesNotReady,
+        `The file "${row.name}" is still uploading; submit once it is stored.`,
+      );
+  }
+  await tx.update(files).set({ submissionId: input.submissionId }).where(inArray(files.id, ids));
+}
+
+/** The files handed in with each of these submissions, in upload order. */
+export async function filesOfSubmissions(
+  db: Db | Tx,
+  submissionIds: string[],
+): Promise<Map<string, FileSummary[]>> {
+  const bySubmission = new Map<string, FileSummary[]>();
+  if (submissionIds.length === 0) return bySubmission;
+  const rows = await db
+    .select()
+    .from(files)
+    .where(and(inArray(files.submissionId, submissionIds), eq(files.status, 'ready')))
+    .orderBy(asc(files.createdAt), asc(files.id));
+  for (const row of rows) {
+    const list = bySubmission.get(row.submissionId!) ?? [];
+    list.push(toSummary(row));
+    bySubmission.set(row.submissionId!, list);
+  }
+  return bySubmission;
+}
+
+/** Every file a user uploaded, for "Download my data" (DESIGN §15, §18). */
+export async function filesOfUser(db: Db | Tx, userId: string) {
+  const rows = await db
+    .select()
+    .from(files)
+    .where(and(eq(files.uploaderId, userId), eq(files.status, 'ready')))
+    .orderBy(asc(files.createdAt), asc(files.id));
+  return rows.map((r) => ({
+    ...toSummary(r),
+    purpose: r.purpose,
+    assignmentId: r.targetId,
+    uploadedAt: r.createdAt.toISOString(),
+  }));
+}
+
+/** Downloads, removals and the teacher's zip (DESIGN §18). */
+export function createFileService({
+  db,
+  storage,
+  uploads,
+  log,
+}: {
+  db: Db;
+  storage: FileStorage;
+  uploads: Uploads;
+  log: FastifyBaseLogger;
+}) {
+  return {
+    /** The file if the caller may see it (404 otherwise), as bytes (a Range of them) or a presigned redirect. */
+    async download(
+      caller: Caller,
+      id: string,
+      options: { inline: boolean; range?: string },
+    ): Promise<Download> {
+      const row = await fileWithParents(db, id, caller.userId);
+      if (!maySee(caller, row)) throw notFound(NOT_FOUND);
+      const { file } = row;
+      const size = file.storedSize ?? 0;
+      const headers = fileHeaders(
+        { name: file.name, mime: file.mime ?? 'application/octet-stream' },
+        options.inline,
+      );
+      if (storage.presign) {
+        const location = await storage.presign(file.storageKey, {
+          contentType: headers['content-type']!,
+          contentDisposition: headers['content-disposition']!,
+        });
+        return { kind: 'redirect', headers, location };
+      }
+      const range = rangeOf(options.range, size);
+      const body = await storage.open(file.storageKey, range);
+      if (!range)
+        return { kind: 'bytes', status: 200, headers: { ...headers, 'content-length': String(size) }, body };
+      return {
+        kind: 'bytes',
+        status: 206,
+        headers: {
+          ...headers,
+          'content-length': String(range.end - range.start + 1),
+          'content-range': `bytes ${range.start}-${range.end}/${size}`,
+        },
+        body,
+      };
+    },
+
+    /** Its uploader removes it while its parent may change (access.ts); anyone else, 404. */
+    async remove(caller: Caller, id: string): Promise<void> {
+      const row = await fileWithParents(db, id, caller.userId);
+      if (!mayRemove(caller, row)) throw notFound(NOT_FOUND);
+      const [gone] = await db
+        .delete(files)
+        .where(and(eq(files.id, id), row.file.submissionId ? undefined : isNull(files.submissionId)))
+        .returning();
+      if (!gone) throw notFound(NOT_FOUND);
+      await removeBytes(gone);
+    },
+
+    /**
+     * Every handed-in file of an assignment as one zip, a folder per student ("Name (id8)/file"),
+     * streamed as it is read (DESIGN §18); the course's teacher only.
+     */
+    async submissionsZip(caller: Caller, assignmentId: string): Promise<{ name: string; body: Readable }> {
+      const [assignment] = await db
+        .select({
+          title: assignments.title,
+          id: courses.id,
+          teacherId: courses.teacherId,
+          deletedAt: assignments.deletedAt,
+        })
+        .from(assignments)
+        .innerJoin(courses, eq(courses.id, assignments.courseId))
+        .where(eq(assignments.id, assignmentId));
+      await requireOwnerOf(db, caller, assignment, 'download its submissions', 'Assignment');
+      const rows = await db
+        .select({ file: files, studentName: profiles.fullName })
+        .from(files)
+        .innerJoin(submissions, eq(submissions.id, files.submissionId))
+        .innerJoin(profiles, eq(profiles.id, files.studentId))
+        .where(
+          and(eq(files.targetId, assignmentId), eq(files.purpose, 'submission'), eq(files.status, 'ready')),
+        )
+        .orderBy(asc(profiles.fullName), asc(files.createdAt));
+      const zip = new ZipArchive({ zlib: { level: 6 } });
+      const used = new Set<string>();
+      void (async () => {
+        for (const { file, studentName } of rows) {
+          const folder = cleanFileName(`${studentName} (${file.studentId!.slice(0, 8)})`) ?? file.studentId!;
+          let entry = `${folder}/${file.name}`;
+          for (let n = 2; used.has(entry); n++) entry = `${folder}/${n} ${file.name}`;
+          used.add(entry);
+          zip.append(await storage.open(file.storageKey), {
+            name: entry,
+            date: file.readyAt ?? file.createdAt,
+          });
+        }
+        await zip.finalize();
+      })().catch((err: unknown) => {
+        log.warn({ err, assignmentId }, 'submissions zip failed');
+        zip.abort();
+      });
+      const name = `${cleanFileName(assignment!.title.replace(/[^\p{L}\p{N} ._-]/gu, '_')) ?? 'submissions'}.zip`;
+      return { name, body: zip };
+    },
+
+    /**
+     * The daily sweep: uploads left pending for a day, and files whose parent is gone for good (an
+     * account deleted, the bin purged: the foreign keys nulled), lose their bytes and their row.
+     */
+    async sweep(tx: Tx, now: Date): Promise<number> {
+      const dayAgo = new Date(now.getTime() - 24 * 3600 * 1000);
+      const doomed = await tx
+        .select()
+        .from(files)
+        .where(
+          or(
+            and(eq(files.status, 'pending'), lte(files.createdAt, dayAgo)),
+            isNull(files.uploaderId),
+            isNull(files.courseId),
+            isNull(files.targetId),
+            and(inArray(files.purpose, ['submission', 'feedback']), isNull(files.studentId)),
+          ),
+        )
+        .limit(500);
+      for (const row of doomed) {
+        await removeBytes(row);
+        await tx.delete(files).where(eq(files.id, row.id));
+      }
+      return doomed.length;
+    },
+  };
+
+  async function removeBytes(row: typeof files.$inferSelect): Promise<void> {
+    // Staged bytes too: a crash between storing a finished upload and clearing its staging copy.
+    await uploads.discard(row.id);
+    if (row.status === 'ready')
+      await storage
+        .remove(row.storageKey)
+        .catch((err: unknown) => log.warn({ err, id: row.id }, 'file bytes not removed'));
+  }
+}
+export type FileService = ReturnType<typeof createFileService>;
+
+/** Feedback files the student may see from now on (a Return's transaction). */
+export async function releasedFeedback(tx: Tx, assignmentId: string, studentId: string, now: Date) {
+  return tx
+    .select()
+    .from(files)
+    .where(
+      and(
+        eq(files.targetId, assignmentId),
+        eq(files.studentId, studentId),
+        eq(files.purpose, 'feedback'),
+        eq(files.status, 'ready'),
+        isNotNull(files.readyAt),
+        lte(files.readyAt, now),
+      ),
+    );
+}

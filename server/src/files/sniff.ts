@@ -1,0 +1,111 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { PassThrough, type Readable } from 'node:stream';
+import { fileTypeFromFile } from 'file-type';
+
+/**
+ * What a finished upload's bytes are (DESIGN §18): sniffed from its content, never from its name
+ * or the type the client sent. Formats with a signature come from `file-type`; what has none is
+ * text only when it is valid UTF-8 with no NUL (markup is named as such, to be served as bytes
+ * only), anything else application/octet-stream.
+ */
+export async function sniffType(file: string): Promise<string> {
+  const found = await fileTypeFromFile(file);
+  if (found) return found.mime;
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let head = '';
+  try {
+    for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+      if (chunk.includes(0)) return 'application/octet-stream';
+      const text = decoder.decode(chunk, { stream: true });
+      if (head.length < 1024) head += text.slice(0, 1024);
+    }
+    decoder.decode();
+  } catch {
+    return 'application/octet-stream';
+  }
+  return markupType(head) ?? 'text/plain';
+}
+
+/** HTML, SVG or XML by how the text begins: kept as their type, never served as it. */
+function markupType(head: string): string | undefined {
+  const start = head
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .slice(0, 512)
+    .toLowerCase();
+  if (!start.startsWith('<')) return undefined;
+  if (/<svg[\s>]/.test(start)) return 'image/svg+xml';
+  if (/^<(!doctype html|html|head|body|script|iframe|meta|!--)/.test(start)) return 'text/html';
+  if (start.startsWith('<?xml')) return 'application/xml';
+  return 'text/html';
+}
+
+/**
+ * The byte ranges of a JPEG's EXIF (APP1 segments that begin `Exif\0\0`), found by walking the
+ * segments before the image data. The photo's location lives there; removing whole segments
+ * changes no other byte (never re-encoded, DESIGN §18).
+ */
+export async function exifSegments(file: string): Promise<{ start: number; end: number }[]> {
+  const handle = await open(file, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    const read = async (at: number, length: number) => {
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(buffer, 0, length, at);
+      return buffer.subarray(0, bytesRead);
+    };
+    const soi = await read(0, 2);
+    if (soi[0] !== 0xff || soi[1] !== 0xd8) return [];
+    const found: { start: number; end: number }[] = [];
+    let at = 2;
+    while (at + 4 <= size) {
+      const header = await read(at, 10);
+      if (header[0] !== 0xff) break;
+      const marker = header[1]!;
+      if (marker === 0xff) {
+        at += 1; // fill byte
+        continue;
+      }
+      // Start of scan (image data follows) or end of image: no more metadata segments.
+      if (marker === 0xda || marker === 0xd9) break;
+      if ((marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) {
+        at += 2;
+        continue;
+      }
+      const length = header.readUInt16BE(2);
+      if (length < 2) break;
+      const end = at + 2 + length;
+      if (marker === 0xe1 && header.subarray(4, 10).equals(Buffer.from('Exif\0\0', 'latin1')))
+        found.push({ start: at, end: Math.min(end, size) });
+      at = end;
+    }
+    return found;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The file's bytes less the `cut` ranges (sorted, not overlapping), as one stream. */
+export function withoutRanges(file: string, size: number, cut: { start: number; end: number }[]): Readable {
+  if (cut.length === 0) return createReadStream(file);
+  const out = new PassThrough();
+  const keep: { start: number; end: number }[] = [];
+  let from = 0;
+  for (const range of cut) {
+    if (range.start > from) keep.push({ start: from, end: range.start });
+    from = range.end;
+  }
+  if (from < size) keep.push({ start: from, end: size });
+  void (async () => {
+    try {
+      for (const part of keep)
+        for await (const chunk of createReadStream(file, { start: part.start, end: part.end - 1 }))
+          if (!out.write(chunk)) await new Promise((resolve) => out.once('drain', resolve));
+      out.end();
+    } catch (error) {
+      out.destroy(error as Error);
+    }
+  })();
+  return out;
+}

@@ -179,7 +179,8 @@ export const SubmissionList = Type.Array(Submission);
 
 export const CreateSubmissionBody = Type.Object(
   {
-    content: Text(LIMITS.submissionContent),
+    /** The answer's text; may be blank when files carry the work (a photo of handwritten maths). */
+    content: Type.String({ maxLength: LIMITS.submissionContent }),
     /**
      * Files to hand in with it (DESIGN §18): the student's own ready uploads for this assignment;
      * one still uploading is 409 files_not_ready, and nothing is submitted.

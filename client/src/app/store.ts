@@ -13,8 +13,9 @@ import { isAnyOf } from '@reduxjs/toolkit';
 import { chatSlice } from '../features/chat/chatSlice';
 import { layoutSlice, sidebarToggled, writeSidebarCollapsed } from '../features/layout/layoutSlice';
 import { connectionSlice } from '../realtime/connectionSlice';
+import { uploadsSlice } from '../features/files/uploadsSlice';
 
-const rootReducer = combineSlices(api, authSlice, layoutSlice, chatSlice, connectionSlice);
+const rootReducer = combineSlices(api, authSlice, layoutSlice, chatSlice, connectionSlice, uploadsSlice);
 
 export type RootState = ReturnType<typeof rootReducer>;
 

@@ -8,6 +8,7 @@ import { classesLive } from '../features/classes/live';
 import { coursesLive } from '../features/courses/live';
 import { dashboardLive } from '../features/dashboard/live';
 import { draftsLive } from '../features/drafts/live';
+import { filesLive } from '../features/files/live';
 import { gradingLive } from '../features/grading/live';
 import { notificationsLive } from '../features/notifications/live';
 import { rubricsLive } from '../features/rubrics/live';
@@ -32,6 +33,7 @@ const FEATURES: readonly LiveFeature[] = [
   draftsLive,
   submissionsLive,
   rubricsLive,
+  filesLive,
   authLive,
   binLive,
   dashboardLive,

@@ -8,7 +8,7 @@ import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
 import { PG, pgCode } from '../db/errors.js';
 import { assignments, profiles, submissions } from '../db/schema.js';
-import { conflict, notFound } from '../http/errors.js';
+import { badRequest, conflict, notFound } from '../http/errors.js';
 import { requireOwnerOf } from '../classes/visibility.js';
 import { toOwnSubmission } from '../assignments/queries.js';
 import { deleteDraft, lockStudentWork } from './drafts.js';
@@ -112,6 +112,9 @@ export function createSubmissionService({
       body: CreateSubmissionBody,
       idempotencyKey?: string,
     ): Promise<{ submission: OwnSubmission; created: boolean }> {
+      // Text, files, or both (DESIGN §18): a photo of handwritten work needs no words beside it.
+      if (body.content.trim() === '' && !body.fileIds?.length)
+        throw badRequest('body.content is blank: write an answer or attach a file to submit.');
       const target = await submitTarget(db, caller, assignmentId);
       const { teacherId, studentName } = target;
       const now = clock.now();
@@ -191,17 +194,24 @@ export function createSubmissionService({
           });
           await deleteDraft(tx, assignmentId, caller.userId);
           await recordSubmissionEvent(tx, row, 'submitted', now);
+          // Its files go with it to the teacher's list (no query when none were handed in).
+          const handedIn = body.fileIds?.length
+            ? await withFiles(tx, toOwnSubmission(row, current.dueDate))
+            : { ...toOwnSubmission(row, current.dueDate), files: [] };
           // The student's tabs hear only the grade they were given (a held one is not theirs yet);
           // the teacher's hear the grade as it stands just after, when the row was already graded.
           // Its version too: a grade never returned is not even there for the student to count.
           record(
             'submission:created',
-            toSubmission(
-              { ...asReturned(row), version: row.returnedAt === null ? 0 : row.version },
-              studentName ?? '',
-              current.dueDate,
-              null,
-            ),
+            {
+              ...toSubmission(
+                { ...asReturned(row), version: row.returnedAt === null ? 0 : row.version },
+                studentName ?? '',
+                current.dueDate,
+                null,
+              ),
+              files: handedIn.files,
+            },
             audience.studentAndTeacher(caller.userId, teacherId),
           );
           if (row.grade !== null) {
@@ -217,7 +227,7 @@ export function createSubmissionService({
               audience.owner(teacherId),
             );
           }
-          return { submission: await withFiles(tx, toOwnSubmission(row, current.dueDate)), created: true };
+          return { submission: handedIn, created: true };
         });
       } catch (error) {
         // The assignment was deleted between the check and the insert.

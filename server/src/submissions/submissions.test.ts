@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Submission } from '@classwave/shared';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
+import { uploadFile } from '../../test/support/uploads.js';
+import { connect, listen } from '../../test/support/sockets.js';
 import {
   createAssignment,
   createCourse,
@@ -91,6 +93,33 @@ describe('POST /api/assignments/:id/submissions', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toContain(field);
     expect(await submissionsOf(assignment.id)).toHaveLength(0);
+  });
+
+  // DESIGN §18: a photo of handwritten work needs no words beside it.
+  it('takes a blank answer that carries a file', async () => {
+    const assignment = await newAssignment();
+    const fileId = await uploadFile(
+      t,
+      ada,
+      { purpose: 'submission', targetId: assignment.id, name: 'working.txt' },
+      Buffer.from('2x + 3 = 7, so x = 2'),
+    );
+    const teacherTab = await connect(await listen(t.app), teacher.token);
+    try {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/assignments/${assignment.id}/submissions`,
+        headers: ada.headers,
+        payload: { content: '', fileIds: [fileId] },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json()).toMatchObject({ files: [{ id: fileId, name: 'working.txt' }] });
+      // The teacher's open list gets the files with the submission, live.
+      const created = await teacherTab.waitFor((e) => e.type === 'submission:created');
+      expect(created.data).toMatchObject({ files: [{ id: fileId, name: 'working.txt' }] });
+    } finally {
+      teacherTab.close();
+    }
   });
 
   it('answers 404 for an assignment that does not exist', async () => {

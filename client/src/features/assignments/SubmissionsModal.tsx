@@ -15,6 +15,7 @@ import { WorkPanel } from '../grading/WorkPanel';
 import { GradeForm } from './GradeForm';
 import { MissingWork } from './MissingWork';
 import '../../components/Input.css';
+import { FileList } from '../files/FileList';
 
 /**
  * An assignment's submissions for its teacher, newest first, each with a grading form; then every
@@ -147,6 +148,9 @@ export function SubmissionsModal({
                 <p className="submission__content" dir="auto">
                   {submission.content}
                 </p>
+                {submission.files && (
+                  <FileList files={submission.files} label={`Files from ${submission.student.fullName}`} />
+                )}
                 <GradeForm
                   key={submission.id}
                   submission={submission}

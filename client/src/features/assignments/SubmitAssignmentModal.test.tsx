@@ -35,7 +35,7 @@ describe('SubmitAssignmentModal', () => {
     const { dialog, user, calls } = await openSubmit();
     await user.type(within(dialog).getByLabelText('Your Submission'), '   ');
     await user.click(within(dialog).getByRole('button', { name: 'Submit Assignment' }));
-    expect(await findToast('Write your answer before submitting it.')).toBeInTheDocument();
+    expect(await findToast('Write your answer or attach a file before submitting it.')).toBeInTheDocument();
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
     expect(screen.getByRole('dialog', { name: 'Submit Assignment' })).toBeInTheDocument();
   });
@@ -73,7 +73,8 @@ describe('SubmitAssignmentModal', () => {
       [`POST /api/assignments/${id}/submissions`]: { status: 201, body: createOwnSubmission() },
     }));
     await user.type(within(dialog).getByLabelText('Your Submission'), 'My answer');
-    await user.keyboard('{Tab}{Tab}{Enter}');
+    // Past Attach files to the footer's Submit.
+    await user.keyboard('{Tab}{Tab}{Tab}{Enter}');
 
     // (No toast check: the previous test's toast of the same text may still be showing.)
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());

@@ -17,6 +17,8 @@ import { safeToClose } from '../drafts/draftStatus';
 import { onSubmitOutcome, sendQueued, type SendOutcome } from '../drafts/submitQueue';
 import { useAccessBack } from '../drafts/useAccessBack';
 import { useDraft } from '../drafts/useDraft';
+import { AttachmentsField } from '../files/AttachmentsField';
+import { useAttachments } from '../files/useAttachments';
 import { useQueuedSubmit } from '../drafts/useQueuedSubmit';
 import '../grading/grading.css';
 import { AnswerStatus } from './AnswerStatus';
@@ -54,6 +56,9 @@ export function SubmitAssignmentModal({
   const userId = useAppSelector(selectProfile)?.id ?? null;
   const assignmentId = assignment?.id ?? null;
   const draft = useDraft(assignmentId, userId);
+  const attachments = useAttachments(assignmentId, userId);
+  /** Submit was pressed while files were still uploading: it is sent once they are stored. */
+  const [awaitingFiles, setAwaitingFiles] = useState(false);
   const { content, setContent, status, notice, setNotice } = draft;
   const { queued, setQueued } = useQueuedSubmit(userId, assignmentId);
   const [sending, setSending] = useState(false);
@@ -67,6 +72,7 @@ export function SubmitAssignmentModal({
   useEffect(() => {
     setRefused(null);
     setClosedByServer(false);
+    setAwaitingFiles(false);
   }, [assignmentId]);
   const dueDeadline = useDeadline(assignment?.dueDate, assignment?.closesAtDue ?? false);
   const deadline = closedByServer ? ({ kind: 'closed' } as const) : dueDeadline;
@@ -115,6 +121,8 @@ export function SubmitAssignmentModal({
   useEffect(() => {
     outcomeRef.current = (outcome) => {
       if (outcome.kind === 'submitted') {
+        // The files are the submission's now: the device lets its copies go.
+        void attachments.handedIn();
         onSubmitted?.(assignmentId!);
         done();
         return;
@@ -171,15 +179,29 @@ export function SubmitAssignmentModal({
     toast.error(why);
   }
 
+  // Files done uploading after Submit was pressed: the submit goes now (or says why it cannot).
+  useEffect(() => {
+    if (!awaitingFiles || attachments.pending > 0) return;
+    setAwaitingFiles(false);
+    void handleSubmit();
+    // handleSubmit reads this render's state; this runs when the last file is stored or refused.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [awaitingFiles, attachments.pending]);
+
   async function handleSubmit() {
     if (!assignment || !userId || sending || queued) return;
     setRefused(null);
-    if (content.trim() === '') return refuse('Write your answer before submitting it.');
+    const hasFiles = attachments.items.length > 0;
+    if (content.trim() === '' && !hasFiles)
+      return refuse('Write your answer or attach a file before submitting it.');
     if (content.length > LIMITS.submissionContent)
       return refuse('Your answer is over the limit: shorten it to submit it.');
     if (gone) return refuse('This assignment is no longer available to you. Your text is still here.');
     if (submittedElsewhere) return refuse('This assignment was already submitted from another tab.');
     if (closed) return refuse('This assignment is closed: it no longer takes submissions.');
+    if (attachments.refused > 0) return refuse('Some files could not be uploaded: remove them, then submit.');
+    // No receipt before every file is stored (DESIGN §18): the submit waits for the uploads.
+    if (attachments.pending > 0) return setAwaitingFiles(true);
     setSending(true);
     // No draft save may race the submit (its 409 would bring a stale copy back to the device).
     const text = await draft.hold();
@@ -197,6 +219,7 @@ export function SubmitAssignmentModal({
       content: text,
       key: crypto.randomUUID(),
       queuedAt: Date.now(),
+      ...(attachments.fileIds.length > 0 ? { fileIds: attachments.fileIds } : {}),
     };
     await queueSubmit(userId, item);
     submittedHere.current = true;
@@ -222,8 +245,8 @@ export function SubmitAssignmentModal({
             </>
           )
         }
-        submitLabel={waiting ? 'Waiting to submit…' : 'Submit Assignment'}
-        submitting={sending || waiting}
+        submitLabel={waiting || awaitingFiles ? 'Waiting to submit…' : 'Submit Assignment'}
+        submitting={sending || waiting || awaitingFiles}
         submitDisabled={closed && !sending && !waiting}
         onSubmit={handleSubmit}
       >
@@ -287,7 +310,7 @@ export function SubmitAssignmentModal({
           label="Your Submission"
           name="content"
           rows={8}
-          required
+          required={attachments.items.length === 0}
           readOnly={(submittedElsewhere && !gone) || closed || sending || waiting}
           placeholder="Type your submission here..."
           hint="Saved as you type. Your teacher sees it once you submit; until the due time you can take it back while it is ungraded."
@@ -298,6 +321,17 @@ export function SubmitAssignmentModal({
             typing();
           }}
         />
+        <AttachmentsField
+          attachments={attachments}
+          disabled={(submittedElsewhere && !gone) || gone || closed || sending || waiting || awaitingFiles}
+          onProblem={(problem) => toast.error(problem)}
+        />
+        {awaitingFiles && (
+          <Notice tone="info" title="Submitting once your files are uploaded">
+            {attachments.pending === 1 ? 'One file is' : `${attachments.pending} files are`} still uploading.
+            Your answer is handed in, with them, as soon as they are stored.
+          </Notice>
+        )}
         <AnswerStatus
           status={status}
           length={content.length}

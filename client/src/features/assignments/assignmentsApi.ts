@@ -21,6 +21,8 @@ export interface SubmitAssignmentArgs {
   content: string;
   /** Made when Submit was pressed (DESIGN §12): a retry with it answers the same submission. */
   idempotencyKey?: string;
+  /** Files handed in with it (DESIGN §18), each already stored on the server. */
+  fileIds?: string[];
 }
 
 /** A student's grade on an assignment, submitted or not (a grade for missing work, DESIGN §17). */
@@ -151,10 +153,10 @@ export const assignmentsApi = assignmentsQueries.injectEndpoints({
     }),
     /** A student's one submission; 409 if they already submitted (unless it is a repeat of the same key). */
     submitAssignment: build.mutation<OwnSubmission, SubmitAssignmentArgs>({
-      query: ({ assignmentId, content, idempotencyKey }) => ({
+      query: ({ assignmentId, content, idempotencyKey, fileIds }) => ({
         url: `/assignments/${encodeURIComponent(assignmentId)}/submissions`,
         method: 'POST',
-        body: { content },
+        body: fileIds?.length ? { content, fileIds } : { content },
         ...(idempotencyKey ? { headers: { 'Idempotency-Key': idempotencyKey } } : {}),
       }),
       // A queued submit that met a busy server waits as long as the server asked (Retry-After).

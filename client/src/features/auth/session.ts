@@ -111,7 +111,10 @@ export const signOut = (): AppThunk<Promise<boolean>> => async (dispatch, getSta
   dispatch(signedOut());
   broadcastAuth({ type: 'signed-out' });
   // Loaded only here: the sign-in page's first load stays free of the device store.
-  if (userId) await (await import('../drafts/deviceStore')).forgetSyncedWork(userId);
+  if (userId) {
+    await (await import('../drafts/deviceStore')).forgetSyncedWork(userId);
+    await (await import('../files/attachmentStore')).forgetStoredAttachments(userId);
+  }
   return confirmed;
 };
 

@@ -46,6 +46,8 @@ export interface QueuedSubmit {
   /** The Idempotency-Key made when Submit was pressed: sending it again can never submit twice. */
   key: string;
   queuedAt: number;
+  /** The files handed in with it (DESIGN §18): queued only once each is stored on the server. */
+  fileIds?: string[];
 }
 
 let store: UseStore | null | undefined;

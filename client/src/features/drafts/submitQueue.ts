@@ -75,6 +75,7 @@ export function sendQueued(dispatch: AppDispatch, userId: string, item: QueuedSu
         assignmentId: item.assignmentId,
         content: item.content,
         idempotencyKey: item.key,
+        ...(item.fileIds?.length ? { fileIds: item.fileIds } : {}),
       }),
     );
     if ('data' in result && result.data) {

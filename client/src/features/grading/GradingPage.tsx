@@ -21,6 +21,7 @@ import { GradeForm } from '../assignments/GradeForm';
 import { usePageTitle } from '../layout/usePageFocus';
 import { useGetGradebookQuery } from './gradingApi';
 import './GradingPage.css';
+import { FileList } from '../files/FileList';
 
 /** How a student's work on the assignment reads in the list (the teacher's words). */
 const STATUS_TEXT: Record<WorkStatus, string> = {
@@ -237,6 +238,7 @@ function Work({ submission, status }: { submission: Submission | undefined; stat
       <p className="grading__content" dir="auto">
         {submission.content}
       </p>
+      {submission.files && <FileList files={submission.files} label="Files handed in" />}
     </>
   );
 }

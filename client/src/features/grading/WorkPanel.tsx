@@ -1,6 +1,7 @@
 import { PANEL_STATES, type PanelState } from '@classwave/shared';
 import { useState } from 'react';
 import { usePanelWatch } from '../../realtime/presence';
+import { UploadsInProgress } from '../files/UploadsInProgress';
 import { useGetPanelQuery } from './gradingApi';
 import './grading.css';
 
@@ -56,6 +57,7 @@ export function WorkPanel({ assignmentId }: { assignmentId: string }) {
           );
         })}
       </ul>
+      <UploadsInProgress assignmentId={assignmentId} />
     </section>
   );
 }

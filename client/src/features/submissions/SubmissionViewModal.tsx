@@ -9,6 +9,7 @@ import { Spinner } from '../../components/Spinner';
 import { workStatusText, WorkStatusPill } from '../grading/WorkStatusBadge';
 import { useGetOwnSubmissionQuery } from './submissionsApi';
 import { RubricSection } from '../rubrics/RubricSection';
+import { FileList } from '../files/FileList';
 import './SubmissionViewModal.css';
 
 /** A time on a receipt or in the history, in the reader's zone, to the second: "Nov 26, 2026, 17:21:03". */
@@ -143,6 +144,10 @@ function SubmissionDetails({ assignment, view }: { assignment: Assignment; view:
         <p className="submission-view__state">
           You took this submission back; its text is your draft again until you submit.
         </p>
+      )}
+
+      {submission?.files && submission.files.length > 0 && (
+        <FileList files={submission.files} label="Your files" />
       )}
 
       <section aria-labelledby={historyId}>

@@ -1,0 +1,16 @@
+import type { LiveFeature } from '../../realtime/liveFeature';
+import { uploadFinished, uploadMoved } from './uploadsSlice';
+
+/** Attachments' live events (DESIGN §18): a teacher's view of uploads under way. */
+export const filesLive: LiveFeature = {
+  on: {
+    'upload:progress':
+      ({ data }) =>
+      (dispatch) =>
+        dispatch(uploadMoved(data)),
+    'file:ready':
+      ({ data }) =>
+      (dispatch) =>
+        dispatch(uploadFinished(data.file.id)),
+  },
+};

@@ -15,7 +15,10 @@ export function securityHeaderOptions(appOrigin: string, scripts: readonly strin
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'", ...scripts.map(scriptHash)],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
+        // blob: the app's own copies of a handed-in photo or PDF, fetched with the session's token
+        // and shown in its file preview (DESIGN §18); nothing of another origin.
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        frameSrc: ["'self'", 'blob:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'", appOrigin.replace(/^http/, 'ws')],
         objectSrc: ["'none'"],

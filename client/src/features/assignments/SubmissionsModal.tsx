@@ -1,5 +1,7 @@
 import { formatLateness, type Assignment, type Submission } from '@classwave/shared';
-import { Inbox, ListChecks, Send } from 'lucide-react';
+import { Download, Inbox, ListChecks, Send } from 'lucide-react';
+import { toast } from 'sonner';
+import { useAppStore } from '../../app/hooks';
 import { useState } from 'react';
 import { Avatar } from '../../components/Avatar';
 import { Badge } from '../../components/Badge';
@@ -15,7 +17,9 @@ import { WorkPanel } from '../grading/WorkPanel';
 import { GradeForm } from './GradeForm';
 import { MissingWork } from './MissingWork';
 import '../../components/Input.css';
+import { selectAccessToken } from '../auth/authSlice';
 import { FileList } from '../files/FileList';
+import { downloadSubmissionsZip } from '../files/fileAccess';
 
 /**
  * An assignment's submissions for its teacher, newest first, each with a grading form; then every
@@ -28,6 +32,7 @@ export function SubmissionsModal({
   assignment: Assignment | null;
   onClose: () => void;
 }) {
+  const store = useAppStore();
   const { data, isLoading, error } = useGetSubmissionsQuery(assignment?.id ?? '', { skip: !assignment });
   useErrorToast(error, 'Failed to load submissions.');
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
@@ -100,6 +105,21 @@ export function SubmissionsModal({
         >
           Grade one by one
         </ButtonLink>
+        {data.some((submission) => submission.files?.length) && (
+          <Button
+            variant="ghost"
+            size="sm"
+            icon={<Download />}
+            className="submissions__zip"
+            onClick={() =>
+              void downloadSubmissionsZip(assignment, selectAccessToken(store.getState())).catch(
+                (error: Error) => toast.error(error.message),
+              )
+            }
+          >
+            Download all files (zip)
+          </Button>
+        )}
         {manual && (
           <div className="return-bar">
             <Button size="sm" icon={<Send />} disabled={held.length === 0} onClick={handleReturn}>

@@ -30,7 +30,7 @@ function statusOf(item: Attachment, online: boolean): string {
     case 'refused':
       return item.error ?? 'Not uploaded';
     case 'waiting':
-      return online ? 'Waiting to upload' : 'Waiting for a connection: kept on this device';
+      return online ? 'Waiting to upload' : 'On this device, waiting for a connection';
   }
 }
 

@@ -13,8 +13,9 @@ import './attachments.css';
 /** A photo's small picture in the list, loaded with the session's token. */
 function Thumbnail({ file }: { file: FileSummary }) {
   const { url } = useFileUrl(file);
-  return url ? (
-    <img className="file-list__thumb" src={url} alt="" />
+  const [broken, setBroken] = useState(false);
+  return url && !broken ? (
+    <img className="file-list__thumb" src={url} alt="" onError={() => setBroken(true)} />
   ) : (
     <span className="file-list__thumb file-list__thumb--empty" aria-hidden="true" />
   );
@@ -23,16 +24,19 @@ function Thumbnail({ file }: { file: FileSummary }) {
 /** An image or a PDF shown over the page; nothing else is ever rendered here. */
 function Preview({ file, onClose }: { file: FileSummary; onClose: () => void }) {
   const { url, error } = useFileUrl(file);
+  const [undecodable, setUndecodable] = useState(false);
   return (
     <Modal open onClose={onClose} title={file.name} size="lg" className="file-preview">
       {error ? (
         <p>{error}</p>
+      ) : undecodable ? (
+        <p>This browser cannot show this picture: download it to open it.</p>
       ) : !url ? (
         <p role="status">Loading…</p>
       ) : file.type === 'application/pdf' ? (
         <iframe className="file-preview__pdf" src={url} title={file.name} />
       ) : (
-        <img className="file-preview__image" src={url} alt={file.name} />
+        <img className="file-preview__image" src={url} alt={file.name} onError={() => setUndecodable(true)} />
       )}
     </Modal>
   );

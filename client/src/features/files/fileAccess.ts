@@ -3,9 +3,22 @@ import { useEffect, useState } from 'react';
 import { useAppStore } from '../../app/hooks';
 import { selectAccessToken } from '../auth/authSlice';
 
-/** Images and PDFs are shown in the app (DESIGN §18); every other type, HTML and SVG included, is only downloaded. */
+/**
+ * Images and PDFs are shown in the app (DESIGN §18); every other type, HTML and SVG included, is only
+ * downloaded. HEIC (an iPhone's photos) is tried as it is: the browsers of the phones that take them
+ * show it, others say they cannot, and it is downloaded instead; no converter is shipped to every
+ * browser for it.
+ */
 export const previewable = (type: string) =>
-  ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'application/pdf'].includes(type);
+  [
+    'image/jpeg',
+    'image/png',
+    'image/webp',
+    'image/gif',
+    'image/heic',
+    'image/heif',
+    'application/pdf',
+  ].includes(type);
 
 /**
  * A file's bytes through GET /api/files/:id with the session's token: the server decides who may
@@ -22,16 +35,39 @@ export async function fetchFile(id: string, token: string | null, inline: boolea
   return response.blob();
 }
 
-/** Saves a file under its own name (an object URL clicked as a download link). */
-export async function downloadFile(file: FileSummary, token: string | null): Promise<void> {
-  const url = URL.createObjectURL(await fetchFile(file.id, token, false));
+/** Saves bytes under a name (an object URL clicked as a download link). */
+function save(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
-  link.download = file.name;
+  link.download = name;
   document.body.append(link);
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 30_000);
+}
+
+/** Saves a file under its own name. */
+export async function downloadFile(file: FileSummary, token: string | null): Promise<void> {
+  save(await fetchFile(file.id, token, false), file.name);
+}
+
+/** Every file handed in for an assignment, one zip with a folder per student (its teacher only). */
+export async function downloadSubmissionsZip(
+  assignment: { id: string; title: string },
+  token: string | null,
+): Promise<void> {
+  const response = await fetch(`/api/assignments/${encodeURIComponent(assignment.id)}/submissions.zip`, {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+  });
+  if (!response.ok) throw new Error('The files could not be downloaded.');
+  // The title as a file name: no path separators or characters a file system refuses.
+  const name =
+    [...assignment.title]
+      .map((c) => (c < ' ' || '\\/:*?"<>|'.includes(c) ? ' ' : c))
+      .join('')
+      .trim() || 'submissions';
+  save(await response.blob(), `${name}.zip`);
 }
 
 /** An object URL of a previewable file's bytes while `enabled`; released when no longer shown. */

@@ -23,8 +23,10 @@ try {
   const loadgen = await startLoadgen();
   cleanups.add(() => loadgen.stop());
   const dbName = `bench_profile_${process.pid}`;
+  // `school` profiles its phase through the probe: a profiler running all along would add its own
+  // cost to the CPU per request it reports.
   const { app, q } = await appOnPostgres(cleanups, dbName, {
-    nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${tmp}`],
+    nodeFlags: what === 'school' ? [] : ['--cpu-prof', `--cpu-prof-dir=${tmp}`],
   });
   if (what === 'school')
     await profileSchool({
@@ -119,16 +121,30 @@ function summarise(profile) {
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const self = new Map();
   let total = 0;
+  let idle = 0;
   profile.samples.forEach((id, i) => {
     const dt = profile.timeDeltas[i] ?? 0;
+    // Percentages are of the time the thread was busy: idle time says nothing of where CPU goes.
+    if (['(idle)', '(program)'].includes(byId.get(id).callFrame.functionName)) return void (idle += dt);
     self.set(id, (self.get(id) ?? 0) + dt);
     total += dt;
   });
   const where = (cf) => cf.url.replace(/.*node_modules\//, '').replace(/.*\/server\/dist\//, 'server/');
   const fns = new Map();
   const pkgs = new Map();
+  const leaves = new Map();
   for (const [id, t] of self) {
     const cf = byId.get(id).callFrame;
+    // Self time by the package (or app module, or native code) it was spent in.
+    const leaf =
+      /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(cf.url)?.[1] ??
+      /server\/dist\/([^/]+)/.exec(cf.url)?.[1] ??
+      (/shared\/dist/.test(cf.url)
+        ? 'shared'
+        : cf.url.startsWith('node:')
+          ? 'node (JS)'
+          : cf.url || 'native');
+    leaves.set(leaf, (leaves.get(leaf) ?? 0) + t);
     const k = `${cf.functionName || '(anonymous)'} ${where(cf)}:${cf.lineNumber + 1}`;
     fns.set(k, (fns.get(k) ?? 0) + t);
     const seen = new Set();
@@ -144,8 +160,12 @@ function summarise(profile) {
     }
   }
   const pct = (t) => `${((100 * t) / total).toFixed(1).padStart(5)} %`;
-  console.log(`\nsampled ${(total / 1e6).toFixed(1)} s (including start-up and idle)\n\nself time, top 25:`);
+  console.log(
+    `\nsampled ${((total + idle) / 1e6).toFixed(1)} s, busy ${(total / 1e6).toFixed(2)} s (percentages are of busy time)\n\nself time, top 25:`,
+  );
   for (const [k, t] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${pct(t)}  ${k}`);
+  console.log('\nself time by package, app module or native code, top 15:');
+  for (const [k, t] of [...leaves].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`${pct(t)}  ${k}`);
   console.log('\ninclusive time by package or app module, top 20:');
   for (const [k, t] of [...pkgs].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`${pct(t)}  ${k}`);
 }

@@ -2,9 +2,8 @@
 // quick school (every student still in 7 classes of 28 with 30 assignments each, so each request
 // reads and writes what it would in the full one), every user connected, a 5 s warm-up, then the
 // probe's CPU profile of `seconds` of the mix at `rate` (start-up, seeding and connecting left
-// out). Then each kind of request alone, at a low rate, for its app and PostgreSQL CPU per request
-// and the statements it sends (pg_stat_database's commits and the backends' calls are not per
-// request, so the statements are counted from pg_stat_statements when it is loaded, otherwise not).
+// out), after the same load measured without the profiler. Then each kind of request alone, at a
+// low rate, for its app and PostgreSQL CPU per request and its latency.
 import { probe } from './servers.mjs';
 import { QUICK_SCHOOL, schoolMix, schoolSockets, seedSchool } from './school.mjs';
 import { trial } from './trial.mjs';
@@ -30,16 +29,20 @@ export async function profileSchool({
     return loadgen.call('run', { requests, rate: r, drainMs: 3000 });
   };
   await run(mix.take(rate * 5), rate); // warm-up
+  // Measured without the profiler (it costs CPU of its own), then profiled.
   mix.setEventCursor(await lastEventId());
-  const requests = mix.take(rate * seconds);
-  await probe(app, 'cpu:start');
+  const measured = mix.take(rate * seconds);
   const whole = await trial({ serverPids: [app.pid], db: { q, name: dbName }, loadgen }, () =>
-    loadgen.call('run', { requests, rate, drainMs: 3000 }),
+    loadgen.call('run', { requests: measured, rate, drainMs: 3000 }),
   );
-  await probe(app, 'cpu:stop', { path: profilePath });
   log(
     `\nthe mix at ${rate} req/s for ${seconds} s: app ${us(whole.cpu.server / whole.requests)} µs, PostgreSQL ${us(whole.cpu.db / whole.requests)} µs per request; API p95 ${whole.httpAll.p95?.toFixed(1)} ms, event p99 ${whole.eventsAll.p99?.toFixed(1)} ms, ${whole.httpErrors} errors, ${whole.lost} events lost`,
   );
+  mix.setEventCursor(await lastEventId());
+  const profiled = mix.take(rate * seconds);
+  await probe(app, 'cpu:start');
+  await loadgen.call('run', { requests: profiled, rate, drainMs: 3000 });
+  await probe(app, 'cpu:stop', { path: profilePath });
 
   // Each kind alone: a pool from the same mix (new assignments one in 50), its first requests of a kind.
   mix.setRate(10);

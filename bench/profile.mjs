@@ -125,7 +125,10 @@ function summarise(profile) {
   profile.samples.forEach((id, i) => {
     const dt = profile.timeDeltas[i] ?? 0;
     // Percentages are of the time the thread was busy: idle time says nothing of where CPU goes.
-    if (['(idle)', '(program)'].includes(byId.get(id).callFrame.functionName)) return void (idle += dt);
+    // So is the profiler's own stop (node:inspector), the last sample of a phase profiled by the probe.
+    const cf = byId.get(id).callFrame;
+    if (['(idle)', '(program)'].includes(cf.functionName) || cf.url === 'node:inspector')
+      return void (idle += dt);
     self.set(id, (self.get(id) ?? 0) + dt);
     total += dt;
   });

@@ -47,16 +47,20 @@ export async function profileSchool({
   // Each kind alone: a pool from the same mix (new assignments one in 50), its first requests of a kind.
   mix.setRate(10);
   const pool = mix.take(20_000);
-  log('\neach kind of request alone, 25 req/s (per request: app CPU, PostgreSQL CPU, p50):');
+  log(
+    '\neach kind of request alone, 25 req/s, per request: app CPU, PostgreSQL CPU, statements sent (round trips, with the after-commit work), p50:',
+  );
   for (const label of mix.labels) {
     const some = pool.filter((r) => r.label === label).slice(0, label === 'POST assignment' ? 40 : 150);
     if (some.length === 0) continue;
     mix.setEventCursor(await lastEventId());
+    await probe(app, 'queries:start');
     const r = await trial({ serverPids: [app.pid], db: { q, name: dbName }, loadgen }, () =>
       loadgen.call('run', { requests: some, rate: 25, drainMs: 2000 }),
     );
+    const statements = (await probe(app, 'queries:stop')) / r.requests;
     log(
-      `  ${label.padEnd(16)} ${us(r.cpu.server / r.requests).padStart(6)} µs ${us(r.cpu.db / r.requests).padStart(6)} µs ${r.http[label]?.p50?.toFixed(1).padStart(6)} ms  (${some.length} requests, ${r.httpErrors} errors)`,
+      `  ${label.padEnd(16)} ${us(r.cpu.server / r.requests).padStart(6)} µs ${us(r.cpu.db / r.requests).padStart(6)} µs ${statements.toFixed(1).padStart(5)} ${r.http[label]?.p50?.toFixed(1).padStart(6)} ms  (${some.length} requests, ${r.httpErrors} errors)`,
     );
   }
   await loadgen.call('disconnect', { prefix: 'ps:' });

@@ -116,6 +116,7 @@ mkdirSync(out, { recursive: true });
 // --merge: the scenarios run here replace theirs in bench-<mode>.{json,md}, the others are kept
 // from the run that wrote it, and the table's head names both runs.
 const suffix = opts.only && !opts.merge ? `-${opts.only.join('').toLowerCase()}` : '';
+const took = report.seconds;
 if (opts.merge) mergeInto(report, path.join(out, `bench-${mode}.json`));
 const jsonFile = path.join(out, `bench-${mode}${suffix}.json`);
 writeFileSync(jsonFile, await formatted(JSON.stringify(report, null, 1), jsonFile));
@@ -123,7 +124,7 @@ const mdFile = path.join(out, `bench-${mode}${suffix}.md`);
 const md = await formatted(markdownReport(report), mdFile);
 writeFileSync(mdFile, md);
 console.log(`\n${md}`);
-log(`done in ${report.seconds.toFixed(0)} s; results in bench/results/bench-${mode}${suffix}.{json,md}`);
+log(`done in ${took.toFixed(0)} s; results in bench/results/bench-${mode}${suffix}.{json,md}`);
 if (broken.length) {
   console.error(`\nBROKEN:\n- ${broken.join('\n- ')}`);
   process.exit(1);

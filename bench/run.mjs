@@ -46,7 +46,7 @@ const mode = opts.quick ? 'quick' : 'full';
 const runs = opts.runs ?? (opts.quick ? 1 : 5);
 // Quick mode retries no saturated run: it proves the suite works, its figures are not the point.
 process.env.BENCH_RETRIES ??= opts.quick ? '0' : '2';
-// No retry starts after 7 minutes, so a noisy machine cannot push a full run past 15 minutes.
+// No retry starts after 7 minutes, so a noisy machine cannot push a full run far past its usual length.
 process.env.BENCH_RETRY_UNTIL ??= String(Date.now() + 7 * 60_000);
 const started = Date.now();
 const log = (line) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${line}`);

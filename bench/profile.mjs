@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// `node bench/profile.mjs <health|assignments|submit|connect|fanout|s3> [seconds]`: runs the app under one
+// `node bench/profile.mjs <health|assignments|submit|connect|fanout|s3|school> [seconds]`: runs the app under one
 // load with --cpu-prof and prints where its CPU time goes (self time by function, inclusive by package).
 // `s3` profiles only S3's measured phase at N = 1,000 (creates to a class of 5,000, 1,000 connected),
-// through the probe's profiler: start-up, seeding and connecting are left out.
+// through the probe's profiler: start-up, seeding and connecting are left out. `school` profiles S8school's
+// mix over the quick school the same way, then costs each kind of request alone (lib/school-profile.mjs).
 // The .cpuprofile is kept under bench/results/profiles/ (open it in Chrome DevTools).
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { BENCH, cleanupStack } from './lib/procs.mjs';
 import { everyoneIn, seedAssignments, seedCourses, seedMembers, seedUsers } from './lib/db.mjs';
 import { probe, startLoadgen } from './lib/servers.mjs';
 import { appOnPostgres, keyMark, nextKey } from './lib/scenario.mjs';
+import { profileSchool } from './lib/school-profile.mjs';
 
 const what = process.argv[2] ?? 'health';
 const seconds = Number(process.argv[3] ?? 10);
@@ -20,68 +22,85 @@ const cleanups = cleanupStack();
 try {
   const loadgen = await startLoadgen();
   cleanups.add(() => loadgen.stop());
-  const { app, q } = await appOnPostgres(cleanups, `bench_profile_${process.pid}`, {
-    nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${tmp}`],
+  const dbName = `bench_profile_${process.pid}`;
+  // `school` profiles its phase through the probe: a profiler running all along would add its own
+  // cost to the CPU per request it reports.
+  const { app, q } = await appOnPostgres(cleanups, dbName, {
+    nodeFlags: what === 'school' ? [] : ['--cpu-prof', `--cpu-prof-dir=${tmp}`],
   });
-  const teachers = await seedUsers(q, 'teacher', 5, 'P Teacher');
-  const courses = await seedCourses(q, teachers);
-  const assignments = await seedAssignments(q, courses, 10);
-  const students = await seedUsers(
-    q,
-    'student',
-    what === 'fanout' || what === 's3' ? 5000 : 2000,
-    'P Student',
-  );
-  await seedMembers(q, everyoneIn(students, courses));
-  const auth = { authorization: `Bearer ${students[0].token}` };
-  if (what === 'health' || what === 'assignments') {
-    const url = `${app.url}/api/${what}`;
-    await loadgen.call('autocannon', { url, headers: auth, connections: 20, duration: 2 }); // warm-up
-    console.log(await loadgen.call('autocannon', { url, headers: auth, connections: 20, duration: seconds }));
-  } else if (what === 'submit') {
-    const rate = 150;
-    const requests = Array.from(
-      { length: Math.min(rate * seconds, students.length * assignments.length) },
-      (_, i) => ({
-        url: `${app.url}/api/assignments/${assignments[Math.floor(i / students.length)].id}/submissions`,
-        method: 'POST',
-        headers: { authorization: `Bearer ${students[i % students.length].token}` },
-        body: { content: `Answer ${keyMark(nextKey())}` },
-        status: 201,
-      }),
-    );
-    const r = await loadgen.call('run', { requests, rate, drainMs: 500 });
-    console.log({ http: r.http, errors: r.httpErrors });
-  } else if (what === 'connect') {
-    const specs = students.map((s) => ({ id: `p:${s.id}`, auth: { token: s.token } }));
-    console.log(await loadgen.call('connect', { url: app.url, specs, rate: 500 }));
-    await loadgen.call('disconnect', {});
-  } else if (what === 'fanout' || what === 's3') {
-    const connected = what === 's3' ? students.slice(0, 1000) : students;
-    const specs = connected.map((s) => ({ id: `p:${s.id}`, auth: { token: s.token } }));
-    await loadgen.call('connect', { url: app.url, specs });
-    const requests = Array.from({ length: seconds * 4 }, () => {
-      const key = nextKey();
-      return {
-        url: `${app.url}/api/assignments`,
-        method: 'POST',
-        headers: { authorization: `Bearer ${teachers[0].token}` },
-        body: {
-          title: `Quiz ${keyMark(key)}`,
-          dueDate: new Date(Date.now() + 7 * 86_400_000).toISOString(), // as S3: no reminder yet
-          courseId: courses[0].id,
-        },
-        status: 201,
-        key,
-        expect: specs.map((s) => s.id),
-      };
+  if (what === 'school')
+    await profileSchool({
+      app,
+      q,
+      dbName,
+      loadgen,
+      seconds,
+      rate: Number(process.argv[4] ?? 40),
+      profilePath: path.join(tmp, 'phase.cpuprofile'),
     });
-    if (what === 's3') await probe(app, 'cpu:start');
-    const r = await loadgen.call('run', { requests, sequential: true, gapMs: 50, drainMs: 1000 });
-    if (what === 's3') await probe(app, 'cpu:stop', { path: path.join(tmp, 'phase.cpuprofile') });
-    console.log({ events: r.eventsAll, lost: r.lost });
-    await loadgen.call('disconnect', {});
-  } else throw new Error(`unknown load ${what}`);
+  else {
+    const teachers = await seedUsers(q, 'teacher', 5, 'P Teacher');
+    const courses = await seedCourses(q, teachers);
+    const assignments = await seedAssignments(q, courses, 10);
+    const students = await seedUsers(
+      q,
+      'student',
+      what === 'fanout' || what === 's3' ? 5000 : 2000,
+      'P Student',
+    );
+    await seedMembers(q, everyoneIn(students, courses));
+    const auth = { authorization: `Bearer ${students[0].token}` };
+    if (what === 'health' || what === 'assignments') {
+      const url = `${app.url}/api/${what}`;
+      await loadgen.call('autocannon', { url, headers: auth, connections: 20, duration: 2 }); // warm-up
+      console.log(
+        await loadgen.call('autocannon', { url, headers: auth, connections: 20, duration: seconds }),
+      );
+    } else if (what === 'submit') {
+      const rate = 150;
+      const requests = Array.from(
+        { length: Math.min(rate * seconds, students.length * assignments.length) },
+        (_, i) => ({
+          url: `${app.url}/api/assignments/${assignments[Math.floor(i / students.length)].id}/submissions`,
+          method: 'POST',
+          headers: { authorization: `Bearer ${students[i % students.length].token}` },
+          body: { content: `Answer ${keyMark(nextKey())}` },
+          status: 201,
+        }),
+      );
+      const r = await loadgen.call('run', { requests, rate, drainMs: 500 });
+      console.log({ http: r.http, errors: r.httpErrors });
+    } else if (what === 'connect') {
+      const specs = students.map((s) => ({ id: `p:${s.id}`, auth: { token: s.token } }));
+      console.log(await loadgen.call('connect', { url: app.url, specs, rate: 500 }));
+      await loadgen.call('disconnect', {});
+    } else if (what === 'fanout' || what === 's3') {
+      const connected = what === 's3' ? students.slice(0, 1000) : students;
+      const specs = connected.map((s) => ({ id: `p:${s.id}`, auth: { token: s.token } }));
+      await loadgen.call('connect', { url: app.url, specs });
+      const requests = Array.from({ length: seconds * 4 }, () => {
+        const key = nextKey();
+        return {
+          url: `${app.url}/api/assignments`,
+          method: 'POST',
+          headers: { authorization: `Bearer ${teachers[0].token}` },
+          body: {
+            title: `Quiz ${keyMark(key)}`,
+            dueDate: new Date(Date.now() + 7 * 86_400_000).toISOString(), // as S3: no reminder yet
+            courseId: courses[0].id,
+          },
+          status: 201,
+          key,
+          expect: specs.map((s) => s.id),
+        };
+      });
+      if (what === 's3') await probe(app, 'cpu:start');
+      const r = await loadgen.call('run', { requests, sequential: true, gapMs: 50, drainMs: 1000 });
+      if (what === 's3') await probe(app, 'cpu:stop', { path: path.join(tmp, 'phase.cpuprofile') });
+      console.log({ events: r.eventsAll, lost: r.lost });
+      await loadgen.call('disconnect', {});
+    } else throw new Error(`unknown load ${what}`);
+  }
   await app.stop(15_000);
 } finally {
   await cleanups.run();
@@ -102,16 +121,33 @@ function summarise(profile) {
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const self = new Map();
   let total = 0;
+  let idle = 0;
   profile.samples.forEach((id, i) => {
     const dt = profile.timeDeltas[i] ?? 0;
+    // Percentages are of the time the thread was busy: idle time says nothing of where CPU goes.
+    // So is the profiler's own stop (node:inspector), the last sample of a phase profiled by the probe.
+    const cf = byId.get(id).callFrame;
+    if (['(idle)', '(program)'].includes(cf.functionName) || cf.url === 'node:inspector')
+      return void (idle += dt);
     self.set(id, (self.get(id) ?? 0) + dt);
     total += dt;
   });
   const where = (cf) => cf.url.replace(/.*node_modules\//, '').replace(/.*\/server\/dist\//, 'server/');
   const fns = new Map();
   const pkgs = new Map();
+  const leaves = new Map();
   for (const [id, t] of self) {
     const cf = byId.get(id).callFrame;
+    // Self time by the package (or app module, or native code) it was spent in.
+    const leaf =
+      /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(cf.url)?.[1] ??
+      /server\/dist\/([^/]+)/.exec(cf.url)?.[1] ??
+      (/shared\/dist/.test(cf.url)
+        ? 'shared'
+        : cf.url.startsWith('node:')
+          ? 'node (JS)'
+          : cf.url || 'native');
+    leaves.set(leaf, (leaves.get(leaf) ?? 0) + t);
     const k = `${cf.functionName || '(anonymous)'} ${where(cf)}:${cf.lineNumber + 1}`;
     fns.set(k, (fns.get(k) ?? 0) + t);
     const seen = new Set();
@@ -127,8 +163,12 @@ function summarise(profile) {
     }
   }
   const pct = (t) => `${((100 * t) / total).toFixed(1).padStart(5)} %`;
-  console.log(`\nsampled ${(total / 1e6).toFixed(1)} s (including start-up and idle)\n\nself time, top 25:`);
+  console.log(
+    `\nsampled ${((total + idle) / 1e6).toFixed(1)} s, busy ${(total / 1e6).toFixed(2)} s (percentages are of busy time)\n\nself time, top 25:`,
+  );
   for (const [k, t] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${pct(t)}  ${k}`);
+  console.log('\nself time by package, app module or native code, top 15:');
+  for (const [k, t] of [...leaves].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`${pct(t)}  ${k}`);
   console.log('\ninclusive time by package or app module, top 20:');
   for (const [k, t] of [...pkgs].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`${pct(t)}  ${k}`);
 }

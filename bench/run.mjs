@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// `npm run bench [-- --quick] [-- --only S1,S3] [-- --runs N] [-- --no-build]`
+// `npm run bench [-- --quick] [-- --only S1,S3] [-- --runs N] [-- --no-build] [-- --merge]`
 // Measures the real app beside bare baselines in one run (app and baselines on core 0, the load
 // generator on core 1), writes bench/results/bench-<mode>.{json,md}, and exits non-zero only when
 // something is broken (errors, lost or duplicated events, failed connections), never for a slow figure.
 import { execSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BENCH, ROOT } from './lib/procs.mjs';
@@ -20,19 +20,21 @@ const SCENARIOS = {
   S7: ['s7-redis', 'runS7'],
   S6: ['s6-restart', 'runS6'],
   S8: ['s8-product', 'runS8'],
+  S8school: ['s8-school', 'runS8school'],
   S9: ['s9-workers', 'runS9'],
 };
 
 function parseArgs(argv) {
-  const opts = { quick: false, only: null, runs: null, build: true };
+  const opts = { quick: false, only: null, runs: null, build: true, merge: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') opts.quick = true;
     else if (a === '--no-build') opts.build = false;
+    else if (a === '--merge') opts.merge = true;
     else if (a === '--only') opts.only = argv[++i].toUpperCase().split(',');
     else if (a === '--runs') opts.runs = Number(argv[++i]);
     else if (a === '--help' || a === '-h') {
-      console.log('npm run bench -- [--quick] [--only S1,S2,...] [--runs N] [--no-build]');
+      console.log('npm run bench -- [--quick] [--only S1,S2,S8school,...] [--runs N] [--no-build] [--merge]');
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
@@ -44,7 +46,7 @@ const mode = opts.quick ? 'quick' : 'full';
 const runs = opts.runs ?? (opts.quick ? 1 : 5);
 // Quick mode retries no saturated run: it proves the suite works, its figures are not the point.
 process.env.BENCH_RETRIES ??= opts.quick ? '0' : '2';
-// No retry starts after 7 minutes, so a noisy machine cannot push a full run past 15 minutes.
+// No retry starts after 7 minutes, so a noisy machine cannot push a full run far past its usual length.
 process.env.BENCH_RETRY_UNTIL ??= String(Date.now() + 7 * 60_000);
 const started = Date.now();
 const log = (line) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${line}`);
@@ -61,7 +63,11 @@ log(
 const loadgen = await startLoadgen();
 const results = {};
 const broken = [];
-const selected = Object.keys(SCENARIOS).filter((id) => !opts.only || opts.only.includes(id));
+const selected = Object.keys(SCENARIOS).filter((id) => !opts.only || opts.only.includes(id.toUpperCase()));
+if (opts.only && selected.length < opts.only.length)
+  throw new Error(
+    `unknown scenario in --only ${opts.only.join(',')} (known: ${Object.keys(SCENARIOS).join(', ')})`,
+  );
 const stamp = `${process.pid}_${Date.now().toString(36)}`;
 try {
   for (const id of selected) {
@@ -96,7 +102,7 @@ try {
 
 const report = {
   mode,
-  command: `npm run bench${opts.quick ? ' -- --quick' : ''}${opts.only ? ` -- --only ${opts.only.join(',')}` : ''}`,
+  command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
   runs,
   startedAt: new Date(started).toISOString(),
   seconds: (Date.now() - started) / 1000,
@@ -107,19 +113,63 @@ const report = {
 };
 const out = path.join(BENCH, 'results');
 mkdirSync(out, { recursive: true });
-const suffix = opts.only ? `-${opts.only.join('').toLowerCase()}` : '';
+// --merge: the scenarios run here replace theirs in bench-<mode>.{json,md}, the others are kept
+// from the run that wrote it, and the table's head names both runs.
+const suffix = opts.only && !opts.merge ? `-${opts.only.join('').toLowerCase()}` : '';
+const took = report.seconds;
+if (opts.merge) mergeInto(report, path.join(out, `bench-${mode}.json`));
 const jsonFile = path.join(out, `bench-${mode}${suffix}.json`);
 writeFileSync(jsonFile, await formatted(JSON.stringify(report, null, 1), jsonFile));
 const mdFile = path.join(out, `bench-${mode}${suffix}.md`);
 const md = await formatted(markdownReport(report), mdFile);
 writeFileSync(mdFile, md);
 console.log(`\n${md}`);
-log(`done in ${report.seconds.toFixed(0)} s; results in bench/results/bench-${mode}${suffix}.{json,md}`);
+log(`done in ${took.toFixed(0)} s; results in bench/results/bench-${mode}${suffix}.{json,md}`);
 if (broken.length) {
   console.error(`\nBROKEN:\n- ${broken.join('\n- ')}`);
   process.exit(1);
 }
 process.exit(0);
+
+/** Folds `report` (some scenarios) into the report in `file`, if there is one. */
+function mergeInto(report, file) {
+  if (!existsSync(file)) return;
+  const before = JSON.parse(readFileSync(file, 'utf8'));
+  const merged = {
+    ...before,
+    merges: [
+      ...(before.merges ?? []),
+      {
+        command: report.command,
+        scenarios: Object.keys(report.results),
+        startedAt: report.startedAt,
+        seconds: report.seconds,
+        runs: report.runs,
+        node: report.context.node,
+        loadavg: report.context.loadavg,
+        loadavgAfter: report.contextAfter.loadavg,
+        commit: report.context.commit,
+      },
+    ],
+    broken: [
+      ...before.broken.filter(
+        (b) => !Object.keys(report.results).some((id) => /^(\S+?):? /.exec(b)?.[1] === id),
+      ),
+      ...report.broken,
+    ],
+    results: { ...before.results },
+  };
+  // In the order of SCENARIOS, so a merged table reads as a whole run would.
+  for (const id of Object.keys(SCENARIOS)) {
+    if (report.results[id]) merged.results[id] = report.results[id];
+  }
+  merged.results = Object.fromEntries(
+    Object.keys(SCENARIOS)
+      .filter((id) => merged.results[id])
+      .map((id) => [id, merged.results[id]]),
+  );
+  Object.assign(report, merged);
+}
 
 function fmt(v) {
   return typeof v === 'number' ? (Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)) : String(v);

@@ -95,7 +95,8 @@ async function benchPasswordHash() {
   return passwordHash;
 }
 
-async function insertRows(q, table, columns, rows, chunk = 1000) {
+/** Inserts `rows` (arrays in the order of `columns`) in multi-row statements of `chunk` rows. */
+export async function insertRows(q, table, columns, rows, chunk = 1000) {
   for (let i = 0; i < rows.length; i += chunk) {
     const part = rows.slice(i, i + chunk);
     const params = [];

@@ -6,7 +6,12 @@
 //   { probe: 'snapshot', path } -> forced GC, then a heap snapshot written to path (diagnostics)
 //   { probe: 'cpu:start' }  -> starts the V8 CPU profiler (only the phase that matters is profiled)
 //   { probe: 'cpu:stop', path } -> the profile written to path (.cpuprofile)
+//   { probe: 'queries:start' } -> counts the statements the app sends to PostgreSQL (node-postgres's
+//                                 Client#query, one round trip each, BEGIN and COMMIT included);
+//                                 pg is wrapped only when first asked, so no other run pays for it
+//   { probe: 'queries:stop' }  -> the count since queries:start
 import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { Session } from 'node:inspector';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
@@ -14,6 +19,8 @@ import { writeHeapSnapshot } from 'node:v8';
 if (process.send) {
   let eld = null;
   let inspector = null;
+  let queries = null;
+  let wrapped = false;
   const post = (method, params) =>
     new Promise((resolve, reject) =>
       inspector.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
@@ -50,6 +57,24 @@ if (process.send) {
           inspector = null;
           reply(message.path);
         });
+        break;
+      case 'queries:start':
+        if (!wrapped) {
+          // The app's own pg (the one module the app resolves from the repository's node_modules).
+          const { Client } = createRequire(import.meta.url)('pg');
+          const query = Client.prototype.query;
+          Client.prototype.query = function countedQuery(...args) {
+            if (queries !== null) queries++;
+            return query.apply(this, args);
+          };
+          wrapped = true;
+        }
+        queries = 0;
+        reply(true);
+        break;
+      case 'queries:stop':
+        reply(queries);
+        queries = null;
         break;
       case 'eld:start':
         eld?.disable();

@@ -206,3 +206,22 @@ export function cleanupStack() {
     },
   };
 }
+
+/** The processes a cluster primary forked (its workers), from /proc. */
+export function childPids(pid) {
+  const pids = [];
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      pids.push(
+        ...readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8')
+          .trim()
+          .split(/\s+/)
+          .filter(Boolean)
+          .map(Number),
+      );
+    } catch {
+      /* the thread just ended */
+    }
+  }
+  return pids;
+}

@@ -60,6 +60,11 @@ export function markdownReport(report) {
   lines.push(
     `Command: \`${report.command}\` — ${report.context.cores} cores (${report.context.cpus}), Node ${report.context.node}; app and baselines pinned to core 0, load to core 1; medians of ${report.runs} interleaved runs (min–max). Load average at start ${report.context.loadavg.join(' ')}.`,
   );
+  for (const m of report.merges ?? [])
+    lines.push(
+      '',
+      `${m.scenarios.join(', ')}: measured again by \`${m.command}\` at ${m.startedAt.slice(0, 16).replace('T', ' ')} UTC (${m.seconds.toFixed(0)} s, Node ${m.node}, commit ${m.commit ?? '?'}, ${m.runs} runs); load average ${m.loadavg.join(' ')} at its start, ${m.loadavgAfter.join(' ')} at its end. Its rows replace that run's.`,
+    );
   lines.push('');
   lines.push('| # | target | median | min–max (runs) | limit | met |');
   lines.push('| --- | --- | ---: | ---: | ---: | :---: |');
@@ -72,7 +77,8 @@ export function markdownReport(report) {
       const met = t.met === null ? '—' : t.met ? '✓' : '✗';
       const r = t.range ? `${num(t.range[0])}–${num(t.range[1])}${t.n ? ` (${t.n})` : ''}` : '';
       lines.push(
-        `| ${id} | ${t.name.replace(/^S\d /, '')} | ${num(t.value)} | ${r} | ${t.op} ${num(t.limit)} | ${met} |`,
+        // An `exact` name is printed whole: scripts read those rows by their label (issue 30).
+        `| ${id} | ${t.exact ? t.name : t.name.replace(/^S\d /, '')} | ${num(t.value)} | ${r} | ${t.op} ${num(t.limit)} | ${met} |`,
       );
     }
   }

@@ -1,7 +1,10 @@
 // S2: teachers watching their open submissions lists while 1,000 students in 40 courses submit at
 // 200 writes/s (open loop). Measures the submit latency, the latency of submission:created at the
-// teacher's socket (and the student's own), and that every event arrives exactly once.
+// teacher's socket (and the student's own), and that every event arrives exactly once. Bare
+// Fastify's 50-item list (S1's `fastify /assignments`) runs interleaved with it, for issue 30's
+// ratio of the submit p99 to the bare list's p99 in the same run.
 import { seedAssignments, seedCourses, seedMembers, seedUsers } from '../lib/db.mjs';
+import { BARE_LIST, bareFastifyList } from '../lib/bare-list.mjs';
 import { cleanupStack } from '../lib/procs.mjs';
 import {
   appOnPostgres,
@@ -12,7 +15,7 @@ import {
   nextKey,
   target,
 } from '../lib/scenario.mjs';
-import { spread } from '../lib/stats.mjs';
+import { ratio, spread } from '../lib/stats.mjs';
 import { interleave, trial } from '../lib/trial.mjs';
 
 const REAL_CLIENTS = 5;
@@ -103,8 +106,10 @@ export async function runS2({ loadgen, quick, runs, log, dbName }) {
       result.listMismatches = mismatched;
       return result;
     };
-    const { results, discarded } = await interleave({ app: variant }, { runs, log });
+    const bare = await bareFastifyList(cleanups, loadgen, { quick });
+    const { results, discarded } = await interleave({ app: variant, [BARE_LIST]: bare }, { runs, log });
     const rs = results.app;
+    const bareRs = results[BARE_LIST];
     const still = await loadgen.call('connectedCount', { prefix: 's2:' });
 
     const lines = [
@@ -141,6 +146,12 @@ export async function runS2({ loadgen, quick, runs, log, dbName }) {
         unit: 'ms',
       },
       {
+        metric: `${BARE_LIST}: latency p99 (closed loop, 20 connections)`,
+        value: spread(bareRs, (r) => r.latency.p99),
+        unit: `ms (${discarded[BARE_LIST]} runs discarded)`,
+      },
+      { metric: `${BARE_LIST}: req/s`, value: spread(bareRs, (r) => r.rps), unit: 'req/s' },
+      {
         metric: 'events lost / duplicated / misdirected',
         value: `${sum(rs, 'lost')} / ${sum(rs, 'duplicated')} / ${sum(rs, 'unexpected')}`,
         unit: 'all runs',
@@ -167,6 +178,20 @@ export async function runS2({ loadgen, quick, runs, log, dbName }) {
           5,
           '≤',
         ),
+        {
+          ...target(
+            'S2: submit p99 ÷ bare Fastify list p99',
+            ratio(
+              rs,
+              bareRs,
+              (r) => r.http.submit.p99,
+              (r) => r.latency.p99,
+            ),
+            3,
+            '≤',
+          ),
+          exact: true,
+        },
         target(
           'S2 events lost + duplicated = 0',
           { median: sum(rs, 'lost') + sum(rs, 'duplicated'), min: 0, max: 0 },

@@ -8,8 +8,7 @@
 // PostgreSQL backends, while the load generator stays on core 1. Every figure here is therefore the
 // server sharing the machine with the load and the database; a saturated load core is the normal
 // state at the higher rates, so no run is discarded for it (its busy fraction is reported instead).
-import { readFileSync, readdirSync } from 'node:fs';
-import { cleanupStack } from '../lib/procs.mjs';
+import { childPids, cleanupStack } from '../lib/procs.mjs';
 import { productMix, productSockets, seedProduct } from '../lib/product-mix.mjs';
 import { appOnPostgres, integrity, target } from '../lib/scenario.mjs';
 import { spread } from '../lib/stats.mjs';
@@ -181,25 +180,6 @@ export async function runS9({ loadgen, quick, runs, log, dbName }) {
     broken: integrity('S9', all).problems,
     raw: configs,
   };
-}
-
-/** The processes a cluster primary forked (its workers), from /proc. */
-function childPids(pid) {
-  const pids = [];
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      pids.push(
-        ...readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8')
-          .trim()
-          .split(/\s+/)
-          .filter(Boolean)
-          .map(Number),
-      );
-    } catch {
-      /* the thread just ended */
-    }
-  }
-  return pids;
 }
 
 /** The request latencies of all labels together (as S8: the worst label's when none is kept). */

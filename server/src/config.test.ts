@@ -7,6 +7,29 @@ import { ConfigError, loadConfig } from './config.js';
 const dataDir = () => mkdtempSync(path.join(tmpdir(), 'classwave-config-'));
 
 describe('loadConfig', () => {
+  it('keeps attachments on the disk by default, with the documented limits, or in an S3 bucket', () => {
+    const dir = dataDir();
+    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({
+      storage: { kind: 'disk', directory: path.join(dir, 'files') },
+      uploads: { maxBytes: 50 * 1024 * 1024, maxFiles: 20, quotaBytes: 1024 * 1024 * 1024 },
+    });
+    expect(
+      loadConfig({
+        DATA_DIR: dir,
+        STORAGE_URL: 's3://school-files',
+        S3_ENDPOINT: 'http://minio:9000',
+        S3_ACCESS_KEY_ID: 'key',
+        S3_SECRET_ACCESS_KEY: 'secret',
+      }).storage,
+    ).toEqual({
+      kind: 's3',
+      bucket: 'school-files',
+      endpoint: 'http://minio:9000',
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'key', secretAccessKey: 'secret' },
+    });
+  });
+
   it('starts with no variables at all, generating and keeping a JWT secret in DATA_DIR', () => {
     const dir = dataDir();
     const first = loadConfig({ DATA_DIR: dir });
@@ -38,6 +61,15 @@ describe('loadConfig', () => {
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET'],
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
     [{ ACCESS_TOKEN_TTL: '5' }, 'ACCESS_TOKEN_TTL'],
+    [{ STORAGE_URL: 'ftp://files' }, 'STORAGE_URL'],
+    [{ STORAGE_URL: 's3://Bad_Bucket' }, 'STORAGE_URL'],
+    [{ STORAGE_URL: 's3://bucket/some/path' }, 'STORAGE_URL'],
+    [{ STORAGE_URL: 's3://bucket', S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT'],
+    [{ STORAGE_URL: 's3://bucket', S3_ACCESS_KEY_ID: 'key' }, 'S3_ACCESS_KEY_ID'],
+    [{ STORAGE_URL: 's3://bucket', S3_REGION: 'Mars Base' }, 'S3_REGION'],
+    [{ UPLOAD_MAX_BYTES: '50MB' }, 'UPLOAD_MAX_BYTES'],
+    [{ UPLOAD_MAX_FILES: '0' }, 'UPLOAD_MAX_FILES'],
+    [{ UPLOAD_QUOTA_BYTES: '-1' }, 'UPLOAD_QUOTA_BYTES'],
     [{ ACCESS_TOKEN_TTL: 'an hour' }, 'ACCESS_TOKEN_TTL'],
     [{ PER_IP_LIMIT_SCALE: '0' }, 'PER_IP_LIMIT_SCALE'],
     [{ PER_IP_LIMIT_SCALE: 'lots' }, 'PER_IP_LIMIT_SCALE'],

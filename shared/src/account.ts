@@ -157,6 +157,21 @@ const ExportChat = Type.Object(
 );
 
 /** "Download my data": everything the app keeps about the user, as JSON. */
+/** A file the user uploaded (DESIGN §18): its bytes download from `download` (GET /api/files/:id). */
+const ExportFile = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    size: Type.Integer(),
+    type: Type.String(),
+    purpose: Type.String(),
+    assignmentId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+    uploadedAt: Type.String({ format: 'date-time' }),
+    download: Type.String(),
+  },
+  { additionalProperties: false },
+);
+
 export const AccountExport = Type.Object(
   {
     exportedAt: Type.String({ format: 'date-time' }),
@@ -171,6 +186,8 @@ export const AccountExport = Type.Object(
     /** The inbox (DESIGN §14), newest first. */
     notifications: Type.Array(ExportNotification),
     chat: Type.Array(ExportChat),
+    /** Every file the user uploaded and still has (DESIGN §18), oldest first. */
+    files: Type.Optional(Type.Array(ExportFile)),
   },
   { additionalProperties: false },
 );

@@ -10,7 +10,7 @@ import type {
   Submission,
   SubmissionView,
 } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../../test/support/app.js';
+import { createTestApp, PASSWORD, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -21,6 +21,7 @@ import {
 } from '../../test/support/factories.js';
 import { barrier, connect, listen, type Recorder } from '../../test/support/sockets.js';
 import { createUpload, patchUpload, TUS, uploadFile } from '../../test/support/uploads.js';
+import { FILES_SWEEP_KIND } from './uploads.js';
 
 /**
  * Attachments (DESIGN §18) on the real app and database, the disk storage: tus uploads checked
@@ -494,14 +495,77 @@ describe('the daily sweep', () => {
     await patchUpload(t, ben, location, 0, Buffer.alloc(50, 1));
     const id = location.split('/').pop()!;
     expect(readdirSync(path.join(dataDir, 'uploads'))).toContain(id);
+    // A day on, the sweep runs (now, whenever an earlier test left its next run).
     t.clock.advance(25 * 3600 * 1000);
     try {
-      await t.app.core.jobs.runDue();
+      await t.app.core.jobs.runNow([FILES_SWEEP_KIND]);
     } finally {
       t.clock.advance(-25 * 3600 * 1000);
     }
     expect(readdirSync(path.join(dataDir, 'uploads'))).not.toContain(id);
     const head = await t.app.inject({ method: 'HEAD', url: location, headers: { ...TUS, ...ben.headers } });
     expect(head.statusCode).toBe(404);
+  });
+});
+
+describe('files and the account', () => {
+  const DAY = 24 * 3600 * 1000;
+  /** Moves the clock on, runs what fell due (a purge), then the sweep, and moves the clock back. */
+  async function runJobsAfter(ms: number) {
+    t.clock.advance(ms);
+    try {
+      await t.app.core.jobs.runDue();
+      await t.app.core.jobs.runNow([FILES_SWEEP_KIND]);
+    } finally {
+      t.clock.advance(-ms);
+    }
+  }
+
+  it('"Download my data" lists my files, and deleting the account removes their bytes', async () => {
+    const leaver = await createStudent(t, 'Lea Leaving');
+    await joinCourse(t, leaver, course);
+    const id = await uploadFile(t, leaver, work('mine.txt'), Buffer.from('mine'));
+    const exported = (await get(leaver, '/api/me/export')).json<{
+      files: { id: string; name: string; download: string }[];
+    }>();
+    expect(exported.files).toEqual([
+      expect.objectContaining({
+        id,
+        name: 'mine.txt',
+        size: 4,
+        type: 'text/plain',
+        download: `/api/files/${id}`,
+      }),
+    ]);
+    expect(
+      (await get(ada, '/api/me/export')).json<{ files: { id: string }[] }>().files.map((f) => f.id),
+    ).not.toContain(id);
+
+    expect(readdirSync(path.join(dataDir, 'files'))).toContain(id);
+    const gone = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/me',
+      headers: leaver.headers,
+      payload: { password: PASSWORD },
+    });
+    expect(gone.statusCode, gone.body).toBe(204);
+    await runJobsAfter(DAY + 60_000);
+    expect(readdirSync(path.join(dataDir, 'files'))).not.toContain(id);
+  });
+
+  it("purging a binned assignment removes its files' bytes", async () => {
+    const binned = await createAssignment(t, teacher, course, { title: 'To the bin' });
+    const id = await uploadFile(
+      t,
+      teacher,
+      { purpose: 'assignment', targetId: binned.id, name: 'sheet.txt' },
+      Buffer.from('sheet'),
+    );
+    expect((await del(teacher, `/api/assignments/${binned.id}`)).statusCode).toBe(204);
+    // Binned: nobody downloads it, its bytes wait for the purge (a restore brings it back).
+    expect((await get(teacher, `/api/files/${id}`)).statusCode).toBe(404);
+    expect(readdirSync(path.join(dataDir, 'files'))).toContain(id);
+    await runJobsAfter(31 * DAY);
+    expect(readdirSync(path.join(dataDir, 'files'))).not.toContain(id);
   });
 });

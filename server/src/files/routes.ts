@@ -66,7 +66,9 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{ files: FileService; uploads
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers))
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-    const streams = request.headers['content-type']?.split(';')[0]?.trim() === TUS_BODY;
+    const streams =
+      (request.method === 'POST' || request.method === 'PATCH') &&
+      request.headers['content-type']?.split(';')[0]?.trim() === TUS_BODY;
     const webRequest = new Request(new URL(request.url, 'http://uploads.invalid'), {
       method: request.method,
       headers,

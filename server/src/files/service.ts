@@ -125,7 +125,11 @@ export function createFileService({
         return { kind: 'redirect', headers, location };
       }
       const range = rangeOf(options.range, size);
-      const body = await storage.open(file.storageKey, range);
+      const body = await storage.open(file.storageKey, range).catch((error: unknown) => {
+        // Its bytes are gone (removed by hand, a lost volume): not there, rather than a 500.
+        log.error({ err: error, id }, 'a ready file has no bytes');
+        throw notFound(NOT_FOUND);
+      });
       if (!range)
         return { kind: 'bytes', status: 200, headers: { ...headers, 'content-length': String(size) }, body };
       return {

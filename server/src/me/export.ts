@@ -12,6 +12,7 @@ import {
   submissions,
 } from '../db/schema.js';
 import { accountOf } from './account.js';
+import { filesOfUser } from '../files/service.js';
 import { notBinned } from '../notifications/service.js';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -121,6 +122,7 @@ export async function exportAccount(db: Db, caller: Caller, now: Date): Promise<
       readAt: iso(n.readAt),
     })),
     chat: chat.map((c) => ({ question: c.question, answer: c.answer, createdAt: c.createdAt.toISOString() })),
+    files: (await filesOfUser(db, caller.userId)).map((f) => ({ ...f, download: `/api/files/${f.id}` })),
   };
 }
 

@@ -29,6 +29,7 @@ import {
 } from '../support/fuzz-cases.js';
 import { problemsWith, prototypePolluted, seededRandom } from '../support/hostile.js';
 import { listen } from '../support/sockets.js';
+import { TUS, tusMetadata, uploadFile } from '../support/uploads.js';
 import { resetLinkIn } from '../support/mail-catcher.js';
 import { defaultRateLimits } from '../../src/auth/limits.js';
 
@@ -206,6 +207,17 @@ async function freshContext(route: Route): Promise<Context> {
     courses: route.key === 'DELETE /api/courses/:id' ? (await createCourse(t, teacher)).id : course.id,
     assignments: assignment.id,
     submissions: submission.id,
+    // A file to download or remove (DESIGN §18): the teacher's materials on the assignment.
+    ...(route.path.startsWith('/api/files/')
+      ? {
+          files: await uploadFile(
+            t,
+            teacher,
+            { purpose: 'assignment', targetId: assignment.id, name: 'sheet.txt' },
+            Buffer.from('sheet'),
+          ),
+        }
+      : {}),
     // Undo needs a Return waiting out its window: the peer's grade held, then returned with undo.
     ...(route.key === 'DELETE /api/returns/:id'
       ? { returns: await scheduledReturn(assignment.id, submission.id) }
@@ -301,6 +313,8 @@ const VALID_QUERY: Record<string, string> = {
   to: encodeURIComponent(inDays(30)),
   // The version of the grade for missing work that freshContext gives the student (CLEAR_GRADE).
   baseVersion: '1',
+  // A file shown inline (an image or PDF; anything else is still an attachment).
+  inline: '1',
 };
 
 let courseCodes = 0;
@@ -405,7 +419,15 @@ async function verbatimProblems(
   return [...problems, `no read of ${url} succeeded`];
 }
 
-describe.each(routes)('$key', (route) => {
+/** tus speaks headers and raw bytes, not JSON: its routes have their own hostile cases below. */
+const TUS_ROUTES = new Set([
+  'POST /api/uploads',
+  'HEAD /api/uploads/:id',
+  'PATCH /api/uploads/:id',
+  'DELETE /api/uploads/:id',
+]);
+
+describe.each(routes.filter((r) => !TUS_ROUTES.has(r.key)))('$key', (route) => {
   const categories = categoriesFor(route, random);
   it.each(Object.keys(categories).filter((c) => categories[c]!.length > 0))(
     'survives %s',
@@ -415,6 +437,160 @@ describe.each(routes)('$key', (route) => {
       expect(failures).toEqual([]);
     },
   );
+});
+
+describe('tus uploads (DESIGN §18)', () => {
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+  /** Printable ASCII (a header may carry no more), seeded. */
+  const randomText = (length: number) =>
+    Array.from({ length }, () => String.fromCharCode(33 + random.int(94))).join('');
+  /** Sends one tus request as the fuzz student; what was wrong with the answer. */
+  async function tus(
+    key: string,
+    name: string,
+    url: string,
+    method: 'POST' | 'HEAD' | 'PATCH' | 'DELETE',
+    headers: Record<string, string>,
+    body?: Buffer,
+  ) {
+    counts[key] = (counts[key] ?? 0) + 1;
+    const res = await t.app.inject({
+      method,
+      url,
+      headers: { ...student.headers, ...headers },
+      ...(body ? { payload: body } : {}),
+    });
+    if (method === 'HEAD') return res.statusCode >= 500 ? [`${name} → answered ${res.statusCode}`] : [];
+    const problems = problemsWith(res, TEST_ORIGIN);
+    if (res.statusCode !== 201 && res.statusCode !== 204 && res.statusCode < 400)
+      problems.push(`answered ${res.statusCode}`);
+    return problems.map((p) => `${name} → ${p}`);
+  }
+  async function target() {
+    const course = await createCourse(t, teacher);
+    await joinCourse(t, student, course);
+    return createAssignment(t, teacher, course);
+  }
+
+  it('survives hostile Upload-Metadata and Upload-Length', async () => {
+    const assignment = await target();
+    const valid = { purpose: 'submission', targetId: assignment.id, name: 'a.txt' };
+    const metadata = [
+      '',
+      'purpose',
+      'purpose !!!not-base64!!!',
+      `purpose ${b64('submission')},purpose ${b64('assignment')}`,
+      `__proto__ ${b64('{}')},constructor ${b64('x')},prototype ${b64('y')}`,
+      tusMetadata({ ...valid, __proto__: 'polluted' } as Record<string, string>),
+      tusMetadata({ ...valid, name: '../'.repeat(1000) }),
+      tusMetadata({ ...valid, name: 'a\r\nContent-Type: text/html\r\n\r\n<script>' }),
+      tusMetadata({ ...valid, name: '\u0000\u202e\ud800' }),
+      tusMetadata({ ...valid, name: 'x'.repeat(100_000) }),
+      tusMetadata({ ...valid, targetId: "' or 1=1 --" }),
+      tusMetadata({ ...valid, targetId: '00000000-0000-0000-0000-000000000000' }),
+      tusMetadata({ ...valid, purpose: 'feedback', studentId: 'nope' }),
+      tusMetadata({ ...valid, purpose: 'feedback', studentId: student.id }),
+      tusMetadata({ ...valid, purpose: 'SUBMISSION' }),
+      tusMetadata({ ...valid, purpose: 'post' }),
+      Array.from({ length: 2000 }, (_, i) => `k${i} ${b64('v')}`).join(','),
+      ' , , ,',
+      `purpose ${b64('submission')} extra words`,
+      ...Array.from({ length: 20 }, () => `${randomText(12)} ${b64(randomText(40))}`),
+    ];
+    const failures: string[] = [];
+    for (const [i, value] of metadata.entries())
+      failures.push(
+        ...(await tus('POST /api/uploads', `metadata ${i}`, '/api/uploads', 'POST', {
+          ...TUS,
+          'upload-length': '4',
+          'upload-metadata': value,
+        })),
+      );
+    for (const length of ['-1', 'abc', '1e3', '99999999999999999999', '', '0x10', ' 4'])
+      failures.push(
+        ...(await tus('POST /api/uploads', `Upload-Length "${length}"`, '/api/uploads', 'POST', {
+          ...TUS,
+          'upload-length': length,
+          'upload-metadata': tusMetadata(valid),
+        })),
+      );
+    failures.push(
+      ...(await tus('POST /api/uploads', 'no Tus-Resumable', '/api/uploads', 'POST', {
+        'upload-length': '4',
+      })),
+    );
+    failures.push(
+      ...(await tus('POST /api/uploads', 'Tus-Resumable 0.2', '/api/uploads', 'POST', {
+        'tus-resumable': '0.2.0',
+        'upload-length': '4',
+      })),
+    );
+    expect(failures).toEqual([]);
+  });
+
+  it('survives hostile offsets, bodies and ids on an upload', async () => {
+    const assignment = await target();
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/uploads',
+      headers: {
+        ...student.headers,
+        ...TUS,
+        'upload-length': '8',
+        'upload-metadata': tusMetadata({ purpose: 'submission', targetId: assignment.id, name: 'b.bin' }),
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const location = String(created.headers.location);
+    const octets = { ...TUS, 'content-type': 'application/offset+octet-stream' };
+    const failures: string[] = [];
+    for (const offset of ['-1', 'abc', '99999', '', '1.5', '4'])
+      failures.push(
+        ...(await tus(
+          'PATCH /api/uploads/:id',
+          `offset "${offset}"`,
+          location,
+          'PATCH',
+          { ...octets, 'upload-offset': offset },
+          Buffer.from('1234'),
+        )),
+      );
+    failures.push(
+      ...(await tus(
+        'PATCH /api/uploads/:id',
+        'too many bytes',
+        location,
+        'PATCH',
+        { ...octets, 'upload-offset': '0' },
+        Buffer.alloc(64, 1),
+      )),
+    );
+    failures.push(
+      ...(await tus(
+        'PATCH /api/uploads/:id',
+        'JSON body',
+        location,
+        'PATCH',
+        { ...TUS, 'upload-offset': '0', 'content-type': 'application/json' },
+        Buffer.from('{}'),
+      )),
+    );
+    for (const id of ['not-a-uuid', '..%2F..%2Fetc%2Fpasswd', '%00', 'x'.repeat(3000), random.uuid()])
+      for (const method of ['HEAD', 'PATCH', 'DELETE'] as const)
+        failures.push(
+          ...(await tus(
+            `${method} /api/uploads/:id`,
+            `${method} ${id.slice(0, 20)}`,
+            `/api/uploads/${id}`,
+            method,
+            { ...octets, 'upload-offset': '0' },
+            method === 'PATCH' ? Buffer.from('1') : undefined,
+          )),
+        );
+    failures.push(...(await tus('HEAD /api/uploads/:id', 'HEAD', location, 'HEAD', TUS)));
+    failures.push(...(await tus('DELETE /api/uploads/:id', 'DELETE', location, 'DELETE', TUS)));
+    expect(failures).toEqual([]);
+  });
 });
 
 describe('the Idempotency-Key header', () => {

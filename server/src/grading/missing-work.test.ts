@@ -153,6 +153,7 @@ describe('PUT /api/assignments/:id/grades/:studentId', () => {
       version: 0,
       gradedBy: null,
       gradedAt: null,
+      rubricScores: null,
     });
     // A submission is graded by the same route (it is the same row PATCH grades).
     const own = await submit(t, ben, assignment);

@@ -22,6 +22,7 @@ import {
 import { barrier, connect, listen, type Recorder } from '../../test/support/sockets.js';
 import { createUpload, patchUpload, TUS, uploadFile } from '../../test/support/uploads.js';
 import { FILES_SWEEP_KIND } from './uploads.js';
+import { orientationOf, orientationSegment } from './sniff.js';
 
 /**
  * Attachments (DESIGN §18) on the real app and database, the disk storage: tus uploads checked
@@ -267,6 +268,50 @@ describe('GET /api/files/:id', () => {
     expect(res.headers['content-type']).toBe('image/jpeg');
     expect(res.rawPayload.equals(without)).toBe(true);
     expect(res.rawPayload.includes(Buffer.from('GPS'))).toBe(false);
+  });
+
+  it('keeps a turned photo upright: its Orientation stays, alone, and the location goes', async () => {
+    const { withExif, without } = jpegWithExif();
+    // A big-endian EXIF block: Orientation 6 (turned right) and a GPS directory with a position.
+    const tiff = Buffer.alloc(8 + 2 + 2 * 12 + 4);
+    tiff.write('MM', 0, 'latin1');
+    tiff.writeUInt16BE(42, 2);
+    tiff.writeUInt32BE(8, 4);
+    tiff.writeUInt16BE(2, 8);
+    tiff.writeUInt16BE(0x0112, 10);
+    tiff.writeUInt16BE(3, 12);
+    tiff.writeUInt32BE(1, 14);
+    tiff.writeUInt16BE(6, 18);
+    tiff.writeUInt16BE(0x8825, 22);
+    tiff.writeUInt16BE(4, 24);
+    tiff.writeUInt32BE(1, 26);
+    tiff.writeUInt32BE(tiff.length, 30);
+    const body = Buffer.concat([
+      Buffer.from('Exif\0\0', 'latin1'),
+      tiff,
+      Buffer.from('GPS 48.8584N 2.2945E'),
+    ]);
+    const exif = Buffer.concat([
+      Buffer.from([0xff, 0xe1, (body.length + 2) >> 8, (body.length + 2) & 0xff]),
+      body,
+    ]);
+    const photo = Buffer.concat([withExif.subarray(0, 2), exif, without.subarray(2)]);
+    const id = await uploadFile(t, ada, work('IMG_0002.JPG'), photo);
+    const res = await get(ada, `/api/files/${id}`);
+    expect(res.rawPayload.includes(Buffer.from('GPS'))).toBe(false);
+    expect(
+      res.rawPayload.equals(
+        Buffer.concat([without.subarray(0, 2), orientationSegment(6), without.subarray(2)]),
+      ),
+    ).toBe(true);
+    expect(orientationOf(orientationSegment(6).subarray(10))).toBe(6);
+    // The same tag written little-endian reads the same; nonsense reads as none.
+    const little = Buffer.from([
+      0x49, 0x49, 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 8, 0, 0, 0, 0, 0,
+    ]);
+    expect(orientationOf(little)).toBe(8);
+    expect(orientationOf(Buffer.from('MM\0*GPS 48.8584N'))).toBeUndefined();
+    expect(orientationOf(Buffer.alloc(3))).toBeUndefined();
   });
 
   it('answers a Range with 206, and one outside the file with 416', async () => {

@@ -46,7 +46,9 @@ function markupType(head: string): string | undefined {
  * segments before the image data. The photo's location lives there; removing whole segments
  * changes no other byte (never re-encoded, DESIGN §18).
  */
-export async function exifSegments(file: string): Promise<{ start: number; end: number }[]> {
+export async function exifSegments(
+  file: string,
+): Promise<{ start: number; end: number; orientation?: number }[]> {
   const handle = await open(file, 'r');
   try {
     const size = (await handle.stat()).size;
@@ -57,7 +59,7 @@ export async function exifSegments(file: string): Promise<{ start: number; end: 
     };
     const soi = await read(0, 2);
     if (soi[0] !== 0xff || soi[1] !== 0xd8) return [];
-    const found: { start: number; end: number }[] = [];
+    const found: { start: number; end: number; orientation?: number }[] = [];
     let at = 2;
     while (at + 4 <= size) {
       const header = await read(at, 10);
@@ -76,8 +78,10 @@ export async function exifSegments(file: string): Promise<{ start: number; end: 
       const length = header.readUInt16BE(2);
       if (length < 2) break;
       const end = at + 2 + length;
-      if (marker === 0xe1 && header.subarray(4, 10).equals(Buffer.from('Exif\0\0', 'latin1')))
-        found.push({ start: at, end: Math.min(end, size) });
+      if (marker === 0xe1 && header.subarray(4, 10).equals(Buffer.from('Exif\0\0', 'latin1'))) {
+        const orientation = orientationOf(await read(at + 10, length - 8));
+        found.push({ start: at, end: Math.min(end, size), ...(orientation ? { orientation } : {}) });
+      }
       at = end;
     }
     return found;
@@ -86,8 +90,63 @@ export async function exifSegments(file: string): Promise<{ start: number; end: 
   }
 }
 
-/** The file's bytes less the `cut` ranges (sorted, not overlapping), as one stream. */
-export function withoutRanges(file: string, size: number, cut: { start: number; end: number }[]): Readable {
+/**
+ * The Orientation (tag 0x0112) of an EXIF block's first directory, if it names one of the eight
+ * (1 to 8); undefined for anything else, a short or malformed block included.
+ */
+export function orientationOf(tiff: Buffer): number | undefined {
+  if (tiff.length < 8) return undefined;
+  const little = tiff.toString('latin1', 0, 2) === 'II';
+  if (!little && tiff.toString('latin1', 0, 2) !== 'MM') return undefined;
+  const u16 = (at: number) => (little ? tiff.readUInt16LE(at) : tiff.readUInt16BE(at));
+  const u32 = (at: number) => (little ? tiff.readUInt32LE(at) : tiff.readUInt32BE(at));
+  if (u16(2) !== 42) return undefined;
+  const directory = u32(4);
+  if (directory + 2 > tiff.length) return undefined;
+  const entries = u16(directory);
+  for (let i = 0; i < entries; i++) {
+    const entry = directory + 2 + i * 12;
+    if (entry + 12 > tiff.length) return undefined;
+    // A SHORT (type 3) holding one value, stored in the entry itself.
+    if (u16(entry) === 0x0112 && u16(entry + 2) === 3) {
+      const value = u16(entry + 8);
+      return value >= 1 && value <= 8 ? value : undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * An EXIF segment holding the Orientation alone: what a photo keeps of its EXIF, so a phone's
+ * upright picture is not shown on its side (the pixels stay as taken, DESIGN §18).
+ */
+export function orientationSegment(orientation: number): Buffer {
+  const body = Buffer.alloc(6 + 8 + 2 + 12 + 4);
+  body.write('Exif\0\0', 0, 'latin1');
+  body.write('MM', 6, 'latin1');
+  body.writeUInt16BE(42, 8);
+  body.writeUInt32BE(8, 10); // the first directory right after the header
+  body.writeUInt16BE(1, 14); // one entry
+  body.writeUInt16BE(0x0112, 16);
+  body.writeUInt16BE(3, 18); // SHORT
+  body.writeUInt32BE(1, 20);
+  body.writeUInt16BE(orientation, 24);
+  // Next directory: none (the last four bytes, zero).
+  const head = Buffer.from([0xff, 0xe1, 0, 0]);
+  head.writeUInt16BE(body.length + 2, 2);
+  return Buffer.concat([head, body]);
+}
+
+/**
+ * The file's bytes less the `cut` ranges (sorted, not overlapping), as one stream; `insert`, if
+ * given, stands where the first cut was.
+ */
+export function withoutRanges(
+  file: string,
+  size: number,
+  cut: { start: number; end: number }[],
+  insert?: Buffer,
+): Readable {
   if (cut.length === 0) return createReadStream(file);
   const out = new PassThrough();
   const keep: { start: number; end: number }[] = [];
@@ -99,9 +158,16 @@ export function withoutRanges(file: string, size: number, cut: { start: number; 
   if (from < size) keep.push({ start: from, end: size });
   void (async () => {
     try {
-      for (const part of keep)
+      let inserted = insert === undefined;
+      for (const part of keep) {
+        if (!inserted && part.start >= cut[0]!.end) {
+          out.write(insert);
+          inserted = true;
+        }
         for await (const chunk of createReadStream(file, { start: part.start, end: part.end - 1 }))
           if (!out.write(chunk)) await new Promise((resolve) => out.once('drain', resolve));
+      }
+      if (!inserted) out.write(insert);
       out.end();
     } catch (error) {
       out.destroy(error as Error);

@@ -91,6 +91,18 @@ test.describe('attachments', () => {
     await create.getByLabel('Due Date').fill(inTwoDays());
     await create.getByRole('button', { name: 'Create Assignment' }).click();
     await expect(create).toBeHidden();
+    // The teacher adds a worksheet to the assignment (uploaded at once, listed as materials).
+    await cardOf(teacher, 'Lab sheet').getByRole('button', { name: 'Edit assignment' }).click();
+    const edit = teacher.getByRole('dialog', { name: 'Edit Assignment' });
+    await edit.getByLabel('Attach files to materials').setInputFiles({
+      name: 'instructions.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('Photograph the experiment, then fill in the sheet.'),
+    });
+    await expect(edit.getByRole('list', { name: 'Materials' }).getByRole('listitem')).toHaveText([
+      /instructions\.txt/,
+    ]);
+    await edit.getByRole('button', { name: 'Cancel' }).click();
     // The teacher watches the assignment while the work comes in.
     await cardOf(teacher, 'Lab sheet')
       .getByRole('button', { name: /View Submissions/ })
@@ -105,6 +117,9 @@ test.describe('attachments', () => {
     await student.goto('/assignments');
     await cardOf(student, 'Lab sheet').getByRole('button', { name: 'Submit' }).click();
     let answer = student.getByRole('dialog', { name: 'Submit Assignment' });
+    await expect(answer.getByRole('list', { name: 'Materials' }).getByRole('listitem')).toHaveText([
+      /instructions\.txt/,
+    ]);
     await network.goOffline();
     await answer.getByLabel('Attach files').setInputFiles([
       { name: 'experiment.jpg', mimeType: 'image/jpeg', buffer: photo },
@@ -184,10 +199,32 @@ test.describe('attachments', () => {
     expect(zip.includes('lab-sheet.pdf')).toBe(true);
     await screenshots(teacher, 'attachments-teacher');
 
-    // The student reads back their files with the work.
+    // Graded one by one, with a file of comments beside the grade.
+    await submissions.getByRole('link', { name: 'Grade one by one' }).click();
+    await expect(teacher).toHaveURL(/\/assignments\/[^/]+\/grading/);
+    await teacher.getByLabel('Attach files to feedback files').setInputFiles({
+      name: 'comments.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('Label the axes next time.'),
+    });
+    await expect(teacher.getByRole('list', { name: 'Feedback files' }).getByRole('listitem')).toHaveText([
+      /comments\.txt/,
+    ]);
+    const form = teacher.getByRole('form', { name: "Grade File Student's submission" });
+    await form.getByLabel('Points').fill('90');
+    await form.getByRole('button', { name: 'Save grade' }).click();
+    await expect(teacher.getByText('Grade saved')).toBeVisible();
+    // The saved grade's answer carries no files: the work keeps its own.
+    await expect(teacher.getByRole('list', { name: 'Files handed in' }).getByRole('listitem')).toHaveCount(2);
+    await screenshots(teacher, 'attachments-grading');
+
+    // The student reads back their files with the work, and the teacher's file with the grade.
     await cardOf(student, 'Lab sheet').getByRole('button', { name: 'View Submission' }).click();
     const view = student.getByRole('dialog', { name: 'Your Submission' });
     await expect(view.getByRole('list', { name: 'Your files' }).getByRole('listitem')).toHaveCount(2);
+    await expect(
+      view.getByRole('list', { name: 'Files from your teacher' }).getByRole('listitem'),
+    ).toHaveText([/comments\.txt/]);
     await screenshots(student, 'attachments-student-view');
 
     await teacherContext.close();

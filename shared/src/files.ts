@@ -46,3 +46,28 @@ export interface UploadProgressEvent {
   received: number;
   size: number;
 }
+
+/** GET /api/assignments/:id/files: what the caller may see of an assignment's own files (DESIGN §18). */
+export const AssignmentFiles = Type.Object(
+  {
+    /** The teacher's materials, to every member of the course. */
+    materials: Type.Array(FileSummary),
+    /** Feedback files on one student's work: theirs once returned, or the student the teacher names. */
+    feedback: Type.Array(FileSummary),
+  },
+  { additionalProperties: false },
+);
+export type AssignmentFiles = Static<typeof AssignmentFiles>;
+
+export const AssignmentFilesQuery = Type.Object(
+  {
+    studentId: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description: "The course's teacher: whose feedback files to list. A student always gets their own.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AssignmentFilesQuery = Static<typeof AssignmentFilesQuery>;

@@ -43,7 +43,10 @@ const CHROME_ROUTES: Record<string, Reply> = {
  */
 function noRubric(key: string): Reply | undefined {
   const match = /^GET \/api\/assignments\/([^/]+)\/rubric$/.exec(key);
-  return match ? { body: { assignmentId: match[1], maxPoints: 0, rubric: null } } : undefined;
+  if (match) return { body: { assignmentId: match[1], maxPoints: 0, rubric: null } };
+  // An assignment's materials and feedback files (DESIGN §18), read by the same dialogs: none.
+  if (/^GET \/api\/assignments\/[^/]+\/files$/.test(key)) return { body: { materials: [], feedback: [] } };
+  return undefined;
 }
 
 /**

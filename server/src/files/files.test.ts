@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type {
+  AssignmentFiles,
   Assignment,
   Course,
   LiveEvent,
@@ -449,6 +450,12 @@ describe('feedback files', () => {
     });
     expect(graded.statusCode, graded.body).toBe(200);
     expect((await get(ada, `/api/files/${id}`)).statusCode).toBe(404);
+    // Nor in the assignment's list of files, whatever student the student names.
+    const listed = (who: Actor, query = '') =>
+      get(who, `/api/assignments/${held.id}/files${query}`).then((r) => r.json<AssignmentFiles>());
+    expect((await listed(ada)).feedback).toEqual([]);
+    expect((await listed(ada, `?studentId=${ada.id}`)).feedback).toEqual([]);
+    expect((await listed(teacher, `?studentId=${ada.id}`)).feedback.map((f) => f.id)).toEqual([id]);
     await barrier(adaLive);
     expect(adaLive.events.some((e) => isReady(e, id))).toBe(false);
     const replay = (await get(ada, '/api/events?after=0')).json<{
@@ -465,8 +472,40 @@ describe('feedback files', () => {
     expect(returned.statusCode, returned.body).toBe(200);
     await adaLive.waitFor((e) => isReady(e, id));
     expect((await get(ada, `/api/files/${id}`)).body).toBe('Well argued.');
+    expect((await listed(ada)).feedback.map((f) => f.id)).toEqual([id]);
     // Ben's feedback is not Ada's business, nor hers his.
     expect((await get(ben, `/api/files/${id}`)).statusCode).toBe(404);
+    expect((await listed(ben, `?studentId=${ada.id}`)).feedback).toEqual([]);
+  });
+});
+
+describe("an assignment's materials", () => {
+  it('are listed to its teacher and the members, in the order uploaded, and to nobody else', async () => {
+    const sheet = await createAssignment(t, teacher, course, { title: 'With materials' });
+    const first = await uploadFile(
+      t,
+      teacher,
+      { purpose: 'assignment', targetId: sheet.id, name: 'worksheet.pdf' },
+      Buffer.from('%PDF-1.4\n%%EOF\n'),
+    );
+    const second = await uploadFile(
+      t,
+      teacher,
+      { purpose: 'assignment', targetId: sheet.id, name: 'notes.txt' },
+      Buffer.from('Read chapter 3.'),
+    );
+    for (const who of [teacher, ada]) {
+      const res = await get(who, `/api/assignments/${sheet.id}/files`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json<AssignmentFiles>()).toEqual({
+        materials: [
+          { id: first, name: 'worksheet.pdf', size: 15, type: 'application/pdf' },
+          { id: second, name: 'notes.txt', size: 15, type: 'text/plain' },
+        ],
+        feedback: [],
+      });
+    }
+    expect((await get(otherTeacher, `/api/assignments/${sheet.id}/files`)).statusCode).toBe(404);
   });
 });
 

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { ErrorBody, ErrorCode, IdParams } from '@classwave/shared';
+import { AssignmentFiles, AssignmentFilesQuery, ErrorBody, ErrorCode, IdParams } from '@classwave/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf } from '../auth/authenticate.js';
 import { errorBody } from '../http/errors.js';
@@ -145,6 +145,23 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{ files: FileService; uploads
       await files.remove(callerOf(request), request.params.id);
       return reply.status(204).send(null);
     },
+  );
+
+  app.get(
+    '/assignments/:id/files',
+    {
+      schema: {
+        ...common,
+        summary: "An assignment's materials and a student's feedback files, as far as you may see them",
+        description:
+          'Materials: its teacher and the active members of its course. Feedback: the teacher names the student ' +
+          '(`studentId`); a student gets their own, once the grade is returned. Anyone else gets 404.',
+        params: IdParams,
+        querystring: AssignmentFilesQuery,
+        response: { 200: AssignmentFiles, ...signedInErrors },
+      },
+    },
+    async (request) => files.assignmentFiles(callerOf(request), request.params.id, request.query.studentId),
   );
 
   app.get(

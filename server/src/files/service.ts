@@ -1,12 +1,12 @@
 import type { Readable } from 'node:stream';
 import { ZipArchive } from 'archiver';
 import { and, asc, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
-import { ErrorCode, type FileSummary } from '@classwave/shared';
+import { ErrorCode, type AssignmentFiles, type FileSummary } from '@classwave/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Caller } from '../auth/caller.js';
 import { requireOwnerOf } from '../classes/visibility.js';
 import type { Db, Tx } from '../db/client.js';
-import { assignments, courses, files, profiles, submissions } from '../db/schema.js';
+import { assignments, courseMembers, courses, files, profiles, submissions } from '../db/schema.js';
 import { AppError, badRequest, notFound } from '../http/errors.js';
 import { fileWithParents, mayRemove, maySee } from './access.js';
 import { cleanFileName } from './names.js';
@@ -103,6 +103,55 @@ export function createFileService({
   log: FastifyBaseLogger;
 }) {
   return {
+    /**
+     * An assignment's materials and one student's feedback files, as far as the caller may see them
+     * (the same rule as a download, `maySee`): its teacher, any student's feedback by `studentId`; an
+     * active member, the materials and their own feedback once returned. Anyone else: 404.
+     */
+    async assignmentFiles(
+      caller: Caller,
+      assignmentId: string,
+      studentId: string | undefined,
+    ): Promise<AssignmentFiles> {
+      const [target] = await db
+        .select({ teacherId: courses.teacherId, membership: courseMembers.status })
+        .from(assignments)
+        .innerJoin(courses, eq(courses.id, assignments.courseId))
+        .leftJoin(
+          courseMembers,
+          and(eq(courseMembers.courseId, courses.id), eq(courseMembers.studentId, caller.userId)),
+        )
+        .where(
+          and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt), isNull(courses.deletedAt)),
+        );
+      const teaches = target?.teacherId === caller.userId;
+      if (!target || (!teaches && target.membership !== 'active')) throw notFound('Assignment not found.');
+      const whose = teaches ? studentId : caller.userId;
+      const rows = await db
+        .select({ id: files.id })
+        .from(files)
+        .where(
+          and(
+            eq(files.targetId, assignmentId),
+            eq(files.status, 'ready'),
+            or(
+              eq(files.purpose, 'assignment'),
+              whose ? and(eq(files.purpose, 'feedback'), eq(files.studentId, whose)) : undefined,
+            ),
+          ),
+        )
+        .orderBy(asc(files.createdAt), asc(files.id));
+      const seen = (await Promise.all(rows.map(({ id }) => fileWithParents(db, id, caller.userId)))).filter(
+        (row) => maySee(caller, row),
+      );
+      return {
+        materials: seen
+          .filter((row) => row!.file.purpose === 'assignment')
+          .map((row) => toSummary(row!.file)),
+        feedback: seen.filter((row) => row!.file.purpose === 'feedback').map((row) => toSummary(row!.file)),
+      };
+    },
+
     /** The file if the caller may see it (404 otherwise), as bytes (a Range of them) or a presigned redirect. */
     async download(
       caller: Caller,

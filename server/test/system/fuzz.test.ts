@@ -315,6 +315,8 @@ const VALID_QUERY: Record<string, string> = {
   baseVersion: '1',
   // A file shown inline (an image or PDF; anything else is still an attachment).
   inline: '1',
+  // Whose feedback files a teacher lists (anyone's id is valid; a student always gets their own).
+  studentId: '00000000-0000-4000-8000-000000000001',
 };
 
 let courseCodes = 0;

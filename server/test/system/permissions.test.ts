@@ -932,6 +932,15 @@ const table: Row[] = [
     expected: only({}),
   },
   {
+    // Materials to the members and the teacher; a student's own feedback once returned (DESIGN §18).
+    endpoint: 'GET /api/assignments/:id/files',
+    request: (f) => ({
+      method: 'GET',
+      url: `/api/assignments/${f.assignment.id}/files?studentId=${studentA.id}`,
+    }),
+    expected: byMembership(200, 200, 404),
+  },
+  {
     endpoint: 'GET /api/assignments/:id/submissions.zip',
     request: (f) => ({ method: 'GET', url: `/api/assignments/${f.assignment.id}/submissions.zip` }),
     expected: byMembership(403, 200, 404),

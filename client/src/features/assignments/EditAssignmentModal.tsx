@@ -10,6 +10,7 @@ import { ENTER_A_TITLE } from './CreateAssignmentModal';
 import { useUpdateAssignmentMutation } from '../grading/gradingApi';
 import { toLocalInput } from './ReleaseFields';
 import '../grading/grading.css';
+import { TeacherFiles } from '../files/TeacherFiles';
 
 const formOf = (assignment: Assignment) => ({
   title: assignment.title,
@@ -114,6 +115,8 @@ function EditAssignmentForm({ assignment, onClose }: { assignment: Assignment; o
         courseId={assignment.courseId}
         warnPastDue={values.dueDate !== toLocalInput(assignment.dueDate)}
       />
+      {/* Uploaded at once, not with Save: files are no form field to undo. */}
+      <TeacherFiles assignmentId={assignment.id} purpose="assignment" title="Materials" />
       {releasesHeld && held !== 0 && (
         <Notice tone="warning" className="held-release">
           {held === undefined

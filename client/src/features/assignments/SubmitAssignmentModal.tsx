@@ -28,6 +28,7 @@ import { DeadlineNotice } from './DeadlineNotice';
 import { DueMoved } from './DueMoved';
 import './SubmitAssignmentModal.css';
 import { useDeadline } from './useDeadline';
+import { AssignmentFileList } from '../files/AssignmentFileList';
 
 export const DISCARD_CONFIRMATION =
   'Your latest changes have not reached the server yet. A copy stays on this device.';
@@ -263,6 +264,7 @@ export function SubmitAssignmentModal({
         )}
         {/* The rubric the work will be graded by, read before submitting (DESIGN §17). */}
         <RubricSection assignmentId={assignment?.id} />
+        {assignment && <AssignmentFileList assignmentId={assignment.id} kind="materials" label="Materials" />}
         {guarding && <CloseGuard text={content} onClose={onClose} onStay={() => setGuarding(false)} />}
         {gone && (
           <Notice tone="warning" title="This assignment is no longer available to you">

@@ -6,6 +6,7 @@ import {
   replaceSubmission,
   setOwnSubmission,
   upsertAssignments,
+  upsertSubmission,
 } from './assignmentCache';
 
 describe('assignment cache updates', () => {
@@ -58,5 +59,22 @@ describe('assignment cache updates', () => {
     // The student's own view (an excuse taken back) is their truth, whole.
     const own = { ...excused, status: 'missing' as const, submission: null };
     expect(mergeAssignment(excused, own)).toEqual(own);
+  });
+});
+
+describe('upsertSubmission', () => {
+  // Issue 26: a saved grade's answer (and its event) carry no files, and the grading view lost them.
+  it('keeps the files a listed submission has when the new copy carries none', () => {
+    const files = [{ id: 'f1', name: 'photo.jpg', size: 10, type: 'image/jpeg' }];
+    const listed = { ...createSubmission({ content: 'Work' }), files };
+    const list = [listed];
+    const { files: _dropped, ...withoutFiles } = listed;
+    upsertSubmission(list, { ...withoutFiles, grade: 9 });
+    expect(list[0]).toMatchObject({ grade: 9, files });
+    upsertSubmission(list, { ...listed, files: [] });
+    expect(list[0]!.files).toEqual([]);
+    const regraded = [listed];
+    replaceSubmission(regraded, { ...withoutFiles, grade: 8 });
+    expect(regraded[0]).toMatchObject({ grade: 8, files });
   });
 });

@@ -50,15 +50,21 @@ export function clearOwnSubmission(list: Assignment[], assignmentId: string, sub
  */
 export function replaceSubmission(list: Submission[], submission: Submission): void {
   const index = list.findIndex((existing) => existing.id === submission.id);
-  if (index !== -1) list[index] = submission;
+  if (index !== -1) list[index] = withFilesOf(list[index]!, submission);
   else if (submission.submittedAt === null) list.push(submission);
 }
+
+/** A grade's answer and event carry no files (they never change once handed in): the listed copy's stay. */
+const withFilesOf = (listed: Submission, incoming: Submission): Submission =>
+  incoming.files !== undefined || listed.files === undefined
+    ? incoming
+    : { ...incoming, files: listed.files };
 
 /** Adds a submission to a cached list, newest first as GET /api/assignments/:id/submissions answers, or replaces it. */
 export function upsertSubmission(list: Submission[], submission: Submission): void {
   const index = list.findIndex((existing) => existing.id === submission.id);
   if (index === -1) list.unshift(submission);
-  else list[index] = submission;
+  else list[index] = withFilesOf(list[index]!, submission);
 }
 
 /** Removes a submission (taken back, DESIGN §12) from a cached list, if it is there. */

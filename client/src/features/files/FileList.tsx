@@ -1,9 +1,10 @@
 import type { FileSummary } from '@classwave/shared';
-import { Download, Eye, FileText } from 'lucide-react';
+import { Download, Eye, FileText, X } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { useAppStore } from '../../app/hooks';
 import { Button } from '../../components/Button';
+import { IconButton } from '../../components/IconButton';
 import { Modal } from '../../components/Modal';
 import { selectAccessToken } from '../auth/authSlice';
 import { downloadFile, previewable, useFileUrl } from './fileAccess';
@@ -46,7 +47,16 @@ function Preview({ file, onClose }: { file: FileSummary; onClose: () => void }) 
  * The files handed in with a piece of work (DESIGN §18): each with its size, Open for images and
  * PDFs (shown in the app) and Download for every file.
  */
-export function FileList({ files, label = 'Files' }: { files: FileSummary[]; label?: string }) {
+export function FileList({
+  files,
+  label = 'Files',
+  onRemove,
+}: {
+  files: FileSummary[];
+  label?: string;
+  /** Offered to a file's uploader while its parent may change (materials, feedback). */
+  onRemove?: (file: FileSummary) => void;
+}) {
   const store = useAppStore();
   const [open, setOpen] = useState<FileSummary | null>(null);
   if (files.length === 0) return null;
@@ -85,6 +95,13 @@ export function FileList({ files, label = 'Files' }: { files: FileSummary[]; lab
               >
                 Download
               </Button>
+              {onRemove && (
+                <IconButton
+                  label={`Remove ${file.name}`}
+                  icon={<X size={16} />}
+                  onClick={() => onRemove(file)}
+                />
+              )}
             </span>
           </li>
         ))}

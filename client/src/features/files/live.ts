@@ -1,4 +1,5 @@
 import type { LiveFeature } from '../../realtime/liveFeature';
+import { refetchAssignmentFiles } from './filesApi';
 import { uploadFinished, uploadMoved } from './uploadsSlice';
 
 /** Attachments' live events (DESIGN §18): a teacher's view of uploads under way. */
@@ -10,7 +11,11 @@ export const filesLive: LiveFeature = {
         dispatch(uploadMoved(data)),
     'file:ready':
       ({ data }) =>
-      (dispatch) =>
-        dispatch(uploadFinished(data.file.id)),
+      (dispatch) => {
+        dispatch(uploadFinished(data.file.id));
+        // Materials and feedback are listed by assignment (a submission's come with the work).
+        if (data.purpose === 'assignment' || data.purpose === 'feedback')
+          dispatch(refetchAssignmentFiles(data.assignmentId));
+      },
   },
 };

@@ -22,6 +22,7 @@ import { usePageTitle } from '../layout/usePageFocus';
 import { useGetGradebookQuery } from './gradingApi';
 import './GradingPage.css';
 import { FileList } from '../files/FileList';
+import { TeacherFiles } from '../files/TeacherFiles';
 
 /** How a student's work on the assignment reads in the list (the teacher's words). */
 const STATUS_TEXT: Record<WorkStatus, string> = {
@@ -200,6 +201,14 @@ function GradingView({ assignment }: { assignment: Assignment }) {
                       assignmentId={assignment.id}
                       maxPoints={assignment.maxPoints}
                       onEditedChange={(edited) => markUnsaved(student.id, edited)}
+                    />
+                  )}
+                  {student.id === current?.id && (
+                    <TeacherFiles
+                      assignmentId={assignment.id}
+                      purpose="feedback"
+                      studentId={student.id}
+                      title="Feedback files"
                     />
                   )}
                 </div>

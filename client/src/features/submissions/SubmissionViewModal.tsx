@@ -11,6 +11,7 @@ import { useGetOwnSubmissionQuery } from './submissionsApi';
 import { RubricSection } from '../rubrics/RubricSection';
 import { FileList } from '../files/FileList';
 import './SubmissionViewModal.css';
+import { AssignmentFileList } from '../files/AssignmentFileList';
 
 /** A time on a receipt or in the history, in the reader's zone, to the second: "Nov 26, 2026, 17:21:03". */
 export function receiptTime(iso: string): string {
@@ -124,6 +125,10 @@ function SubmissionDetails({ assignment, view }: { assignment: Assignment; view:
             {submission.feedback}
           </p>
         </section>
+      )}
+
+      {submission?.grade != null && (
+        <AssignmentFileList assignmentId={assignment.id} kind="feedback" label="Files from your teacher" />
       )}
 
       {/* Scores marked only once returned: the server sends none while the grade is held (DESIGN §17). */}

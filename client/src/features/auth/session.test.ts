@@ -160,7 +160,8 @@ describe('signOut', () => {
     expect(await store.dispatch(signOut())).toBe(true);
 
     expect(store.getState().auth.status).toBe('signedOut');
-    expect(await readDeviceDraft(userId, 'saved')).toBeUndefined();
+    // In the background, after the sign-in page shows (a navigation then would rebuild it under typing).
+    await vi.waitFor(async () => expect(await readDeviceDraft(userId, 'saved')).toBeUndefined());
     expect((await readDeviceDraft(userId, 'unsent'))?.content).toBe('typed offline');
   });
 });

@@ -110,13 +110,28 @@ export const signOut = (): AppThunk<Promise<boolean>> => async (dispatch, getSta
   }
   dispatch(signedOut());
   broadcastAuth({ type: 'signed-out' });
-  // Loaded only here: the sign-in page's first load stays free of the device store.
-  if (userId) {
-    await (await import('../drafts/deviceStore')).forgetSyncedWork(userId);
-    await (await import('../files/attachmentStore')).forgetStoredAttachments(userId);
-  }
+  // In the background: the sign-in page is already showing, and a navigation the caller makes after
+  // this resolves would build it anew under someone typing (the keyboard sign-in journey caught it).
+  if (userId) void forgetDeviceWork(userId);
   return confirmed;
 };
+
+/**
+ * What a signed-out device keeps of a user's work: only what never reached the server (a draft's
+ * unsaved text, a file not uploaded). Loaded only here: the sign-in page's first load stays free of
+ * the device stores.
+ */
+async function forgetDeviceWork(userId: string): Promise<void> {
+  try {
+    const [drafts, files] = await Promise.all([
+      import('../drafts/deviceStore'),
+      import('../files/attachmentStore'),
+    ]);
+    await Promise.all([drafts.forgetSyncedWork(userId), files.forgetStoredAttachments(userId)]);
+  } catch (error) {
+    console.warn('Could not clear this device of work already on the server', error);
+  }
+}
 
 /** What this tab does when another tab of the browser signs in or out. */
 export const followOtherTab =

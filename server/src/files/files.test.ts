@@ -271,6 +271,32 @@ describe('GET /api/files/:id', () => {
     expect(res.rawPayload.includes(Buffer.from('GPS'))).toBe(false);
   });
 
+  it("removes a JPEG's XMP and IPTC, where editors copy the position, and keeps its other segments", async () => {
+    const { withExif, without } = jpegWithExif();
+    const segment = (marker: number, text: string) => {
+      const body = Buffer.from(text, 'latin1');
+      return Buffer.concat([
+        Buffer.from([0xff, marker, (body.length + 2) >> 8, (body.length + 2) & 0xff]),
+        body,
+      ]);
+    };
+    const xmp = segment(
+      0xe1,
+      'http://ns.adobe.com/xap/1.0/\0<x:xmpmeta><exif:GPSLatitude>48,51.5N</exif:GPSLatitude>',
+    );
+    const extended = segment(0xe1, 'http://ns.adobe.com/xmp/extension/\0GPS 2,17.7E');
+    const iptc = segment(0xed, 'Photoshop 3.0\x008BIM\x04\x04 GPS city Paris');
+    // An APP1 of some other kind: not metadata with a place, kept as they are.
+    const other = segment(0xe1, 'SomeVendor\0notes');
+    const photo = Buffer.concat([withExif.subarray(0, 2), xmp, extended, iptc, other, withExif.subarray(2)]);
+    const id = await uploadFile(t, ada, work('IMG_0003.JPG'), photo);
+    const res = await get(ada, `/api/files/${id}`);
+    expect(res.rawPayload.includes(Buffer.from('GPS'))).toBe(false);
+    expect(res.rawPayload.equals(Buffer.concat([without.subarray(0, 2), other, without.subarray(2)]))).toBe(
+      true,
+    );
+  });
+
   it('keeps a turned photo upright: its Orientation stays, alone, and the location goes', async () => {
     const { withExif, without } = jpegWithExif();
     // A big-endian EXIF block: Orientation 6 (turned right) and a GPS directory with a position.

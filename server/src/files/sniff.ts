@@ -41,12 +41,20 @@ function markupType(head: string): string | undefined {
   return 'text/html';
 }
 
+/** APP1 segments that hold XMP (a main packet, or an extension of one) rather than EXIF. */
+const XMP_PREFIXES = ['http://ns.adobe.com/xap/1.0/\0', 'http://ns.adobe.com/xmp/extension/\0'].map((p) =>
+  Buffer.from(p, 'latin1'),
+);
+const PHOTOSHOP_PREFIX = Buffer.from('Photoshop 3.0\0', 'latin1');
+
 /**
- * The byte ranges of a JPEG's EXIF (APP1 segments that begin `Exif\0\0`), found by walking the
- * segments before the image data. The photo's location lives there; removing whole segments
- * changes no other byte (never re-encoded, DESIGN §18).
+ * The byte ranges of a JPEG's metadata that can say where a photo was taken, found by walking the
+ * segments before the image data: EXIF (APP1 `Exif\0\0`, the GPS directory), XMP (APP1 with
+ * Adobe's namespace: phones and editors copy the position there too, `exif:GPSLatitude`) and IPTC
+ * (APP13 `Photoshop 3.0`: city, place names). Removing whole segments changes no other byte (never
+ * re-encoded, DESIGN §18); an EXIF range names the photo's Orientation, which is kept.
  */
-export async function exifSegments(
+export async function metadataSegments(
   file: string,
 ): Promise<{ start: number; end: number; orientation?: number }[]> {
   const handle = await open(file, 'r');
@@ -62,7 +70,7 @@ export async function exifSegments(
     const found: { start: number; end: number; orientation?: number }[] = [];
     let at = 2;
     while (at + 4 <= size) {
-      const header = await read(at, 10);
+      const header = await read(at, 4 + 35);
       if (header[0] !== 0xff) break;
       const marker = header[1]!;
       if (marker === 0xff) {
@@ -78,9 +86,16 @@ export async function exifSegments(
       const length = header.readUInt16BE(2);
       if (length < 2) break;
       const end = at + 2 + length;
-      if (marker === 0xe1 && header.subarray(4, 10).equals(Buffer.from('Exif\0\0', 'latin1'))) {
+      const body = header.subarray(4, Math.min(header.length, 2 + length));
+      const begins = (prefix: Buffer) => body.subarray(0, prefix.length).equals(prefix);
+      if (marker === 0xe1 && begins(Buffer.from('Exif\0\0', 'latin1'))) {
         const orientation = orientationOf(await read(at + 10, length - 8));
         found.push({ start: at, end: Math.min(end, size), ...(orientation ? { orientation } : {}) });
+      } else if (
+        (marker === 0xe1 && XMP_PREFIXES.some(begins)) ||
+        (marker === 0xed && begins(PHOTOSHOP_PREFIX))
+      ) {
+        found.push({ start: at, end: Math.min(end, size) });
       }
       at = end;
     }

@@ -15,7 +15,7 @@ import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
 import { checkUpload, type UploadLimits } from './access.js';
 import { cleanFileName } from './names.js';
-import { exifSegments, orientationSegment, sniffType, withoutRanges } from './sniff.js';
+import { metadataSegments, orientationSegment, sniffType, withoutRanges } from './sniff.js';
 import type { FileStorage } from './storage.js';
 import { readyAudience, toSummary } from './views.js';
 
@@ -112,8 +112,8 @@ export function createUploads(options: {
     const { size } = await stat(staged);
     if (size !== row.declaredSize) return;
     const mime = await sniffType(staged);
-    const cut = mime === 'image/jpeg' ? await exifSegments(staged) : [];
-    // The location goes with the EXIF; a turned photo keeps its Orientation alone.
+    const cut = mime === 'image/jpeg' ? await metadataSegments(staged) : [];
+    // The location goes with the EXIF, XMP and IPTC; a turned photo keeps its Orientation alone.
     const orientation = cut.find((r) => r.orientation !== undefined && r.orientation !== 1)?.orientation;
     const insert = orientation ? orientationSegment(orientation) : undefined;
     const stored = size - cut.reduce((n, r) => n + (r.end - r.start), 0) + (insert?.length ?? 0);

@@ -37,6 +37,18 @@ export interface FileReadyEvent {
   studentId: string | null;
 }
 
+/**
+ * `file:deleted`: its uploader took a file off (materials, feedback, a file of an answer not yet
+ * handed in), to those who heard or could have heard its `file:ready`: lists drop it live.
+ */
+export interface FileDeletedEvent {
+  fileId: string;
+  purpose: FilePurpose;
+  assignmentId: string;
+  courseId: string;
+  studentId: string | null;
+}
+
 /** `upload:progress`: a student's upload moving, to the course's teacher (at most every 500 ms an upload). */
 export interface UploadProgressEvent {
   fileId: string;

@@ -5,7 +5,7 @@ import type { Notification, NotificationsReadData } from './notifications.js';
 import type { DraftSavedEvent, SubmissionWithdrawnEvent } from './drafts.js';
 import type { Assignment, Course, Submission } from './teaching.js';
 import type { CategoriesResponse } from './categories.js';
-import type { FileReadyEvent, UploadProgressEvent } from './files.js';
+import type { FileDeletedEvent, FileReadyEvent, UploadProgressEvent } from './files.js';
 
 /** Every live event: `data` is what the matching REST read returns for that item (DESIGN §8). */
 export interface LiveEvent<T extends LiveEventType = LiveEventType> {
@@ -51,6 +51,8 @@ export interface LiveEventData {
   'notifications:read': NotificationsReadData;
   /** A file is stored whole (DESIGN §18): to those who may see its parent (a held grade's feedback waits for Return). */
   'file:ready': FileReadyEvent;
+  /** Its uploader removed a file: to the same rooms as its `file:ready`. */
+  'file:deleted': FileDeletedEvent;
   /** A student's upload moved (DESIGN §18, the teacher's panel): to the course's teacher. */
   'upload:progress': UploadProgressEvent;
 }
@@ -88,6 +90,7 @@ export const LIVE_EVENT_TYPES = [
   'notification:created',
   'notifications:read',
   'file:ready',
+  'file:deleted',
   'upload:progress',
 ] as const satisfies readonly LiveEventType[];
 true satisfies Covers<LiveEventType, typeof LIVE_EVENT_TYPES>;
@@ -123,6 +126,7 @@ export interface ServerToClientEvents {
   'notification:created': (event: LiveEvent<'notification:created'>) => void;
   'notifications:read': (event: LiveEvent<'notifications:read'>) => void;
   'file:ready': (event: LiveEvent<'file:ready'>) => void;
+  'file:deleted': (event: LiveEvent<'file:deleted'>) => void;
   'upload:progress': (event: LiveEvent<'upload:progress'>) => void;
   /** This tab's session signed out or was revoked; the socket is closed right after. */
   'session:ended': (info: { reason: string }) => void;

@@ -24,7 +24,7 @@ export const filesOf = perApp((core: Core) => {
     stagingDir: path.join(core.config.dataDir, 'uploads'),
     appOrigin: core.config.appOrigin,
   });
-  const service = createFileService({ db: core.db, storage, uploads, log: core.log });
+  const service = createFileService({ db: core.db, outbox: core.outbox, storage, uploads, log: core.log });
   return { storage, uploads, service };
 });
 

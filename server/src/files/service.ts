@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { ZipArchive } from 'archiver';
 import { and, asc, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
-import { ErrorCode, type AssignmentFiles, type FileSummary } from '@classwave/shared';
+import { ErrorCode, type AssignmentFiles, type FilePurpose, type FileSummary } from '@classwave/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Caller } from '../auth/caller.js';
 import { requireOwnerOf } from '../classes/visibility.js';
@@ -11,9 +11,10 @@ import { AppError, badRequest, notFound } from '../http/errors.js';
 import { fileWithParents, mayRemove, maySee } from './access.js';
 import { cleanFileName } from './names.js';
 import { fileHeaders, rangeOf } from './download.js';
+import type { Outbox } from '../realtime/outbox.js';
 import type { FileStorage } from './storage.js';
 import type { Uploads } from './uploads.js';
-import { toSummary } from './views.js';
+import { readyAudience, toSummary } from './views.js';
 
 const NOT_FOUND = 'File not found.';
 
@@ -93,11 +94,13 @@ export async function filesOfUser(db: Db | Tx, userId: string) {
 /** Downloads, removals and the teacher's zip (DESIGN §18). */
 export function createFileService({
   db,
+  outbox,
   storage,
   uploads,
   log,
 }: {
   db: Db;
+  outbox: Outbox;
   storage: FileStorage;
   uploads: Uploads;
   log: FastifyBaseLogger;
@@ -197,10 +200,28 @@ export function createFileService({
     async remove(caller: Caller, id: string): Promise<void> {
       const row = await fileWithParents(db, id, caller.userId);
       if (!mayRemove(caller, row)) throw notFound(NOT_FOUND);
-      const [gone] = await db
-        .delete(files)
-        .where(and(eq(files.id, id), row.file.submissionId ? undefined : isNull(files.submissionId)))
-        .returning();
+      const gone = await outbox.transaction(async (tx, record) => {
+        // Who could see it, read before it goes (a feedback file's rule looks at its row).
+        const rooms = await readyAudience(tx, row.file);
+        const [deleted] = await tx
+          .delete(files)
+          .where(and(eq(files.id, id), row.file.submissionId ? undefined : isNull(files.submissionId)))
+          .returning();
+        if (!deleted) return undefined;
+        if (rooms.length > 0)
+          record(
+            'file:deleted',
+            {
+              fileId: deleted.id,
+              purpose: deleted.purpose as FilePurpose,
+              assignmentId: deleted.targetId!,
+              courseId: deleted.courseId!,
+              studentId: deleted.studentId,
+            },
+            rooms,
+          );
+        return deleted;
+      });
       if (!gone) throw notFound(NOT_FOUND);
       await removeBytes(gone);
     },

@@ -749,6 +749,8 @@ describe('who hears each server event', () => {
     /** Student A's upload in progress (its tus URL), and the owner's feedback file on the held grade. */
     upload: string;
     feedback: string;
+    /** The owner's materials file on the assignment (added, then taken off). */
+    materials: string;
   };
   let firstEventId = 0;
   const owner = () => actors.owner.headers;
@@ -837,7 +839,22 @@ describe('who hears each server event', () => {
           { purpose: 'assignment', targetId: state.assignment.id, name: 'sheet.pdf' },
           Buffer.from('%PDF-1.4 sheet'),
         );
+        state.materials = id;
         return (h) => h.name === 'file:ready' && fileIdOf(h) === id;
+      },
+      hears: studentAAndOwner,
+    },
+    {
+      event: 'file:deleted',
+      when: 'the owner takes those materials off',
+      act: async () => {
+        const res = await t.app.inject({
+          method: 'DELETE',
+          url: `/api/files/${state.materials}`,
+          headers: owner(),
+        });
+        expect(res.statusCode).toBe(204);
+        return (h) => h.name === 'file:deleted' && dataOf(h)?.fileId === state.materials;
       },
       hears: studentAAndOwner,
     },
@@ -1484,14 +1501,15 @@ describe('who hears each server event', () => {
       // student A heard in its room only what was addressed to A too comes back (course:deleted included).
       const heardIds = heard.map((e) => e.id);
       expect(replayed.filter((e) => !heardIds.includes(e.id))).toEqual([]);
-      // What went to the course room only (assignment:*, course:categories, and course:updated in the members' view)
+      // What went to the course room only (assignment:*, materials' file:*, course:categories, and course:updated in the members' view)
       // does not come back; an assignment in A's own view (with their submission: the excuse's
       // assignment:updated) went to A's own room, and does.
       const ownView = (e: LiveEvent) =>
         e.type === 'assignment:updated' && (e.data as Assignment).submission !== null;
       const courseRoomOnly = (e: LiveEvent) =>
         (e.type.startsWith('assignment:') && !ownView(e)) ||
-        (e.type === 'file:ready' && (e.data as { purpose: string }).purpose === 'assignment') ||
+        ((e.type === 'file:ready' || e.type === 'file:deleted') &&
+          (e.data as { purpose: string }).purpose === 'assignment') ||
         e.type === 'course:updated' ||
         e.type === 'course:categories';
       expect(replayed.map((e) => e.type)).toEqual(heard.filter((e) => !courseRoomOnly(e)).map((e) => e.type));

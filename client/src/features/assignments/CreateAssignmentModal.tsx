@@ -5,6 +5,8 @@ import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
 import { FormModal } from '../../components/FormModal';
 import { Select } from '../../components/Select';
+import { ChosenMaterials, uploadMaterialsOf } from '../files/ChosenMaterials';
+import { useUploadAuth } from '../files/useUploadAuth';
 import { AssignmentFields, dueInstant } from './AssignmentFields';
 import { useCreateAssignmentMutation } from './assignmentsApi';
 import '../../components/forms.css';
@@ -43,6 +45,8 @@ export function CreateAssignmentModal({
   const [values, setValues] = useState(emptyForm);
   const [courseError, setCourseError] = useState<string | null>(null);
   const [titleError, setTitleError] = useState<string | null>(null);
+  const [materials, setMaterials] = useState<File[]>([]);
+  const uploadAuth = useUploadAuth();
   const titleId = useId();
   const courseRef = useRef<HTMLSelectElement>(null);
   const [createAssignment, { isLoading }] = useCreateAssignmentMutation();
@@ -53,6 +57,7 @@ export function CreateAssignmentModal({
     setValues(emptyForm());
     setCourseError(null);
     setTitleError(null);
+    setMaterials([]);
     onClose();
   }
 
@@ -74,7 +79,7 @@ export function CreateAssignmentModal({
     const dueDate = dueInstant(values.dueDate);
     if (Number.isNaN(maxPoints) || dueDate === null) return;
     try {
-      await createAssignment({
+      const created = await createAssignment({
         title: values.title.trim(),
         description: values.description.trim(),
         dueDate: dueDate.toISOString(),
@@ -85,6 +90,8 @@ export function CreateAssignmentModal({
         ...(values.categoryId ? { categoryId: values.categoryId } : {}),
       }).unwrap();
       toast.success('Assignment created!');
+      // They need the assignment's id: uploaded now, while the dialog closes.
+      uploadMaterialsOf(created.id, materials, uploadAuth);
       close();
     } catch (error) {
       toast.error(apiErrorMessage(error, 'Failed to create assignment.'));
@@ -143,6 +150,7 @@ export function CreateAssignmentModal({
           </Select>
         }
       />
+      <ChosenMaterials files={materials} onChange={setMaterials} />
     </FormModal>
   );
 }

@@ -1,7 +1,7 @@
 import { formatLateness, type Assignment, type Submission } from '@classwave/shared';
 import { Download, Inbox, ListChecks, Send } from 'lucide-react';
 import { toast } from 'sonner';
-import { useAppStore } from '../../app/hooks';
+import { useAppDispatch } from '../../app/hooks';
 import { useState } from 'react';
 import { Avatar } from '../../components/Avatar';
 import { Badge } from '../../components/Badge';
@@ -17,7 +17,6 @@ import { WorkPanel } from '../grading/WorkPanel';
 import { GradeForm } from './GradeForm';
 import { MissingWork } from './MissingWork';
 import '../../components/Input.css';
-import { selectAccessToken } from '../auth/authSlice';
 import { FileList } from '../files/FileList';
 import { downloadSubmissionsZip } from '../files/fileAccess';
 
@@ -32,7 +31,7 @@ export function SubmissionsModal({
   assignment: Assignment | null;
   onClose: () => void;
 }) {
-  const store = useAppStore();
+  const dispatch = useAppDispatch();
   const { data, isLoading, error } = useGetSubmissionsQuery(assignment?.id ?? '', { skip: !assignment });
   useErrorToast(error, 'Failed to load submissions.');
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
@@ -112,8 +111,8 @@ export function SubmissionsModal({
             icon={<Download />}
             className="submissions__zip"
             onClick={() =>
-              void downloadSubmissionsZip(assignment, selectAccessToken(store.getState())).catch(
-                (error: Error) => toast.error(error.message),
+              void downloadSubmissionsZip(dispatch, assignment).catch((error: Error) =>
+                toast.error(error.message),
               )
             }
           >

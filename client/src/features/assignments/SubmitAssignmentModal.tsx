@@ -19,6 +19,7 @@ import { useAccessBack } from '../drafts/useAccessBack';
 import { useDraft } from '../drafts/useDraft';
 import { AttachmentsField } from '../files/AttachmentsField';
 import { useAttachments } from '../files/useAttachments';
+import { useAwaitingFiles } from './useAwaitingFiles';
 import { useQueuedSubmit } from '../drafts/useQueuedSubmit';
 import '../grading/grading.css';
 import { AnswerStatus } from './AnswerStatus';
@@ -59,7 +60,7 @@ export function SubmitAssignmentModal({
   const draft = useDraft(assignmentId, userId);
   const attachments = useAttachments(assignmentId, userId);
   /** Submit was pressed while files were still uploading: it is sent once they are stored. */
-  const [awaitingFiles, setAwaitingFiles] = useState(false);
+  const [awaitingFiles, setAwaitingFiles] = useAwaitingFiles(userId, assignmentId, attachments);
   const { content, setContent, status, notice, setNotice } = draft;
   const { queued, setQueued } = useQueuedSubmit(userId, assignmentId);
   const [sending, setSending] = useState(false);
@@ -73,7 +74,6 @@ export function SubmitAssignmentModal({
   useEffect(() => {
     setRefused(null);
     setClosedByServer(false);
-    setAwaitingFiles(false);
   }, [assignmentId]);
   const dueDeadline = useDeadline(assignment?.dueDate, assignment?.closesAtDue ?? false);
   const deadline = closedByServer ? ({ kind: 'closed' } as const) : dueDeadline;
@@ -182,12 +182,13 @@ export function SubmitAssignmentModal({
 
   // Files done uploading after Submit was pressed: the submit goes now (or says why it cannot).
   useEffect(() => {
-    if (!awaitingFiles || attachments.pending > 0) return;
+    // After a reload the press is remembered (useAwaitingFiles): the answer's text is read first.
+    if (!awaitingFiles || attachments.pending > 0 || !draft.ready) return;
     setAwaitingFiles(false);
     void handleSubmit();
     // handleSubmit reads this render's state; this runs when the last file is stored or refused.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [awaitingFiles, attachments.pending]);
+  }, [awaitingFiles, attachments.pending, draft.ready]);
 
   async function handleSubmit() {
     if (!assignment || !userId || sending || queued) return;

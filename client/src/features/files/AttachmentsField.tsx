@@ -1,14 +1,10 @@
-import { FileText, Image as ImageIcon, Paperclip, X } from 'lucide-react';
-import { useId, useRef, useSyncExternalStore } from 'react';
-import { Button } from '../../components/Button';
+import { FileText, Image as ImageIcon, X } from 'lucide-react';
+import { useId, useSyncExternalStore } from 'react';
 import { IconButton } from '../../components/IconButton';
+import { AttachFilesButton } from './AttachFilesButton';
 import { formatFileSize } from './fileSize';
 import type { Attachment, Attachments } from './useAttachments';
 import './attachments.css';
-
-/** What the student may pick: photos (HEIC too), PDFs, documents, text, audio and video (DESIGN §18). */
-export const ACCEPTED_FILES =
-  'image/*,.heic,.heif,application/pdf,.doc,.docx,.odt,.ppt,.pptx,.odp,.xls,.xlsx,.ods,.txt,.csv,.rtf,audio/*,video/*';
 
 function subscribeOnline(change: () => void) {
   window.addEventListener('online', change);
@@ -48,7 +44,6 @@ export function AttachmentsField({
   /** Something chosen that could not be added (too many, too large). */
   onProblem: (message: string) => void;
 }) {
-  const input = useRef<HTMLInputElement>(null);
   const headingId = useId();
   const isOnline = useOnline();
   const { items } = attachments;
@@ -59,30 +54,9 @@ export function AttachmentsField({
         <h3 id={headingId} className="attachments__title">
           Files {items.length > 0 && <span className="attachments__count">({items.length})</span>}
         </h3>
-        <Button
-          variant="secondary"
-          size="sm"
-          icon={<Paperclip />}
+        <AttachFilesButton
           disabled={disabled}
-          onClick={() => input.current?.click()}
-        >
-          Attach files
-        </Button>
-        <input
-          ref={input}
-          type="file"
-          multiple
-          accept={ACCEPTED_FILES}
-          className="sr-only"
-          tabIndex={-1}
-          aria-label="Attach files"
-          disabled={disabled}
-          onChange={(event) => {
-            const files = [...(event.target.files ?? [])];
-            event.target.value = '';
-            if (files.length === 0) return;
-            void attachments.add(files).then((problem) => problem && onProblem(problem));
-          }}
+          onChosen={(files) => void attachments.add(files).then((problem) => problem && onProblem(problem))}
         />
       </div>
       {items.length > 0 && (

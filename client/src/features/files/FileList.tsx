@@ -2,11 +2,10 @@ import type { FileSummary } from '@classwave/shared';
 import { Download, Eye, FileText, X } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { useAppStore } from '../../app/hooks';
+import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../components/Button';
 import { IconButton } from '../../components/IconButton';
 import { Modal } from '../../components/Modal';
-import { selectAccessToken } from '../auth/authSlice';
 import { downloadFile, previewable, useFileUrl } from './fileAccess';
 import { formatFileSize } from './fileSize';
 import './attachments.css';
@@ -57,7 +56,7 @@ export function FileList({
   /** Offered to a file's uploader while its parent may change (materials, feedback). */
   onRemove?: (file: FileSummary) => void;
 }) {
-  const store = useAppStore();
+  const dispatch = useAppDispatch();
   const [open, setOpen] = useState<FileSummary | null>(null);
   if (files.length === 0) return null;
   return (
@@ -88,9 +87,7 @@ export function FileList({
                 icon={<Download />}
                 aria-label={`Download ${file.name}`}
                 onClick={() =>
-                  void downloadFile(file, selectAccessToken(store.getState())).catch((error: Error) =>
-                    toast.error(error.message),
-                  )
+                  void downloadFile(dispatch, file).catch((error: Error) => toast.error(error.message))
                 }
               >
                 Download

@@ -1,16 +1,12 @@
 import type { FilePurpose } from '@classwave/shared';
-import { Paperclip } from 'lucide-react';
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { toast } from 'sonner';
-import { refreshSession } from '../../api/refreshSession';
-import { useAppDispatch, useAppStore } from '../../app/hooks';
-import { Button } from '../../components/Button';
-import { selectAccessToken, tokenRefreshed } from '../auth/authSlice';
-import { ACCEPTED_FILES } from './AttachmentsField';
+import { useAppDispatch } from '../../app/hooks';
+import { AttachFilesButton } from './AttachFilesButton';
 import { FileList } from './FileList';
 import { refetchAssignmentFiles, useGetAssignmentFilesQuery, useRemoveFileMutation } from './filesApi';
-import { startUpload } from './upload';
-import { MAX_ATTACHMENT_BYTES } from './useAttachments';
+import { uploadTeacherFiles } from './teacherUpload';
+import { useUploadAuth } from './useUploadAuth';
 import './attachments.css';
 
 interface Moving {
@@ -35,9 +31,8 @@ export function TeacherFiles({
   studentId?: string;
   title: string;
 }) {
-  const store = useAppStore();
   const dispatch = useAppDispatch();
-  const input = useRef<HTMLInputElement>(null);
+  const auth = useUploadAuth();
   const headingId = useId();
   const [moving, setMoving] = useState<Moving[]>([]);
   const { data } = useGetAssignmentFilesQuery(
@@ -46,48 +41,16 @@ export function TeacherFiles({
   const [removeFile] = useRemoveFileMutation();
   const files = (purpose === 'feedback' ? data?.feedback : data?.materials) ?? [];
 
-  function upload(file: File) {
-    const key = crypto.randomUUID();
-    setMoving((list) => [...list, { key, name: file.name, percent: 0 }]);
-    const gone = () => setMoving((list) => list.filter((m) => m.key !== key));
-    startUpload(
-      file,
-      {
-        uploadUrl: null,
-        metadata: {
-          purpose,
-          targetId: assignmentId,
-          name: file.name,
-          ...(purpose === 'feedback' && studentId ? { studentId } : {}),
-        },
+  function upload(chosen: File[]) {
+    uploadTeacherFiles(chosen, { purpose, assignmentId, studentId }, auth, {
+      started: (key, file) => setMoving((list) => [...list, { key, name: file.name, percent: 0 }]),
+      progress: (key, percent) =>
+        setMoving((list) => list.map((m) => (m.key === key ? { ...m, percent } : m))),
+      done: (key, stored) => {
+        setMoving((list) => list.filter((m) => m.key !== key));
+        if (stored) dispatch(refetchAssignmentFiles(assignmentId));
       },
-      {
-        token: () => selectAccessToken(store.getState()),
-        refresh: () =>
-          void refreshSession().then((result) => {
-            if (result.ok) dispatch(tokenRefreshed(result.session));
-          }),
-        onUrl: () => {},
-        onProgress: (sent, total) =>
-          setMoving((list) =>
-            list.map((m) =>
-              m.key === key ? { ...m, percent: total > 0 ? Math.floor((sent / total) * 100) : 0 } : m,
-            ),
-          ),
-        onStored: () => {
-          gone();
-          dispatch(refetchAssignmentFiles(assignmentId));
-        },
-        onFailed: (failure) => {
-          gone();
-          toast.error(
-            failure.kind === 'refused'
-              ? `${file.name}: ${failure.message}`
-              : `${file.name} could not be uploaded: check the connection and attach it again.`,
-          );
-        },
-      },
-    );
+    });
   }
 
   return (
@@ -96,26 +59,7 @@ export function TeacherFiles({
         <h3 id={headingId} className="attachments__title">
           {title}
         </h3>
-        <Button variant="secondary" size="sm" icon={<Paperclip />} onClick={() => input.current?.click()}>
-          Attach files
-        </Button>
-        <input
-          ref={input}
-          type="file"
-          multiple
-          accept={ACCEPTED_FILES}
-          className="sr-only"
-          tabIndex={-1}
-          aria-label={`Attach files to ${title.toLowerCase()}`}
-          onChange={(event) => {
-            const chosen = [...(event.target.files ?? [])];
-            event.target.value = '';
-            for (const file of chosen) {
-              if (file.size > MAX_ATTACHMENT_BYTES) toast.error(`${file.name}: over 50 MB, not added.`);
-              else upload(file);
-            }
-          }}
-        />
+        <AttachFilesButton label={`Attach files to ${title.toLowerCase()}`} onChosen={upload} />
       </div>
       {moving.map((m) => (
         <p key={m.key} className="attachments__moving" role="status">

@@ -1,7 +1,8 @@
 import type { FileSummary } from '@classwave/shared';
 import { useEffect, useState } from 'react';
-import { useAppStore } from '../../app/hooks';
-import { selectAccessToken } from '../auth/authSlice';
+import { BlobRequestFailed, fetchBlob } from '../../api/fetchBlob';
+import { useAppDispatch } from '../../app/hooks';
+import type { AppDispatch } from '../../app/store';
 
 /**
  * Images and PDFs are shown in the app (DESIGN §18); every other type, HTML and SVG included, is only
@@ -21,18 +22,20 @@ export const previewable = (type: string) =>
   ].includes(type);
 
 /**
- * A file's bytes through GET /api/files/:id with the session's token: the server decides who may
- * read it (the parent's rules). The blob takes the type the server sniffed, never the name's.
+ * A file's bytes through GET /api/files/:id, as the session may read them (the server decides by
+ * the parent's rules; an expired token is refreshed on the way). The blob takes the type the server
+ * sniffed, never the name's.
  */
-export async function fetchFile(id: string, token: string | null, inline: boolean): Promise<Blob> {
-  const response = await fetch(`/api/files/${encodeURIComponent(id)}${inline ? '?inline=1' : ''}`, {
-    headers: token ? { Authorization: `Bearer ${token}` } : {},
-  });
-  if (!response.ok)
+export async function fetchFile(dispatch: AppDispatch, id: string, inline: boolean): Promise<Blob> {
+  try {
+    return await dispatch(fetchBlob(`/files/${encodeURIComponent(id)}${inline ? '?inline=1' : ''}`));
+  } catch (error) {
     throw new Error(
-      response.status === 404 ? 'This file is no longer there.' : 'The file could not be loaded.',
+      error instanceof BlobRequestFailed && error.status === 404
+        ? 'This file is no longer there.'
+        : 'The file could not be loaded.',
     );
-  return response.blob();
+  }
 }
 
 /** Saves bytes under a name (an object URL clicked as a download link). */
@@ -48,31 +51,32 @@ function save(blob: Blob, name: string): void {
 }
 
 /** Saves a file under its own name. */
-export async function downloadFile(file: FileSummary, token: string | null): Promise<void> {
-  save(await fetchFile(file.id, token, false), file.name);
+export async function downloadFile(dispatch: AppDispatch, file: FileSummary): Promise<void> {
+  save(await fetchFile(dispatch, file.id, false), file.name);
 }
 
 /** Every file handed in for an assignment, one zip with a folder per student (its teacher only). */
 export async function downloadSubmissionsZip(
+  dispatch: AppDispatch,
   assignment: { id: string; title: string },
-  token: string | null,
 ): Promise<void> {
-  const response = await fetch(`/api/assignments/${encodeURIComponent(assignment.id)}/submissions.zip`, {
-    headers: token ? { Authorization: `Bearer ${token}` } : {},
+  const zip = await dispatch(
+    fetchBlob(`/assignments/${encodeURIComponent(assignment.id)}/submissions.zip`),
+  ).catch(() => {
+    throw new Error('The files could not be downloaded.');
   });
-  if (!response.ok) throw new Error('The files could not be downloaded.');
   // The title as a file name: no path separators or characters a file system refuses.
   const name =
     [...assignment.title]
       .map((c) => (c < ' ' || '\\/:*?"<>|'.includes(c) ? ' ' : c))
       .join('')
       .trim() || 'submissions';
-  save(await response.blob(), `${name}.zip`);
+  save(zip, `${name}.zip`);
 }
 
 /** An object URL of a previewable file's bytes while `enabled`; released when no longer shown. */
 export function useFileUrl(file: FileSummary | null, enabled = true) {
-  const store = useAppStore();
+  const dispatch = useAppDispatch();
   const [state, setState] = useState<{ url: string | null; error: string | null }>({
     url: null,
     error: null,
@@ -83,7 +87,7 @@ export function useFileUrl(file: FileSummary | null, enabled = true) {
     let url: string | null = null;
     let cancelled = false;
     setState({ url: null, error: null });
-    fetchFile(id, selectAccessToken(store.getState()), true).then(
+    fetchFile(dispatch, id, true).then(
       (blob) => {
         if (cancelled) return;
         url = URL.createObjectURL(blob);
@@ -95,6 +99,6 @@ export function useFileUrl(file: FileSummary | null, enabled = true) {
       cancelled = true;
       if (url) URL.revokeObjectURL(url);
     };
-  }, [id, enabled, store]);
+  }, [id, enabled, dispatch]);
   return state;
 }

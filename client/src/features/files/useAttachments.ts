@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Upload } from 'tus-js-client';
-import { refreshSession } from '../../api/refreshSession';
-import { useAppDispatch, useAppStore } from '../../app/hooks';
-import { selectAccessToken, tokenRefreshed } from '../auth/authSlice';
+import { useAppDispatch } from '../../app/hooks';
 import { deleteAttachment, readAttachments, writeAttachment, type DeviceAttachment } from './attachmentStore';
+import { filesApi } from './filesApi';
 import { fileIdOf, startUpload } from './upload';
+import { useUploadAuth } from './useUploadAuth';
 
 /** A submission's files at most (DESIGN §18: UPLOAD_MAX_FILES's default). */
 export const MAX_ATTACHMENTS = 20;
@@ -46,9 +46,11 @@ const viewOf = (record: DeviceAttachment): Attachment => ({
  * stored yet, and `refused` those the server will not take (too large, not allowed).
  */
 export function useAttachments(assignmentId: string | null, userId: string | null) {
-  const store = useAppStore();
+  const auth = useUploadAuth();
   const dispatch = useAppDispatch();
   const [items, setItems] = useState<Attachment[]>([]);
+  /** The device's files for this answer have been read (until then, `items` says nothing). */
+  const [loaded, setLoaded] = useState(false);
   const records = useRef(new Map<string, DeviceAttachment>());
   const uploads = useRef(new Map<string, Upload>());
 
@@ -71,11 +73,7 @@ export function useAttachments(assignmentId: string | null, userId: string | nul
           metadata: { purpose: 'submission', targetId: record.assignmentId, name: record.name },
         },
         {
-          token: () => selectAccessToken(store.getState()),
-          refresh: () =>
-            void refreshSession().then((result) => {
-              if (result.ok) dispatch(tokenRefreshed(result.session));
-            }),
+          ...auth,
           onUrl: (url) => {
             record.uploadUrl = url;
             record.fileId = fileIdOf(url);
@@ -98,7 +96,7 @@ export function useAttachments(assignmentId: string | null, userId: string | nul
       );
       uploads.current.set(record.id, upload);
     },
-    [dispatch, patch, store],
+    [auth, patch],
   );
 
   // The answer's files on this device, and those still to upload started.
@@ -106,12 +104,14 @@ export function useAttachments(assignmentId: string | null, userId: string | nul
     const current = uploads.current;
     records.current = new Map();
     setItems([]);
+    setLoaded(false);
     if (!assignmentId || !userId) return;
     let cancelled = false;
     void readAttachments(userId, assignmentId).then((found) => {
       if (cancelled) return;
       records.current = new Map(found.map((record) => [record.id, record]));
       setItems(found.map(viewOf));
+      setLoaded(true);
       for (const record of found) start(record);
     });
     return () => {
@@ -176,16 +176,15 @@ export function useAttachments(assignmentId: string | null, userId: string | nul
       const upload = uploads.current.get(id);
       uploads.current.delete(id);
       if (upload) await upload.abort(true).catch(() => {});
-      else if (record?.fileId) {
-        const token = selectAccessToken(store.getState());
-        await fetch(`/api/files/${record.fileId}`, {
-          method: 'DELETE',
-          headers: token ? { Authorization: `Bearer ${token}` } : {},
-        }).catch(() => {});
-      }
+      else if (record?.fileId)
+        await dispatch(
+          filesApi.endpoints.removeFile.initiate({ id: record.fileId, assignmentId: record.assignmentId }),
+        )
+          .unwrap()
+          .catch(() => {});
       await deleteAttachment(id);
     },
-    [store],
+    [dispatch],
   );
 
   /** After the submit: the files are the submission's now, and the device lets them go. */
@@ -199,6 +198,6 @@ export function useAttachments(assignmentId: string | null, userId: string | nul
   const fileIds = items.filter((item) => item.phase === 'stored' && item.fileId).map((item) => item.fileId!);
   const pending = items.filter((item) => item.phase === 'waiting' || item.phase === 'uploading').length;
   const refused = items.filter((item) => item.phase === 'refused').length;
-  return { items, add, remove, handedIn, fileIds, pending, refused };
+  return { items, loaded, add, remove, handedIn, fileIds, pending, refused };
 }
 export type Attachments = ReturnType<typeof useAttachments>;

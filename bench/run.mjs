@@ -22,6 +22,7 @@ const SCENARIOS = {
   S8: ['s8-product', 'runS8'],
   S8school: ['s8-school', 'runS8school'],
   S9: ['s9-workers', 'runS9'],
+  S10uploads: ['s10-uploads', 'runS10uploads'],
 };
 
 function parseArgs(argv) {
@@ -34,7 +35,9 @@ function parseArgs(argv) {
     else if (a === '--only') opts.only = argv[++i].toUpperCase().split(',');
     else if (a === '--runs') opts.runs = Number(argv[++i]);
     else if (a === '--help' || a === '-h') {
-      console.log('npm run bench -- [--quick] [--only S1,S2,S8school,...] [--runs N] [--no-build] [--merge]');
+      console.log(
+        'npm run bench -- [--quick] [--only S1,S2,S8school,S10uploads,...] [--runs N] [--no-build] [--merge]',
+      );
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }

@@ -6,6 +6,7 @@ import autocannon from 'autocannon';
 import { LightClient, RealClient, now } from './clients.mjs';
 import { Histograms } from './stats.mjs';
 import { createTabs } from './reconnecting.mjs';
+import { putFile, tusUploads } from './uploads.mjs';
 
 const clients = new Map(); // id -> client
 const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
@@ -328,6 +329,11 @@ const commands = {
   tabsWait: (args) => tabs.waitCaughtUp(args),
   tabsClose: () => tabs.close(),
   now: () => now(),
+
+  /** tus uploads of generated files, all at once (S10): [{ id, ms, status, error }]. */
+  uploads: (args) => tusUploads(args),
+  /** One generated file in a plain PUT (S10's bare node:http reference). */
+  putFile: (args) => putFile(args),
 
   /** One request, with its body (setup steps, checks). */
   async fetch(spec) {

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AssignmentFiles, AssignmentFilesQuery, ErrorBody, ErrorCode, IdParams } from '@classwave/shared';
@@ -6,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf } from '../auth/authenticate.js';
 import { errorBody } from '../http/errors.js';
 import { bearerSecurity, signedInErrors } from '../http/responses.js';
+import { requestBody } from './body.js';
 import type { FileService } from './service.js';
 import type { Uploads } from './uploads.js';
 
@@ -72,7 +72,7 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{ files: FileService; uploads
     const webRequest = new Request(new URL(request.url, 'http://uploads.invalid'), {
       method: request.method,
       headers,
-      body: streams ? (Readable.toWeb(request.raw) as ReadableStream) : undefined,
+      body: streams ? requestBody(request.raw) : undefined,
       duplex: 'half',
     });
     const response = await uploads.handle(webRequest, callerOf(request));

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { link, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -28,6 +28,12 @@ export interface FileStorage {
   kind: StorageConfig['kind'];
   /** Stores `size` bytes read from `body` under `key`, replacing what was there. */
   put(key: string, body: Readable, size: number): Promise<void>;
+  /**
+   * Stores the whole file at `source` under `key`, replacing what was there, without reading it
+   * when the storage can (the disk: a hard link, `source` untouched and still the caller's to
+   * remove). Absent where it cannot: the caller puts the bytes instead.
+   */
+  adopt?(key: string, source: string): Promise<void>;
   /** The file's bytes, or the range of them. */
   open(key: string, range?: ByteRange): Promise<Readable>;
   /** Removes the bytes; nothing to remove is not an error. */
@@ -59,6 +65,15 @@ function diskStorage(directory: string): FileStorage {
       // Written beside and renamed: a reader never sees half a file, and a crash leaves only a .tmp.
       const temp = `${file(key)}.tmp`;
       await pipeline(body, createWriteStream(temp));
+      await rename(temp, file(key));
+    },
+    async adopt(key, source) {
+      await mkdir(directory, { recursive: true });
+      const temp = `${file(key)}.tmp`;
+      await rm(temp, { force: true });
+      // The staging folder is beside this one (both under DATA_DIR), so a link is the usual case; on
+      // another file system (EXDEV) or one without links, the bytes are copied as put would.
+      await link(source, temp).catch(() => pipeline(createReadStream(source), createWriteStream(temp)));
       await rename(temp, file(key));
     },
     async open(key, range) {

@@ -89,16 +89,23 @@ test.describe('attachments', () => {
     await create.getByLabel('Title').fill('Lab sheet');
     await create.getByLabel('Course').selectOption({ label: `${course} (${code})` });
     await create.getByLabel('Due Date').fill(inTwoDays());
-    await create.getByRole('button', { name: 'Create Assignment' }).click();
-    await expect(create).toBeHidden();
-    // The teacher adds a worksheet to the assignment (uploaded at once, listed as materials).
-    await cardOf(teacher, 'Lab sheet').getByRole('button', { name: 'Edit assignment' }).click();
-    const edit = teacher.getByRole('dialog', { name: 'Edit Assignment' });
-    await edit.getByLabel('Attach files to materials').setInputFiles({
+    // A worksheet chosen with the assignment: held by the dialog, uploaded once the assignment exists.
+    await create.getByLabel('Attach files to materials').setInputFiles({
       name: 'instructions.txt',
       mimeType: 'text/plain',
       buffer: Buffer.from('Photograph the experiment, then fill in the sheet.'),
     });
+    await expect(create.getByRole('list', { name: 'Materials' }).getByRole('listitem')).toHaveText([
+      /instructions\.txt.*uploaded when created/,
+    ]);
+    await create.getByRole('list', { name: 'Materials' }).scrollIntoViewIfNeeded();
+    await screenshots(teacher, 'attachments-create-materials');
+    await create.getByRole('button', { name: 'Create Assignment' }).click();
+    await expect(create).toBeHidden();
+    await expect(teacher.getByText('Materials uploaded: 1 file.')).toBeVisible();
+    // Edit Assignment lists it as the server has it.
+    await cardOf(teacher, 'Lab sheet').getByRole('button', { name: 'Edit assignment' }).click();
+    const edit = teacher.getByRole('dialog', { name: 'Edit Assignment' });
     await expect(edit.getByRole('list', { name: 'Materials' }).getByRole('listitem')).toHaveText([
       /instructions\.txt/,
     ]);
@@ -135,13 +142,13 @@ test.describe('attachments', () => {
     // A reload while offline (Chromium's error page), then back online: the files are still there.
     await student.reload().catch(() => {});
     await network.goOnline();
-    // Slow enough an upload for the teacher to see it move (about 300 KB/s).
+    // Slow enough an upload for the teacher to see it move for a few seconds (about 100 KB/s).
     const cdp = await studentContext.newCDPSession(student);
     await cdp.send('Network.emulateNetworkConditions', {
       offline: false,
       latency: 20,
       downloadThroughput: -1,
-      uploadThroughput: 300 * 1024,
+      uploadThroughput: 100 * 1024,
     });
     await student.goto('/assignments');
     await cardOf(student, 'Lab sheet').getByRole('button', { name: 'Submit' }).click();

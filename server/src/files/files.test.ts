@@ -679,3 +679,22 @@ describe('files and the account', () => {
     expect(readdirSync(path.join(dataDir, 'files'))).not.toContain(id);
   });
 });
+
+describe('Download my data: my files', () => {
+  it("zips every file I uploaded, a folder per kind, a second of one name numbered, nobody else's", async () => {
+    const mine = await createAssignment(t, teacher, course, { title: 'My files' });
+    for (const text of ['first', 'second'])
+      await uploadFile(t, ada, work('notes-for-export.txt', mine), Buffer.from(`Ada ${text}`));
+    await uploadFile(t, ben, work('ben-only-export.txt', mine), Buffer.from('Ben'));
+    const res = await get(ada, '/api/me/files.zip');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="classwave-my-files.zip"');
+    expect(res.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    const names = res.rawPayload.toString('latin1');
+    expect(names).toContain('My work/notes-for-export.txt');
+    expect(names).toContain('My work/2 notes-for-export.txt');
+    expect(names).not.toContain('ben-only-export.txt');
+    expect((await t.app.inject({ method: 'GET', url: '/api/me/files.zip' })).statusCode).toBe(401);
+  });
+});

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import { AssignmentFiles, AssignmentFilesQuery, ErrorBody, ErrorCode, IdParams } from '@classwave/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -180,15 +181,34 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{ files: FileService; uploads
     },
     async (request, reply) => {
       const zip = await files.submissionsZip(callerOf(request), request.params.id);
-      return reply
-        .type('application/zip')
-        .header(
-          'content-disposition',
-          `attachment; filename="${zip.name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"`,
-        )
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'private, no-cache')
-        .send(zip.body as never);
+      return sendZip(reply, zip.name, zip.body);
     },
   );
+
+  app.get(
+    '/me/files.zip',
+    {
+      schema: {
+        ...common,
+        summary:
+          'Download my data, its files: every file I uploaded as one zip, a folder per kind (my work, materials, feedback I gave)',
+        response: {
+          200: { description: 'A zip archive', type: 'string', format: 'binary' },
+          ...signedInErrors,
+        },
+      },
+    },
+    async (request, reply) =>
+      sendZip(reply, 'classwave-my-files.zip', await files.myFilesZip(callerOf(request))),
+  );
 };
+
+/** A zip as a download that nothing caches or sniffs; the name kept to printable ASCII. */
+function sendZip(reply: FastifyReply, name: string, body: Readable) {
+  return reply
+    .type('application/zip')
+    .header('content-disposition', `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"`)
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'private, no-cache')
+    .send(body as never);
+}

@@ -76,13 +76,26 @@ export async function filesOfSubmissions(
   return bySubmission;
 }
 
-/** Every file a user uploaded, for "Download my data" (DESIGN §15, §18). */
-export async function filesOfUser(db: Db | Tx, userId: string) {
-  const rows = await db
+/** The ready files a user uploaded, oldest first. */
+const filesRowsOf = (db: Db | Tx, userId: string) =>
+  db
     .select()
     .from(files)
     .where(and(eq(files.uploaderId, userId), eq(files.status, 'ready')))
     .orderBy(asc(files.createdAt), asc(files.id));
+
+/** My files' folders in the zip of Download my data. */
+const MY_FOLDERS: Record<FilePurpose, string> = {
+  submission: 'My work',
+  assignment: 'Materials',
+  feedback: 'Feedback I gave',
+  post: 'Posts',
+  comment: 'Comments',
+};
+
+/** Every file a user uploaded, for "Download my data" (DESIGN §15, §18). */
+export async function filesOfUser(db: Db | Tx, userId: string) {
+  const rows = await filesRowsOf(db, userId);
   return rows.map((r) => ({
     ...toSummary(r),
     purpose: r.purpose,
@@ -251,26 +264,27 @@ export function createFileService({
           and(eq(files.targetId, assignmentId), eq(files.purpose, 'submission'), eq(files.status, 'ready')),
         )
         .orderBy(asc(profiles.fullName), asc(files.createdAt));
-      const zip = new ZipArchive({ zlib: { level: 6 } });
-      const used = new Set<string>();
-      void (async () => {
-        for (const { file, studentName } of rows) {
-          const folder = cleanFileName(`${studentName} (${file.studentId!.slice(0, 8)})`) ?? file.studentId!;
-          let entry = `${folder}/${file.name}`;
-          for (let n = 2; used.has(entry); n++) entry = `${folder}/${n} ${file.name}`;
-          used.add(entry);
-          zip.append(await storage.open(file.storageKey), {
-            name: entry,
-            date: file.readyAt ?? file.createdAt,
-          });
-        }
-        await zip.finalize();
-      })().catch((err: unknown) => {
-        log.warn({ err, assignmentId }, 'submissions zip failed');
-        zip.abort();
-      });
+      const zip = zipOf(
+        rows.map(({ file, studentName }) => ({
+          folder: cleanFileName(`${studentName} (${file.studentId!.slice(0, 8)})`) ?? file.studentId!,
+          file,
+        })),
+        (err) => log.warn({ err, assignmentId }, 'submissions zip failed'),
+      );
       const name = `${cleanFileName(assignment!.title.replace(/[^\p{L}\p{N} ._-]/gu, '_')) ?? 'submissions'}.zip`;
       return { name, body: zip };
+    },
+
+    /**
+     * Every file the caller uploaded and the server keeps, as one zip with a folder per kind (Download
+     * my data, DESIGN §15 and §18): the data's JSON lists them, this holds their bytes.
+     */
+    async myFilesZip(caller: Caller): Promise<Readable> {
+      const rows = await filesRowsOf(db, caller.userId);
+      return zipOf(
+        rows.map((file) => ({ folder: MY_FOLDERS[file.purpose as FilePurpose], file })),
+        (err) => log.warn({ err, userId: caller.userId }, 'my files zip failed'),
+      );
     },
 
     /**
@@ -299,6 +313,34 @@ export function createFileService({
       return doomed.length;
     },
   };
+
+  /**
+   * Files as one zip, streamed as each is read: `folder/name`, a second file of the same name
+   * numbered ("2 name"). A file that cannot be read ends the zip (the download breaks off, logged).
+   */
+  function zipOf(
+    entries: { folder: string; file: typeof files.$inferSelect }[],
+    failed: (err: unknown) => void,
+  ): ZipArchive {
+    const zip = new ZipArchive({ zlib: { level: 6 } });
+    const used = new Set<string>();
+    void (async () => {
+      for (const { folder, file } of entries) {
+        let entry = `${folder}/${file.name}`;
+        for (let n = 2; used.has(entry); n++) entry = `${folder}/${n} ${file.name}`;
+        used.add(entry);
+        zip.append(await storage.open(file.storageKey), {
+          name: entry,
+          date: file.readyAt ?? file.createdAt,
+        });
+      }
+      await zip.finalize();
+    })().catch((err: unknown) => {
+      failed(err);
+      zip.abort();
+    });
+    return zip;
+  }
 
   async function removeBytes(row: typeof files.$inferSelect): Promise<void> {
     // Staged bytes too: a crash between storing a finished upload and clearing its staging copy.

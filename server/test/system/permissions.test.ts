@@ -764,6 +764,12 @@ const table: Row[] = [
     request: () => ({ method: 'GET', url: '/api/me/export' }),
     expected: everyoneSignedIn(200),
   },
+  // The export's files: the caller's own uploads only (which ones is checked in files/).
+  {
+    endpoint: 'GET /api/me/files.zip',
+    request: () => ({ method: 'GET', url: '/api/me/files.zip' }),
+    expected: everyoneSignedIn(200),
+  },
   {
     endpoint: 'DELETE /api/me (wrong password)',
     request: () => ({ method: 'DELETE', url: '/api/me', payload: { password: 'not the password' } }),

@@ -2,6 +2,7 @@ import type { FileSummary } from '@classwave/shared';
 import { useEffect, useState } from 'react';
 import { BlobRequestFailed, fetchBlob } from '../../api/fetchBlob';
 import { useAppDispatch } from '../../app/hooks';
+import { saveFile } from '../../components/saveFile';
 import type { AppDispatch } from '../../app/store';
 
 /**
@@ -38,21 +39,9 @@ export async function fetchFile(dispatch: AppDispatch, id: string, inline: boole
   }
 }
 
-/** Saves bytes under a name (an object URL clicked as a download link). */
-function save(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 30_000);
-}
-
 /** Saves a file under its own name. */
 export async function downloadFile(dispatch: AppDispatch, file: FileSummary): Promise<void> {
-  save(await fetchFile(dispatch, file.id, false), file.name);
+  saveFile(await fetchFile(dispatch, file.id, false), file.name);
 }
 
 /** Every file handed in for an assignment, one zip with a folder per student (its teacher only). */
@@ -71,7 +60,7 @@ export async function downloadSubmissionsZip(
       .map((c) => (c < ' ' || '\\/:*?"<>|'.includes(c) ? ' ' : c))
       .join('')
       .trim() || 'submissions';
-  save(zip, `${name}.zip`);
+  saveFile(zip, `${name}.zip`);
 }
 
 /** An object URL of a previewable file's bytes while `enabled`; released when no longer shown. */
@@ -101,4 +90,9 @@ export function useFileUrl(file: FileSummary | null, enabled = true) {
     };
   }, [id, enabled, dispatch]);
   return state;
+}
+
+/** Every file I uploaded, as one zip (Download my data). */
+export async function downloadMyFiles(dispatch: AppDispatch): Promise<void> {
+  saveFile(await dispatch(fetchBlob('/me/files.zip')), 'classwave-my-files.zip');
 }

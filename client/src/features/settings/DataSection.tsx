@@ -10,6 +10,7 @@ import { Modal } from '../../components/Modal';
 import { Notice } from '../../components/Notice';
 import { saveFile } from '../../components/saveFile';
 import { broadcastAuth } from '../auth/authChannel';
+import { downloadMyFiles } from '../files/fileAccess';
 import { PasswordInput } from '../auth/AuthFields';
 import { signedOut } from '../auth/authSlice';
 import { SettingsSection } from './SettingsSection';
@@ -19,6 +20,19 @@ import { useDeleteAccountMutation, useExportDataMutation } from './settingsApi';
 export function DataSection() {
   const [exportData, { isLoading: exporting }] = useExportDataMutation();
   const [confirming, setConfirming] = useState(false);
+  const [zipping, setZipping] = useState(false);
+  const dispatch = useAppDispatch();
+
+  async function handleFiles() {
+    setZipping(true);
+    try {
+      await downloadMyFiles(dispatch);
+    } catch {
+      toast.error('We could not prepare your files.');
+    } finally {
+      setZipping(false);
+    }
+  }
 
   async function handleExport() {
     try {
@@ -49,6 +63,17 @@ export function DataSection() {
             onClick={() => void handleExport()}
           >
             Download my data
+          </Button>
+        </div>
+        <div className="settings-data__row">
+          <p>The files you uploaded (your work, materials, feedback files), as one zip.</p>
+          <Button
+            variant="secondary"
+            icon={<Download size={16} />}
+            loading={zipping}
+            onClick={() => void handleFiles()}
+          >
+            Download my files
           </Button>
         </div>
         <div className="settings-data__row">

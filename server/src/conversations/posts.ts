@@ -43,7 +43,6 @@ const commentCount = sql<number>`(select count(*)::int from ${comments} where ${
 /** The posts, as the caller sees them: counts, their own seen mark, and the teacher's "seen by". */
 async function viewsOf(
   db: Db,
-  caller: Caller,
   standing: Standing,
   rows: Array<{ post: PostRow; authorName: string; commentCount: number; seenByMe: boolean }>,
 ): Promise<Post[]> {
@@ -168,7 +167,7 @@ export function createPostService({ db, outbox, clock }: { db: Db; outbox: Outbo
               .orderBy(asc(posts.publishAt), asc(posts.id))
           : [];
       const last = items.at(-1)?.post;
-      const views = await viewsOf(db, caller, standing, [...items, ...pinned, ...scheduled]);
+      const views = await viewsOf(db, standing, [...items, ...pinned, ...scheduled]);
       return {
         items: views.slice(0, items.length),
         pinned: views.slice(items.length, items.length + pinned.length),

@@ -8,6 +8,7 @@ import { chat } from './chat/module.js';
 import { classes } from './classes/module.js';
 import type { Config } from './config.js';
 import { createCore, type AppOptions } from './core.js';
+import { conversations } from './conversations/module.js';
 import { courses } from './courses/module.js';
 import { dashboard } from './dashboard/module.js';
 import { files } from './files/module.js';
@@ -48,6 +49,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     rubrics,
     grading,
     categories,
+    conversations,
     panel,
     dashboard,
     notifications,

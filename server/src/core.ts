@@ -5,7 +5,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { createAfterCommit, type AfterCommit } from './after-commit.js';
 import { createMailer, type Mailer } from './auth/mailer.js';
-import type { RateLimits } from './auth/limits.js';
+import type { Limit, RateLimits } from './auth/limits.js';
 import {
   createAuthService,
   defaultAuthSettings,
@@ -41,6 +41,8 @@ export interface AppOptions {
   joinLimits?: Partial<WrongCodeLimits>;
   /** How long a Return with undo waits before sending (DESIGN §13: RETURN_UNDO_SECONDS). */
   returnUndoMs?: number;
+  /** Posts and comments per account (DESIGN §19: POST_RATE, COMMENT_RATE). */
+  conversationLimits?: Partial<{ posts: Limit; comments: Limit }>;
 }
 
 /**

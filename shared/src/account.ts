@@ -172,6 +172,32 @@ const ExportFile = Type.Object(
   { additionalProperties: false },
 );
 
+/** A post the user wrote (DESIGN §19). */
+const ExportPost = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    courseId: Type.String({ format: 'uuid' }),
+    text: Type.String(),
+    createdAt: Type.String({ format: 'date-time' }),
+    publishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    editedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+/** A comment the user wrote and did not delete: on a post, or in a private thread (assignment and student). */
+const ExportComment = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    courseId: Type.String({ format: 'uuid' }),
+    postId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+    assignmentId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+    threadStudentId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+    text: Type.String(),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
+
 export const AccountExport = Type.Object(
   {
     exportedAt: Type.String({ format: 'date-time' }),
@@ -188,6 +214,10 @@ export const AccountExport = Type.Object(
     chat: Type.Array(ExportChat),
     /** Every file the user uploaded and still has (DESIGN §18), oldest first. */
     files: Type.Optional(Type.Array(ExportFile)),
+    /** The user's own posts (DESIGN §19), oldest first; never anyone else's. */
+    posts: Type.Optional(Type.Array(ExportPost)),
+    /** The user's own comments, on posts and in private threads, oldest first; never anyone else's. */
+    comments: Type.Optional(Type.Array(ExportComment)),
   },
   { additionalProperties: false },
 );

@@ -70,6 +70,12 @@ export const ErrorCode = {
   uploadRefused: 'upload_refused',
   /** A Range a file cannot satisfy: 416. */
   rangeNotSatisfiable: 'range_not_satisfiable',
+  /** The course's teacher muted this student in the course's stream (DESIGN §19): 403. */
+  mutedInCourse: 'muted_in_course',
+  /** Comments are off on this post or for the whole course (DESIGN §19): 403. */
+  commentsOff: 'comments_off',
+  /** A `before` that is not a cursor this server handed out: 400. */
+  invalidCursor: 'invalid_cursor',
   internal: 'internal_error',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

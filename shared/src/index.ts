@@ -17,3 +17,4 @@ export * from './rubrics.js';
 export * from './chatbot.js';
 export * from './realtime.js';
 export * from './notifications.js';
+export * from './conversations.js';

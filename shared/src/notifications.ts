@@ -23,6 +23,7 @@ export const NOTIFICATION_KINDS = [
   'removed_from_course',
   'submissions',
   'assignment_closed',
+  'thread_comment',
 ] as const;
 export const NotificationKind = Type.Union([
   Type.Literal('assignment_created'),
@@ -33,6 +34,8 @@ export const NotificationKind = Type.Union([
   Type.Literal('submissions'),
   /** Teachers: the due time passed; `count` students are missing. */
   Type.Literal('assignment_closed'),
+  /** A private comment on an assignment (DESIGN §19): to the student, or to the course's teacher. */
+  Type.Literal('thread_comment'),
 ]);
 export type NotificationKind = Static<typeof NotificationKind>;
 

@@ -6,6 +6,15 @@ import type { DraftSavedEvent, SubmissionWithdrawnEvent } from './drafts.js';
 import type { Assignment, Course, Submission } from './teaching.js';
 import type { CategoriesResponse } from './categories.js';
 import type { FileReadyEvent, UploadProgressEvent } from './files.js';
+import type {
+  Comment,
+  CommentDeletedEvent,
+  Post,
+  PostDeletedEvent,
+  StreamUpdatedEvent,
+  TypingEvent,
+  TypingTarget,
+} from './conversations.js';
 
 /** Every live event: `data` is what the matching REST read returns for that item (DESIGN §8). */
 export interface LiveEvent<T extends LiveEventType = LiveEventType> {
@@ -53,6 +62,18 @@ export interface LiveEventData {
   'file:ready': FileReadyEvent;
   /** A student's upload moved (DESIGN §18, the teacher's panel): to the course's teacher. */
   'upload:progress': UploadProgressEvent;
+  /** Conversations (DESIGN §19): to the course's active members and its teacher (a scheduled post: its teacher, then all at publishAt). */
+  'post:created': Post;
+  'post:updated': Post;
+  'post:deleted': PostDeletedEvent;
+  /** A post's comment: to the course; a private comment goes as `thread:comment` instead. */
+  'comment:created': Comment;
+  /** A comment became a tombstone: to the post's course, or to a private thread's student and teacher. */
+  'comment:deleted': CommentDeletedEvent;
+  /** A private comment: to the thread's student (while an active member) and the course's teacher. */
+  'thread:comment': Comment;
+  /** Comments turned off or on for a whole course. */
+  'stream:updated': StreamUpdatedEvent;
 }
 export type LiveEventType = keyof LiveEventData;
 
@@ -89,6 +110,13 @@ export const LIVE_EVENT_TYPES = [
   'notifications:read',
   'file:ready',
   'upload:progress',
+  'post:created',
+  'post:updated',
+  'post:deleted',
+  'comment:created',
+  'comment:deleted',
+  'thread:comment',
+  'stream:updated',
 ] as const satisfies readonly LiveEventType[];
 true satisfies Covers<LiveEventType, typeof LIVE_EVENT_TYPES>;
 
@@ -124,6 +152,15 @@ export interface ServerToClientEvents {
   'notifications:read': (event: LiveEvent<'notifications:read'>) => void;
   'file:ready': (event: LiveEvent<'file:ready'>) => void;
   'upload:progress': (event: LiveEvent<'upload:progress'>) => void;
+  'post:created': (event: LiveEvent<'post:created'>) => void;
+  'post:updated': (event: LiveEvent<'post:updated'>) => void;
+  'post:deleted': (event: LiveEvent<'post:deleted'>) => void;
+  'comment:created': (event: LiveEvent<'comment:created'>) => void;
+  'comment:deleted': (event: LiveEvent<'comment:deleted'>) => void;
+  'thread:comment': (event: LiveEvent<'thread:comment'>) => void;
+  'stream:updated': (event: LiveEvent<'stream:updated'>) => void;
+  /** Someone is typing a comment on a post or in a thread the tab may read (not stored, never replayed). */
+  typing: (event: TypingEvent) => void;
   /** This tab's session signed out or was revoked; the socket is closed right after. */
   'session:ended': (info: { reason: string }) => void;
   'chat:reply': (reply: ChatReply) => void;
@@ -154,6 +191,11 @@ export interface ClientToServerEvents {
    * longer does: the server computes and sends `assignment:panel` only while someone watches it.
    */
   'panel:watch': (payload: { assignmentId: string | null }, ack: (result: Ack) => void) => void;
+  /**
+   * The caller is typing a comment on a post or in a private thread (DESIGN §19): relayed as
+   * `typing` to the others who may read it, at most once every TYPING_EVERY_MS per target.
+   */
+  typing: (payload: TypingTarget, ack: (result: Ack) => void) => void;
 }
 
 /** Every server → client event name, at runtime (tests check each one's audience). */
@@ -163,6 +205,7 @@ export const SERVER_TO_CLIENT_EVENTS = [
   'chat:reply',
   'error:message',
   'events:missed',
+  'typing',
 ] as const satisfies readonly (keyof ServerToClientEvents)[];
 true satisfies Covers<keyof ServerToClientEvents, typeof SERVER_TO_CLIENT_EVENTS>;
 
@@ -172,6 +215,7 @@ export const CLIENT_TO_SERVER_EVENTS = [
   'auth:token',
   'presence:set',
   'panel:watch',
+  'typing',
 ] as const satisfies readonly (keyof ClientToServerEvents)[];
 true satisfies Covers<keyof ClientToServerEvents, typeof CLIENT_TO_SERVER_EVENTS>;
 

@@ -550,3 +550,140 @@ export const files = pgTable(
     check('files_size_check', sql`${t.declaredSize} >= 0 and ${t.receivedSize} >= 0`),
   ],
 );
+
+/**
+ * A course's stream (DESIGN §19): its teacher's posts, plain text. A scheduled post has `publish_at`
+ * and no `published_at` until its job publishes it (once: the job sets it only while it is null);
+ * members see only published posts. Deleted for good with its comments.
+ */
+export const posts = pgTable(
+  'posts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    courseId: uuid('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    authorId: uuid('author_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    pinned: boolean('pinned').notNull().default(false),
+    commentsOff: boolean('comments_off').notNull().default(false),
+    publishAt: timestamp('publish_at', { withTimezone: true }),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    editedAt: timestamp('edited_at', { withTimezone: true }),
+  },
+  (t) => [
+    // The stream's pages: newest published first, the id breaking ties (the cursor is both).
+    index('posts_course_published_idx').on(t.courseId, t.publishedAt.desc(), t.id.desc()),
+    index('posts_author_idx').on(t.authorId),
+    check('posts_text_check', sql`length(${t.text}) between 1 and 10000`),
+  ],
+);
+
+/**
+ * Comments (DESIGN §19): on a post, or in the private thread of one assignment and student (never
+ * both). Deleting one leaves a tombstone: `text` is nulled in the same statement, so the words
+ * are gone from the database, not hidden.
+ */
+export const comments = pgTable(
+  'comments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    courseId: uuid('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    postId: uuid('post_id').references(() => posts.id, { onDelete: 'cascade' }),
+    assignmentId: uuid('assignment_id').references(() => assignments.id, { onDelete: 'cascade' }),
+    /** The student whose private thread this is (with assignment_id). */
+    threadStudentId: uuid('thread_student_id').references(() => profiles.id, { onDelete: 'cascade' }),
+    authorId: uuid('author_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    /** Null once deleted. */
+    text: text('text'),
+    createdAt: createdAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    deletedBy: uuid('deleted_by').references(() => profiles.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    index('comments_post_idx').on(t.postId, t.createdAt, t.id),
+    index('comments_thread_idx').on(t.assignmentId, t.threadStudentId, t.createdAt, t.id),
+    index('comments_author_idx').on(t.authorId),
+    index('comments_course_idx').on(t.courseId),
+    check(
+      'comments_parent_check',
+      sql`(${t.postId} is null) <> (${t.assignmentId} is null) and (${t.assignmentId} is null) = (${t.threadStudentId} is null)`,
+    ),
+    check(
+      'comments_text_check',
+      sql`(${t.deletedAt} is null) = (${t.text} is not null) and (${t.text} is null or length(${t.text}) between 1 and 10000)`,
+    ),
+  ],
+);
+
+/** Who has seen a post (DESIGN §19: the teacher's "seen by N of M"): a row per member, the first time. */
+export const postSeen = pgTable(
+  'post_seen',
+  {
+    postId: uuid('post_id')
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'post_seen_pkey', columns: [t.postId, t.userId] }),
+    index('post_seen_user_idx').on(t.userId),
+  ],
+);
+
+/** How far each side has read a private thread: its comments after `read_at` by others are unread. */
+export const threadReads = pgTable(
+  'thread_reads',
+  {
+    assignmentId: uuid('assignment_id')
+      .notNull()
+      .references(() => assignments.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    readAt: timestamp('read_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'thread_reads_pkey', columns: [t.assignmentId, t.studentId, t.userId] }),
+    index('thread_reads_user_idx').on(t.userId),
+  ],
+);
+
+/** A course's stream switches (DESIGN §19); no row: comments on. Written by its teacher only. */
+export const streamSettings = pgTable('stream_settings', {
+  courseId: uuid('course_id')
+    .primaryKey()
+    .references(() => courses.id, { onDelete: 'cascade' }),
+  commentsOff: boolean('comments_off').notNull().default(false),
+});
+
+/** Students the course's teacher muted in its stream and threads' public side: they read, not comment. */
+export const streamMutes = pgTable(
+  'stream_mutes',
+  {
+    courseId: uuid('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'stream_mutes_pkey', columns: [t.courseId, t.studentId] }),
+    index('stream_mutes_student_idx').on(t.studentId),
+  ],
+);

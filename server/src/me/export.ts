@@ -13,6 +13,7 @@ import {
 } from '../db/schema.js';
 import { accountOf } from './account.js';
 import { filesOfUser } from '../files/service.js';
+import { ownConversations } from '../conversations/export.js';
 import { notBinned } from '../notifications/service.js';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -123,6 +124,7 @@ export async function exportAccount(db: Db, caller: Caller, now: Date): Promise<
     })),
     chat: chat.map((c) => ({ question: c.question, answer: c.answer, createdAt: c.createdAt.toISOString() })),
     files: (await filesOfUser(db, caller.userId)).map((f) => ({ ...f, download: `/api/files/${f.id}` })),
+    ...(await ownConversations(db, caller.userId)),
   };
 }
 

@@ -1,0 +1,274 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import {
+  POSTS_PAGE_SIZE,
+  type CreatePostBody,
+  type Post,
+  type PostPage,
+  type SeenBy,
+  type UpdatePostBody,
+} from '@classwave/shared';
+import type { Caller } from '../auth/caller.js';
+import type { Clock } from '../clock.js';
+import type { Db, Tx } from '../db/client.js';
+import { comments, courseMembers, postSeen, posts, profiles } from '../db/schema.js';
+import type { RecordEvent } from '../events.js';
+import { scheduleJob } from '../jobs/schedule.js';
+import { conflict, forbidden } from '../http/errors.js';
+import type { Outbox } from '../realtime/outbox.js';
+import { audience, userRoom } from '../realtime/rooms.js';
+import {
+  courseStanding,
+  postStanding,
+  requireReader,
+  requireTeaches,
+  requireVisiblePost,
+  type Standing,
+} from './access.js';
+import { encodeCursor, parseCursor } from './cursor.js';
+import { scrubPostEvents } from './scrub.js';
+import { streamSettingsOf } from './settings.js';
+import { toPost, type PostRow } from './views.js';
+
+/** The job that publishes a scheduled post at its publishAt (jobs.ts). */
+export const PUBLISH_POST_KIND = 'post_publish';
+export const publishJobKey = (postId: string) => `post-publish:${postId}`;
+
+/** Who hears a post: the class and its teacher once published; its teacher alone while scheduled. */
+export const postAudience = (post: Pick<PostRow, 'courseId' | 'publishedAt'>, teacherId: string) =>
+  post.publishedAt ? audience.course(post.courseId, teacherId) : [userRoom(teacherId)];
+
+const commentCount = sql<number>`(select count(*)::int from ${comments} where ${comments.postId} = ${posts.id})`;
+
+/** The posts, as the caller sees them: counts, their own seen mark, and the teacher's "seen by". */
+async function viewsOf(db: Db, caller: Caller, standing: Standing, rows: Array<{ post: PostRow; authorName: string; commentCount: number; seenByMe: boolean }>): Promise<Post[]> {
+  const seen = standing.teaches ? await seenByOf(db, standing.courseId, rows.map((r) => r.post.id)) : undefined;
+  return rows.map((r) =>
+    toPost(r.post, r.authorName, {
+      commentCount: r.commentCount,
+      seenByMe: r.seenByMe,
+      seen: seen ? (seen.get(r.post.id) ?? { count: 0, of: seen.of, by: [] }) : null,
+    }),
+  );
+}
+
+/** "Seen by N of M" for the teacher: active members only (a removed student no longer counts). */
+async function seenByOf(db: Db, courseId: string, postIds: string[]) {
+  const active = and(eq(courseMembers.courseId, courseId), eq(courseMembers.status, 'active'));
+  const [members] = await db.select({ n: sql<number>`count(*)::int` }).from(courseMembers).where(active);
+  const of = members?.n ?? 0;
+  const rows =
+    postIds.length === 0
+      ? []
+      : await db
+          .select({ postId: postSeen.postId, id: profiles.id, fullName: profiles.fullName })
+          .from(postSeen)
+          .innerJoin(courseMembers, and(eq(courseMembers.studentId, postSeen.userId), active))
+          .innerJoin(profiles, eq(profiles.id, postSeen.userId))
+          .where(inArray(postSeen.postId, postIds))
+          .orderBy(asc(postSeen.seenAt), asc(profiles.id));
+  const byPost = new Map<string, SeenBy>();
+  for (const r of rows) {
+    const entry = byPost.get(r.postId) ?? { count: 0, of, by: [] };
+    entry.count += 1;
+    entry.by.push({ id: r.id, fullName: r.fullName });
+    byPost.set(r.postId, entry);
+  }
+  return Object.assign(byPost, { of });
+}
+
+export function createPostService({ db, outbox, clock }: { db: Db; outbox: Outbox; clock: Clock }) {
+  /** The posts of a course matching `where`, with what every view needs. */
+  function select(caller: Caller) {
+    return db
+      .select({
+        post: posts,
+        authorName: profiles.fullName,
+        commentCount,
+        seenByMe: sql<boolean>`exists (select 1 from ${postSeen} where ${postSeen.postId} = ${posts.id}
+          and ${postSeen.userId} = ${caller.userId})`,
+      })
+      .from(posts)
+      .innerJoin(profiles, eq(profiles.id, posts.authorId));
+  }
+
+  /** Publishes a post now, in the transaction at hand: the class hears `post:created` once. */
+  async function publish(tx: Tx, record: RecordEvent, postId: string, now: Date): Promise<boolean> {
+    const [row] = await tx
+      .update(posts)
+      .set({ publishedAt: now })
+      .where(and(eq(posts.id, postId), isNull(posts.publishedAt)))
+      .returning({
+        ...getTableColumns(posts),
+        authorName: sql<string>`(select ${profiles.fullName} from ${profiles} where ${profiles.id} = ${posts.authorId})`,
+        teacherId: sql<string>`(select teacher_id from courses where courses.id = ${posts.courseId} and courses.deleted_at is null)`,
+        commentCount,
+      });
+    if (!row?.teacherId) return false;
+    const { authorName, teacherId, commentCount: n, ...post } = row;
+    record('post:created', toPost(post, authorName, { commentCount: n }), postAudience(post, teacherId));
+    return true;
+  }
+
+  return {
+    publish,
+
+    /** A page of a course's stream (DESIGN §19): newest first, pinned and scheduled on the first page. */
+    async list(caller: Caller, courseId: string, query: { before?: string; limit?: number }): Promise<PostPage> {
+      const cursor = parseCursor(query.before);
+      const standing = await courseStanding(db, caller, courseId);
+      requireReader(standing);
+      const limit = query.limit ?? POSTS_PAGE_SIZE;
+      const published = and(eq(posts.courseId, courseId), isNotNull(posts.publishedAt));
+      const page = await select(caller)
+        .where(
+          and(
+            published,
+            eq(posts.pinned, false),
+            cursor
+              ? or(
+                  lt(posts.publishedAt, cursor.at),
+                  and(eq(posts.publishedAt, cursor.at), lt(posts.id, cursor.id)),
+                )
+              : undefined,
+          ),
+        )
+        .orderBy(desc(posts.publishedAt), desc(posts.id))
+        .limit(limit + 1);
+      const more = page.length > limit;
+      const items = page.slice(0, limit);
+      const first = !cursor;
+      const pinned = first
+        ? await select(caller)
+            .where(and(published, eq(posts.pinned, true)))
+            .orderBy(desc(posts.publishedAt), desc(posts.id))
+        : [];
+      const scheduled =
+        first && standing.teaches
+          ? await select(caller)
+              .where(and(eq(posts.courseId, courseId), isNull(posts.publishedAt)))
+              .orderBy(asc(posts.publishAt), asc(posts.id))
+          : [];
+      const last = items.at(-1)?.post;
+      const views = await viewsOf(db, caller, standing, [...items, ...pinned, ...scheduled]);
+      return {
+        items: views.slice(0, items.length),
+        pinned: views.slice(items.length, items.length + pinned.length),
+        scheduled: views.slice(items.length + pinned.length),
+        nextBefore: more && last?.publishedAt ? encodeCursor(last.publishedAt, last.id) : null,
+        stream: await streamSettingsOf(db, standing),
+      };
+    },
+
+    /**
+     * A teacher's post: published now, or at `publishAt` by the job table (one statement writes
+     * the post and its job). Three statements in all: the standing, the post, the outbox's event.
+     */
+    async create(caller: Caller, courseId: string, body: CreatePostBody): Promise<Post> {
+      return outbox.transaction(async (tx, record) => {
+        const standing = await courseStanding(tx, caller, courseId);
+        requireTeaches(standing, 'post to its stream');
+        const now = clock.now();
+        const publishAt = body.publishAt ? new Date(body.publishAt) : null;
+        const later = publishAt !== null && publishAt.getTime() > now.getTime();
+        const row: PostRow = {
+          id: randomUUID(),
+          courseId,
+          authorId: caller.userId,
+          text: body.text,
+          pinned: body.pinned ?? false,
+          commentsOff: body.commentsOff ?? false,
+          publishAt: later ? publishAt : null,
+          publishedAt: later ? null : now,
+          createdAt: now,
+          editedAt: null,
+        };
+        const insert = tx.insert(posts).values(row);
+        if (later)
+          await tx.execute(sql`with p as (${insert})
+            insert into jobs (kind, key, run_at, payload)
+            values (${PUBLISH_POST_KIND}, ${publishJobKey(row.id)}, ${publishAt}, ${JSON.stringify({ postId: row.id })}::jsonb)
+            on conflict (key) do update set run_at = excluded.run_at, done_at = null, attempts = 0, last_error = null`);
+        else await insert;
+        const post = toPost(row, standing.callerName);
+        record('post:created', post, postAudience(row, standing.teacherId));
+        return post;
+      });
+    },
+
+    /** Edit, pin or reschedule: the author or the course's teacher. */
+    async update(caller: Caller, postId: string, body: UpdatePostBody): Promise<Post> {
+      return outbox.transaction(async (tx, record) => {
+        const found = await postStanding(tx, caller, postId, true);
+        const { post, standing } = mayChange(caller, found, 'edit it');
+        const now = clock.now();
+        if (body.publishAt !== undefined && post.publishedAt !== null)
+          throw conflict('This post is already published: publishAt can only change while it is scheduled.');
+        const publishAt = body.publishAt ? new Date(body.publishAt) : null;
+        const publishNow = body.publishAt !== undefined && (!publishAt || publishAt.getTime() <= now.getTime());
+        const update = tx
+          .update(posts)
+          .set({
+            ...(body.text !== undefined && body.text !== post.text ? { text: body.text, editedAt: now } : {}),
+            ...(body.pinned !== undefined ? { pinned: body.pinned } : {}),
+            ...(body.commentsOff !== undefined ? { commentsOff: body.commentsOff } : {}),
+            ...(body.publishAt !== undefined
+              ? publishNow
+                ? { publishAt: null, publishedAt: now }
+                : { publishAt }
+              : {}),
+          })
+          .where(eq(posts.id, postId))
+          .returning({ ...getTableColumns(posts), commentCount });
+        // Rescheduled: the job follows the new time (a rare edit, so a statement of its own). One
+        // that ran before the change finds the post still scheduled and waits for its time.
+        if (publishAt && !publishNow)
+          await scheduleJob(tx, {
+            kind: PUBLISH_POST_KIND,
+            key: publishJobKey(postId),
+            runAt: publishAt,
+            payload: { postId },
+          });
+        const [row] = await update;
+        const { commentCount: n, ...changed } = row!;
+        const view = toPost(changed, found!.authorName, { commentCount: n });
+        // Published by this edit: the class hears it as new, once.
+        record(publishNow ? 'post:created' : 'post:updated', view, postAudience(changed, standing.teacherId));
+        return view;
+      });
+    },
+
+    /** Deletes a post with its comments; its words leave the stored events too (scrub.ts). */
+    async remove(caller: Caller, postId: string): Promise<void> {
+      await outbox.transaction(async (tx, record) => {
+        const found = await postStanding(tx, caller, postId, true);
+        const { post, standing } = mayChange(caller, found, 'delete it');
+        await scrubPostEvents(tx, post);
+        record('post:deleted', { id: post.id, courseId: post.courseId }, postAudience(post, standing.teacherId));
+      });
+    },
+
+    /** A member opened the post: counted once for the teacher's "seen by". The teacher's own view is not counted. */
+    async seen(caller: Caller, postId: string): Promise<void> {
+      const found = await postStanding(db, caller, postId);
+      requireReader(found?.standing, 'Post');
+      requireVisiblePost(found!.post, found!.standing);
+      if (found!.standing.teaches) return;
+      await db
+        .insert(postSeen)
+        .values({ postId, userId: caller.userId, seenAt: clock.now() })
+        .onConflictDoNothing();
+    },
+  };
+}
+export type PostService = ReturnType<typeof createPostService>;
+
+/** The author or the course's teacher may change a post; a member student 403, anyone else 404. */
+function mayChange(caller: Caller, found: Awaited<ReturnType<typeof postStanding>>, action: string) {
+  requireReader(found?.standing, 'Post');
+  const { post, standing } = found!;
+  requireVisiblePost(post, standing);
+  if (!standing.teaches && post.authorId !== caller.userId)
+    throw forbidden(`Only the post's author or the course's teacher can ${action}.`);
+  return { post, standing };
+}

@@ -27,17 +27,27 @@ export interface Standing {
   callerName: string;
 }
 
-/** The columns of a caller's standing in the course `courses` row the query joins. */
-function standingColumns(caller: Caller) {
+/**
+ * The columns of a caller's standing in the course `courses` row the query joins. With `lock` (a
+ * write) the membership row is share-locked: a removal committing meanwhile waits for the write, or
+ * is seen by it. (A sub-select, as a row on the nullable side of an outer join cannot be locked.)
+ */
+export function standingColumns(caller: Caller, lock = false) {
   return {
     courseId: courses.id,
     teacherId: courses.teacherId,
-    membership: courseMembers.status,
+    membership: membershipOf(caller.userId, lock),
     muted: sql<boolean>`exists (select 1 from ${streamMutes} where ${streamMutes.courseId} = ${courses.id}
       and ${streamMutes.studentId} = ${caller.userId})`,
     commentsOff: sql<boolean>`coalesce(${streamSettings.commentsOff}, false)`,
     callerName: sql<string>`(select ${profiles.fullName} from ${profiles} where ${profiles.id} = ${caller.userId})`,
   };
+}
+
+/** The status of `userId`'s membership of the `courses` row at hand, share-locked when `lock`. */
+export function membershipOf(userId: string | ReturnType<typeof sql>, lock: boolean) {
+  return sql<string | null>`(select ${courseMembers.status} from ${courseMembers}
+    where ${courseMembers.courseId} = ${courses.id} and ${courseMembers.studentId} = ${userId}${lock ? sql` for share` : sql``})`;
 }
 
 const toStanding = (
@@ -56,10 +66,6 @@ export async function courseStanding(db: Db | Tx, caller: Caller, courseId: stri
   const [row] = await db
     .select(standingColumns(caller))
     .from(courses)
-    .leftJoin(
-      courseMembers,
-      and(eq(courseMembers.courseId, courses.id), eq(courseMembers.studentId, caller.userId)),
-    )
     .leftJoin(streamSettings, eq(streamSettings.courseId, courses.id))
     .where(and(eq(courses.id, courseId), isNull(courses.deletedAt)));
   return row ? toStanding(caller, row) : undefined;
@@ -79,17 +85,13 @@ export async function postStanding(
     .select({
       post: posts,
       authorName: sql<string>`(select ${profiles.fullName} from ${profiles} where ${profiles.id} = ${posts.authorId})`,
-      ...standingColumns(caller),
+      ...standingColumns(caller, lock),
     })
     .from(posts)
     .innerJoin(courses, and(eq(courses.id, posts.courseId), isNull(courses.deletedAt)))
-    .leftJoin(
-      courseMembers,
-      and(eq(courseMembers.courseId, courses.id), eq(courseMembers.studentId, caller.userId)),
-    )
     .leftJoin(streamSettings, eq(streamSettings.courseId, courses.id))
     .where(eq(posts.id, postId));
-  const [row] = lock ? await query.for('share', { of: courseMembers }) : await query;
+  const [row] = await query;
   if (!row) return undefined;
   const { post, authorName, ...standing } = row;
   return { post, authorName, standing: toStanding(caller, standing) };

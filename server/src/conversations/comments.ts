@@ -9,11 +9,11 @@ import {
 import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
-import { assignments, comments, courseMembers, courses, profiles } from '../db/schema.js';
+import { assignments, comments, courses, profiles } from '../db/schema.js';
 import { forbidden, notFound } from '../http/errors.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
-import { postStanding, requireMayComment, requireReader, requireVisiblePost, requireWriter } from './access.js';
+import { membershipOf, postStanding, requireMayComment, requireReader, requireVisiblePost, requireWriter } from './access.js';
 import { encodeCursor, parseCursor } from './cursor.js';
 import { tombstoneComment } from './scrub.js';
 import { toComment, type CommentRow } from './views.js';
@@ -62,18 +62,13 @@ async function commentStanding(db: Db | Parameters<Parameters<Outbox['transactio
     .select({
       comment: comments,
       teacherId: courses.teacherId,
-      membership: courseMembers.status,
+      membership: membershipOf(caller.userId, true),
       assignmentGone: sql<boolean>`${assignments.deletedAt} is not null`,
     })
     .from(comments)
     .innerJoin(courses, and(eq(courses.id, comments.courseId), isNull(courses.deletedAt)))
     .leftJoin(assignments, eq(assignments.id, comments.assignmentId))
-    .leftJoin(
-      courseMembers,
-      and(eq(courseMembers.courseId, courses.id), eq(courseMembers.studentId, caller.userId)),
-    )
-    .where(eq(comments.id, commentId))
-    .for('share', { of: courseMembers });
+    .where(eq(comments.id, commentId));
   return row;
 }
 

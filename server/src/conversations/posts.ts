@@ -11,7 +11,7 @@ import {
 import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
-import { comments, courseMembers, postSeen, posts, profiles } from '../db/schema.js';
+import { comments, courseMembers, jobs, postSeen, posts, profiles } from '../db/schema.js';
 import type { RecordEvent } from '../events.js';
 import { scheduleJob } from '../jobs/schedule.js';
 import { conflict, forbidden } from '../http/errors.js';
@@ -185,10 +185,20 @@ export function createPostService({ db, outbox, clock }: { db: Db; outbox: Outbo
         };
         const insert = tx.insert(posts).values(row);
         if (later)
-          await tx.execute(sql`with p as (${insert})
-            insert into jobs (kind, key, run_at, payload)
-            values (${PUBLISH_POST_KIND}, ${publishJobKey(row.id)}, ${publishAt}, ${JSON.stringify({ postId: row.id })}::jsonb)
-            on conflict (key) do update set run_at = excluded.run_at, done_at = null, attempts = 0, last_error = null`);
+          // Drizzle puts an embedded query in parentheses (a CTE's body); the statement itself goes in as SQL.
+          await tx.execute(sql`with p as ${insert} ${tx
+            .insert(jobs)
+            .values({
+              kind: PUBLISH_POST_KIND,
+              key: publishJobKey(row.id),
+              runAt: publishAt,
+              payload: { postId: row.id },
+            })
+            .onConflictDoUpdate({
+              target: jobs.key,
+              set: { runAt: publishAt, doneAt: null, attempts: 0, lastError: null },
+            })
+            .getSQL()}`);
         else await insert;
         const post = toPost(row, standing.callerName);
         record('post:created', post, postAudience(row, standing.teacherId));

@@ -28,6 +28,7 @@ import { AppError, notFound } from '../http/errors.js';
 import { DEFAULT_SETTINGS } from '../notifications/store.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { userRoom } from '../realtime/rooms.js';
+import { membershipOf } from './access.js';
 import { commentPage } from './comments.js';
 import { toComment, type CommentRow } from './views.js';
 
@@ -88,7 +89,7 @@ async function threadStanding(db: Db | Tx, caller: Caller, assignmentId: string,
       courseId: courses.id,
       courseTitle: courses.title,
       teacherId: courses.teacherId,
-      membership: courseMembers.status,
+      membership: membershipOf(studentId, lock),
       studentName: sql<string | null>`(select ${profiles.fullName} from ${profiles} where ${profiles.id} = ${studentId})`,
       callerName: sql<string>`(select ${profiles.fullName} from ${profiles} where ${profiles.id} = ${caller.userId})`,
       readAt: sql<Date | null>`(select ${threadReads.readAt} from ${threadReads} where ${threadReads.assignmentId} = ${assignments.id}
@@ -98,9 +99,8 @@ async function threadStanding(db: Db | Tx, caller: Caller, assignmentId: string,
     })
     .from(assignments)
     .innerJoin(courses, and(eq(courses.id, assignments.courseId), isNull(courses.deletedAt)))
-    .leftJoin(courseMembers, and(eq(courseMembers.courseId, courses.id), eq(courseMembers.studentId, studentId)))
     .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)));
-  const [row] = lock ? await query.for('share', { of: courseMembers }) : await query;
+  const [row] = await query;
   return row;
 }
 type Standing = NonNullable<Awaited<ReturnType<typeof threadStanding>>>;
@@ -203,7 +203,7 @@ export function createThreadService({ db, outbox, clock }: { db: Db; outbox: Out
           alert: !inQuietHours(now, settings.quietHours),
         };
         const mail = settings.email
-          ? sql`, mail as (${tx
+          ? sql`, mail as ${tx
               .insert(jobs)
               .values({
                 kind: THREAD_MAIL_KIND,
@@ -211,23 +211,25 @@ export function createThreadService({ db, outbox, clock }: { db: Db; outbox: Out
                 runAt: new Date(now.getTime() + MAIL_DELAY_MS),
                 payload: { commentId: comment.id, recipientId: recipient, notificationId: note.id },
               })
-              .onConflictDoNothing()})`
+              .onConflictDoNothing()}`
           : sql``;
-        await tx.execute(sql`with c as (${tx.insert(comments).values(comment)}),
-          n as (${tx.insert(notifications).values({
+        // One statement; Drizzle puts each embedded insert in parentheses itself.
+        await tx.execute(sql`with c as ${tx.insert(comments).values(comment)},
+          n as ${tx.insert(notifications).values({
             ...note,
             userId: recipient,
             createdAt: now,
             updatedAt: now,
             readAt: null,
-          })})${mail}
+          })}${mail}
           ${tx
             .insert(threadReads)
             .values({ assignmentId, studentId, userId: caller.userId, readAt: now })
             .onConflictDoUpdate({
               target: [threadReads.assignmentId, threadReads.studentId, threadReads.userId],
               set: { readAt: now },
-            })}`);
+            })
+            .getSQL()}`);
         const view = toComment(comment, row.callerName);
         record('thread:comment', view, threadAudience(studentId, row.teacherId));
         record('notification:created', note, [userRoom(recipient)]);

@@ -13,6 +13,7 @@ import {
   type Actor,
 } from '../support/factories.js';
 import { TUS, createUpload, tusMetadata, uploadFile } from '../support/uploads.js';
+import { comments, posts } from '../../src/db/schema.js';
 
 /**
  * Who may do what (spec §6, DESIGN §6): every teaching endpoint × every kind of caller → the
@@ -1287,8 +1288,178 @@ describe('the permission table', () => {
     const served = Object.entries(doc.paths).flatMap(([path, methods]) =>
       Object.keys(methods).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
     );
-    const covered = new Set([...PUBLIC_ROUTES, ...table.map((row) => row.endpoint.replace(/ \(.*\)$/, ''))]);
+    const covered = new Set(
+      [...PUBLIC_ROUTES, ...[...table, ...conversationTable].map((row) => row.endpoint.replace(/ \(.*\)$/, ''))],
+    );
     expect(served.filter((route) => !covered.has(route))).toEqual([]);
     expect(served.length).toBeGreaterThan(15);
   });
 });
+
+// ─── conversations (issue 27, DESIGN §19) ───────────────────────────────────────────────────────
+// One course of the owner's built once for every row: students A and B active members, the former
+// member removed by the teacher (not left), an assignment with student A's private thread, and a
+// published post. Read-only rows share it; rows that change something act on a post or a comment
+// of their own, written straight to the database (cheap, and no rate limit to budget for).
+
+interface ConversationFixture {
+  courseId: string;
+  assignmentId: string;
+  postId: string;
+}
+let conv: ConversationFixture;
+
+beforeAll(async () => {
+  const course = await createCourse(t, owner);
+  await Promise.all([studentA, studentB, formerMember].map((s) => joinCourse(t, s, course)));
+  const removed = await t.app.inject({
+    method: 'DELETE',
+    url: `/api/courses/${course.id}/members/${formerMember.id}`,
+    headers: owner.headers,
+  });
+  if (removed.statusCode !== 200) throw new Error(`remove: ${removed.statusCode} ${removed.body}`);
+  const assignment = await createAssignment(t, owner, course);
+  conv = { courseId: course.id, assignmentId: assignment.id, postId: await insertPost(course.id) };
+  await insertComment({ courseId: course.id, assignmentId: assignment.id, threadStudentId: studentA.id }, studentA);
+});
+
+async function insertPost(courseId: string): Promise<string> {
+  const id = randomUUID();
+  const now = new Date();
+  await t.app.core.db.insert(posts).values({ id, courseId, authorId: owner.id, text: 'Row post', publishedAt: now, createdAt: now });
+  return id;
+}
+async function insertComment(
+  on: { courseId: string; postId?: string; assignmentId?: string; threadStudentId?: string },
+  author: Actor,
+): Promise<string> {
+  const id = randomUUID();
+  await t.app.core.db.insert(comments).values({ id, ...on, authorId: author.id, text: 'Row comment' });
+  return id;
+}
+
+interface ConversationRow {
+  endpoint: string;
+  /** Data of the row's own (a post to edit, a comment to delete); the shared fixture otherwise. */
+  prepare?: () => Promise<string>;
+  request: (own: string | undefined) => { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; payload?: object };
+  expected: Record<Who, number>;
+}
+
+const ownPost = () => insertPost(conv.courseId);
+/** Student A's own: only its student and the course's teacher; everyone else 404 (it does not leak). */
+const threadParties = (status: number): Record<Who, number> => ({ ...only({ studentA: status, owner: status }) });
+
+const conversationTable: ConversationRow[] = [
+  {
+    endpoint: 'GET /api/courses/:id/posts',
+    request: () => ({ method: 'GET', url: `/api/courses/${conv.courseId}/posts` }),
+    expected: byMembership(200, 200, 404),
+  },
+  {
+    endpoint: 'POST /api/courses/:id/posts',
+    request: () => ({ method: 'POST', url: `/api/courses/${conv.courseId}/posts`, payload: { text: 'New post' } }),
+    expected: byMembership(403, 201, 404),
+  },
+  {
+    endpoint: 'PATCH /api/posts/:id',
+    prepare: ownPost,
+    request: (id) => ({ method: 'PATCH', url: `/api/posts/${id}`, payload: { text: 'Edited', pinned: true } }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'DELETE /api/posts/:id',
+    prepare: ownPost,
+    request: (id) => ({ method: 'DELETE', url: `/api/posts/${id}` }),
+    expected: byMembership(403, 204, 404),
+  },
+  {
+    endpoint: 'POST /api/posts/:id/seen',
+    request: () => ({ method: 'POST', url: `/api/posts/${conv.postId}/seen` }),
+    expected: byMembership(204, 204, 404),
+  },
+  {
+    endpoint: 'GET /api/posts/:id/comments',
+    request: () => ({ method: 'GET', url: `/api/posts/${conv.postId}/comments` }),
+    expected: byMembership(200, 200, 404),
+  },
+  {
+    endpoint: 'POST /api/posts/:id/comments',
+    request: () => ({ method: 'POST', url: `/api/posts/${conv.postId}/comments`, payload: { text: 'A comment' } }),
+    // The removed member knows the post is there: told why (403 not_a_member).
+    expected: { ...byMembership(201, 201, 404), formerMember: 403 },
+  },
+  {
+    endpoint: 'DELETE /api/comments/:id (student A’s on a post)',
+    prepare: () => insertComment({ courseId: conv.courseId, postId: conv.postId }, studentA),
+    request: (id) => ({ method: 'DELETE', url: `/api/comments/${id}` }),
+    expected: { ...byMembership(204, 204, 404), studentB: 403 },
+  },
+  {
+    endpoint: 'DELETE /api/comments/:id (student A’s in their private thread)',
+    prepare: () =>
+      insertComment({ courseId: conv.courseId, assignmentId: conv.assignmentId, threadStudentId: studentA.id }, studentA),
+    request: (id) => ({ method: 'DELETE', url: `/api/comments/${id}` }),
+    expected: threadParties(204),
+  },
+  {
+    endpoint: 'GET /api/assignments/:id/threads',
+    request: () => ({ method: 'GET', url: `/api/assignments/${conv.assignmentId}/threads` }),
+    expected: byMembership(200, 200, 404),
+  },
+  {
+    endpoint: 'GET /api/assignments/:id/threads/:studentId',
+    request: () => ({ method: 'GET', url: `/api/assignments/${conv.assignmentId}/threads/${studentA.id}` }),
+    expected: threadParties(200),
+  },
+  {
+    endpoint: 'POST /api/assignments/:id/threads/:studentId/comments',
+    request: () => ({
+      method: 'POST',
+      url: `/api/assignments/${conv.assignmentId}/threads/${studentA.id}/comments`,
+      payload: { text: 'A private word' },
+    }),
+    expected: threadParties(201),
+  },
+  {
+    endpoint: 'POST /api/assignments/:id/threads/:studentId/comments (the removed member’s own)',
+    request: () => ({
+      method: 'POST',
+      url: `/api/assignments/${conv.assignmentId}/threads/${formerMember.id}/comments`,
+      payload: { text: 'Still here?' },
+    }),
+    // Nobody writes to a removed student's thread: they are told why, the teacher that they are gone.
+    expected: { ...only({}), formerMember: 403 },
+  },
+  {
+    endpoint: 'GET /api/courses/:id/stream',
+    request: () => ({ method: 'GET', url: `/api/courses/${conv.courseId}/stream` }),
+    expected: byMembership(200, 200, 404),
+  },
+  {
+    endpoint: 'PATCH /api/courses/:id/stream',
+    // Comments stay on: the shared fixture is not changed by the owner's 200.
+    request: () => ({ method: 'PATCH', url: `/api/courses/${conv.courseId}/stream`, payload: { commentsOff: false } }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'PUT /api/courses/:id/mutes/:studentId',
+    request: () => ({ method: 'PUT', url: `/api/courses/${conv.courseId}/mutes/${formerMember.id}` }),
+    expected: byMembership(403, 204, 404),
+  },
+  {
+    endpoint: 'DELETE /api/courses/:id/mutes/:studentId',
+    request: () => ({ method: 'DELETE', url: `/api/courses/${conv.courseId}/mutes/${formerMember.id}` }),
+    expected: byMembership(403, 204, 404),
+  },
+];
+
+describe.each(conversationTable)('$endpoint', ({ prepare, request, expected }) => {
+  it.each(Object.entries(expected) as Array<[Who, number]>)('answers %s with %i', async (who, status) => {
+    const own = prepare ? await prepare() : undefined;
+    const res = await t.app.inject({ ...request(own), headers: headersOf(who) });
+    expect(res.statusCode, res.body).toBe(status);
+    if (status >= 400) expect(res.json()).toMatchObject({ statusCode: status, code: expect.any(String) });
+  });
+});
+// ─── end of conversations (issue 27) ────────────────────────────────────────────────────────────

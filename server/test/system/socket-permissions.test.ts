@@ -272,6 +272,71 @@ const presenceOutcome = (studentA: string, studentB = studentA): Record<Who, str
   studentB,
 });
 
+// ─── conversations (issue 27): the client's `typing` ──────────────────────────────────────────────
+/** A post of a course student A is in (student B is not), and student A's private thread there. */
+const typingAt = { postId: '', assignmentId: '' };
+beforeAll(async () => {
+  const course = await createCourse(t, actors.owner, { title: 'Typing course' });
+  await joinCourse(t, actors.studentA, course);
+  typingAt.assignmentId = (await createAssignment(t, actors.owner, course)).id;
+  const post = await t.app.inject({
+    method: 'POST',
+    url: `/api/courses/${course.id}/posts`,
+    headers: actors.owner.headers,
+    payload: { text: 'Typing post' },
+  });
+  typingAt.postId = post.json<{ id: string }>().id;
+});
+/** Student A and the owner may write there; student B and the other teacher are told it is not there. */
+const typingOutcome = (ok: string): Record<Who, string> => ({
+  ...signedInOnly(ErrorCode.notFound),
+  studentA: ok,
+  owner: ok,
+});
+const conversationEmitRows: EmitRow[] = [
+  {
+    event: 'typing',
+    name: "on a post of student A's course",
+    messages: () => [['typing', { postId: typingAt.postId }]],
+    expected: typingOutcome('ok'),
+  },
+  {
+    event: 'typing',
+    name: "in student A's private thread",
+    messages: () => [['typing', { thread: { assignmentId: typingAt.assignmentId, studentId: actors.studentA.id } }]],
+    expected: typingOutcome('ok'),
+  },
+  {
+    event: 'typing',
+    name: 'twice at once on one post (the second before TYPING_EVERY_MS)',
+    messages: () => [
+      ['typing', { postId: typingAt.postId }],
+      ['typing', { postId: typingAt.postId }],
+    ],
+    expected: signedInOnly(ErrorCode.rateLimited),
+  },
+  {
+    event: 'typing',
+    name: 'a payload naming a room',
+    messages: () => [['typing', { postId: typingAt.postId, room: `user:${actors.owner.id}` }]],
+    expected: signedInOnly(ErrorCode.validationFailed),
+  },
+  {
+    event: 'typing',
+    name: 'a post id that is not an id',
+    messages: () => [['typing', { postId: "' OR 1=1 --" }]],
+    expected: signedInOnly(ErrorCode.validationFailed),
+  },
+  {
+    event: 'typing',
+    name: 'a null payload without an acknowledgement',
+    messages: () => [['typing', null]],
+    withoutAck: true,
+    expected: signedInOnly(ErrorCode.validationFailed),
+  },
+];
+// ─── end of conversations (issue 27) ─────────────────────────────────────────────────────────────
+
 const emitTable: EmitRow[] = [
   {
     event: 'chat:ask',
@@ -466,6 +531,7 @@ const emitTable: EmitRow[] = [
     messages: () => [['panel:watch', null]],
     expected: watchOutcome(ErrorCode.validationFailed),
   },
+  ...conversationEmitRows,
 ];
 
 /**
@@ -772,6 +838,167 @@ describe('who hears each server event', () => {
     open.push(observers.anonymous);
     await new Promise<void>((resolve) => anonymous.once('connect_error', () => resolve()));
   });
+
+  // ─── conversations (issue 27) ───────────────────────────────────────────────────────────────────
+  // Student A in the matrix course (then removed): the stream's events go to its room and the owner,
+  // a private thread's to A and the owner only, `typing` to the others reading it (not the sender).
+  const convState = {} as { postId: string; commentId: string; assignmentId: string; threadCommentId: string };
+  const ofId = (type: string, id: () => string) => (h: Heard) => h.name === type && idOf(h) === id();
+  const conversationRows: { member: LiveRow[]; removed: LiveRow[] } = {
+    member: [
+      {
+        event: 'post:created',
+        when: 'the owner posts to the course stream',
+        act: async () => {
+          const res = await post(`/api/courses/${state.course.id}/posts`, owner(), { text: 'Stream post' });
+          expect(res.statusCode).toBe(201);
+          convState.postId = res.json<{ id: string }>().id;
+          return ofId('post:created', () => convState.postId);
+        },
+        hears: studentAAndOwner,
+      },
+      {
+        event: 'post:updated',
+        when: 'the owner pins it',
+        act: async () => {
+          const res = await t.app.inject({
+            method: 'PATCH',
+            url: `/api/posts/${convState.postId}`,
+            headers: owner(),
+            payload: { pinned: true },
+          });
+          expect(res.statusCode).toBe(200);
+          return ofId('post:updated', () => convState.postId);
+        },
+        hears: studentAAndOwner,
+      },
+      {
+        event: 'comment:created',
+        when: 'student A comments on it',
+        act: async () => {
+          const res = await post(`/api/posts/${convState.postId}/comments`, actors.studentA.headers, { text: 'Hi' });
+          expect(res.statusCode).toBe(201);
+          convState.commentId = res.json<{ id: string }>().id;
+          return ofId('comment:created', () => convState.commentId);
+        },
+        hears: studentAAndOwner,
+      },
+      {
+        event: 'typing',
+        when: "the owner's tab says it is typing a comment on the post",
+        act: async () => {
+          expect(await emitWithAck(observers.owner.socket, 'typing', { postId: convState.postId })).toBe('ok');
+          return (h) => h.name === 'typing' && (h.args[0] as { postId?: string }).postId === convState.postId;
+        },
+        // Not back to the tab that said it.
+        hears: onlyStudentA,
+      },
+      {
+        event: 'comment:deleted',
+        when: "the owner deletes student A's comment",
+        act: async () => {
+          const res = await t.app.inject({ method: 'DELETE', url: `/api/comments/${convState.commentId}`, headers: owner() });
+          expect(res.statusCode).toBe(204);
+          return ofId('comment:deleted', () => convState.commentId);
+        },
+        hears: studentAAndOwner,
+      },
+      {
+        event: 'stream:updated',
+        when: 'the owner turns comments off for the course',
+        act: async () => {
+          const res = await t.app.inject({
+            method: 'PATCH',
+            url: `/api/courses/${state.course.id}/stream`,
+            headers: owner(),
+            payload: { commentsOff: true },
+          });
+          expect(res.statusCode).toBe(200);
+          return (h) =>
+            h.name === 'stream:updated' &&
+            dataOf(h)?.courseId === state.course.id &&
+            dataOf(h)?.commentsOff === true;
+        },
+        hears: studentAAndOwner,
+      },
+      {
+        event: 'thread:comment',
+        when: "the owner writes in student A's private thread",
+        act: async () => {
+          convState.assignmentId = (await createAssignment(t, actors.owner, state.course, { title: 'Thread work' })).id;
+          const res = await post(
+            `/api/assignments/${convState.assignmentId}/threads/${actors.studentA.id}/comments`,
+            owner(),
+            { text: 'A private word' },
+          );
+          expect(res.statusCode).toBe(201);
+          const id = res.json<{ id: string }>().id;
+          return ofId('thread:comment', () => id);
+        },
+        hears: studentAAndOwner,
+      },
+      {
+        event: 'thread:comment',
+        when: 'student A answers there',
+        act: async () => {
+          const res = await post(
+            `/api/assignments/${convState.assignmentId}/threads/${actors.studentA.id}/comments`,
+            actors.studentA.headers,
+            { text: 'Thank you' },
+          );
+          expect(res.statusCode).toBe(201);
+          convState.threadCommentId = res.json<{ id: string }>().id;
+          return ofId('thread:comment', () => convState.threadCommentId);
+        },
+        hears: studentAAndOwner,
+      },
+      {
+        event: 'post:deleted',
+        when: 'the owner deletes the post',
+        act: async () => {
+          const res = await t.app.inject({ method: 'DELETE', url: `/api/posts/${convState.postId}`, headers: owner() });
+          expect(res.statusCode).toBe(204);
+          return ofId('post:deleted', () => convState.postId);
+        },
+        hears: studentAAndOwner,
+      },
+    ],
+    removed: [
+      {
+        event: 'post:created',
+        when: 'the owner posts while student A is removed',
+        act: async () => {
+          const res = await post(`/api/courses/${state.course.id}/posts`, owner(), { text: 'While removed' });
+          expect(res.statusCode).toBe(201);
+          const id = res.json<{ id: string }>().id;
+          return ofId('post:created', () => id);
+        },
+        hears: onlyOwner,
+      },
+      {
+        event: 'comment:deleted',
+        when: "the owner deletes student A's private comment while A is removed",
+        act: async () => {
+          const res = await t.app.inject({
+            method: 'DELETE',
+            url: `/api/comments/${convState.threadCommentId}`,
+            headers: owner(),
+          });
+          expect(res.statusCode).toBe(204);
+          // Its assignment goes too, so the course can be deleted at the end of the table.
+          const gone = await t.app.inject({
+            method: 'DELETE',
+            url: `/api/assignments/${convState.assignmentId}`,
+            headers: owner(),
+          });
+          expect(gone.statusCode).toBe(204);
+          return ofId('comment:deleted', () => convState.threadCommentId);
+        },
+        hears: onlyOwner,
+      },
+    ],
+  };
+  // ─── end of conversations (issue 27) ───────────────────────────────────────────────────────────
 
   const liveTable: LiveRow[] = [
     {
@@ -1276,6 +1503,7 @@ describe('who hears each server event', () => {
       },
       hears: onlyOwner,
     },
+    ...conversationRows.member,
     {
       event: 'member:removed',
       when: 'the owner removes student A',
@@ -1294,6 +1522,7 @@ describe('who hears each server event', () => {
       },
       hears: studentAAndOwner,
     },
+    ...conversationRows.removed,
     {
       event: 'submission:graded',
       // A former member cannot open the course: the returned grade is the teacher's news alone.
@@ -1493,7 +1722,12 @@ describe('who hears each server event', () => {
         (e.type.startsWith('assignment:') && !ownView(e)) ||
         (e.type === 'file:ready' && (e.data as { purpose: string }).purpose === 'assignment') ||
         e.type === 'course:updated' ||
-        e.type === 'course:categories';
+        e.type === 'course:categories' ||
+        // The stream's events went to the course room (a private thread's went to A's own room).
+        e.type.startsWith('post:') ||
+        e.type === 'stream:updated' ||
+        ((e.type === 'comment:created' || e.type === 'comment:deleted') &&
+          (e.data as { postId: string | null }).postId !== null);
       expect(replayed.map((e) => e.type)).toEqual(heard.filter((e) => !courseRoomOnly(e)).map((e) => e.type));
       expect(replayed.map((e) => e.type)).toContain('course:deleted');
     }

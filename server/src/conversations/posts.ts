@@ -212,17 +212,19 @@ export function createPostService({ db, outbox, clock }: { db: Db; outbox: Outbo
         const found = await postStanding(tx, caller, postId, true);
         const { post, standing } = mayChange(caller, found, 'edit it');
         const now = clock.now();
-        if (body.publishAt !== undefined && post.publishedAt !== null)
+        // null means "now": on a published post, nothing to do; a time is for scheduled posts only.
+        if (body.publishAt && post.publishedAt !== null)
           throw conflict('This post is already published: publishAt can only change while it is scheduled.');
+        const scheduling = body.publishAt !== undefined && post.publishedAt === null;
         const publishAt = body.publishAt ? new Date(body.publishAt) : null;
-        const publishNow = body.publishAt !== undefined && (!publishAt || publishAt.getTime() <= now.getTime());
+        const publishNow = scheduling && (!publishAt || publishAt.getTime() <= now.getTime());
         const update = tx
           .update(posts)
           .set({
             ...(body.text !== undefined && body.text !== post.text ? { text: body.text, editedAt: now } : {}),
             ...(body.pinned !== undefined ? { pinned: body.pinned } : {}),
             ...(body.commentsOff !== undefined ? { commentsOff: body.commentsOff } : {}),
-            ...(body.publishAt !== undefined
+            ...(scheduling
               ? publishNow
                 ? { publishAt: null, publishedAt: now }
                 : { publishAt }

@@ -25,6 +25,7 @@ import {
 
 export type JsonSchema = {
   type?: string;
+  description?: string;
   format?: string;
   enum?: unknown[];
   anyOf?: JsonSchema[];
@@ -38,7 +39,7 @@ export type JsonSchema = {
   minItems?: number;
 };
 interface Operation {
-  parameters?: Array<{ in: string; name: string; schema: JsonSchema }>;
+  parameters?: Array<{ in: string; name: string; schema: JsonSchema; description?: string }>;
   requestBody?: { content: Record<string, { schema: JsonSchema }> };
   security?: unknown[];
 }
@@ -49,7 +50,7 @@ export interface Route {
   path: string;
   secured: boolean;
   body: JsonSchema | undefined;
-  query: Array<{ name: string; schema: JsonSchema }>;
+  query: Array<{ name: string; schema: JsonSchema; description?: string }>;
 }
 
 /** Every operation of an OpenAPI document. */
@@ -610,6 +611,67 @@ const rubricBodies = (route: Route): Case[] => {
   ];
 };
 
+// ─── conversations (issue 27) ──────────────────────────────────────────────────────────────────
+/** A `before` that is a cursor handed out by the server (the stream's pages), not a time. */
+export const isCursor = (param: { schema: JsonSchema; description?: string }) =>
+  `${param.description ?? ''} ${param.schema.description ?? ''}`.includes('nextBefore');
+
+/** Cursors the server never handed out: each a 400 naming `before`, never a 500 or another page. */
+const BAD_CURSORS = [
+  'nope',
+  encodeURIComponent(new Date().toISOString()),
+  Buffer.from('2026-01-01T00:00:00.000Z').toString('base64url'),
+  Buffer.from('2026-01-01T00:00:00.000Z|not-a-uuid').toString('base64url'),
+  Buffer.from('2026-13-45T99:99:99.999Z|3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b').toString('base64url'),
+  Buffer.from('0|3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b').toString('base64url'),
+  Buffer.from("' OR 1=1 --|x|y").toString('base64url'),
+  Buffer.from('\u0000\ud800|\u202e').toString('base64url'),
+  '%2E%2E%2F',
+];
+
+/**
+ * Posts and comments (DESIGN §19): plain text up to 10,000 characters stored as sent (HTML, right-
+ * to-left and zero-width characters, controls), one more refused naming the limit; bad cursors.
+ */
+const conversationCases = (route: Route): Case[] => [
+  ...textFields(route)
+    .filter(({ name, maxLength }) => name === 'text' && maxLength === 10_000)
+    .flatMap(({ name }) => [
+      ...[
+        ['HTML', '<script>alert(1)</script><img src=x onerror=alert(2)><a href="javascript:x">y</a>'],
+        ['right-to-left text', 'שלום \u202Eevil\u202C مرحبا'],
+        ['zero-width characters', 'a\u200B\u200C\u200D\uFEFFb'],
+        ['control characters and line breaks', 'line\u0001\u0007\u001B[31m\r\nnext\tline'],
+        ['10,000 characters', 'x'.repeat(10_000)],
+      ].map(([what, value]) => ({
+        name: `${name}: ${what}`,
+        attempt: (valid: () => Json | undefined) => ({
+          body: JSON.stringify({ ...valid(), [name]: value }),
+          expect: 'accept' as const,
+          verbatim: { [name]: value! },
+        }),
+      })),
+      {
+        name: `${name}: 10,001 characters`,
+        attempt: (valid: () => Json | undefined) => ({
+          body: JSON.stringify({ ...valid(), [name]: 'x'.repeat(10_001) }),
+          expect: 'reject' as const,
+          status: 400,
+          mentions: '10000',
+        }),
+      },
+    ]),
+  ...route.query
+    .filter((param) => param.name === 'before' && isCursor(param))
+    .flatMap(() =>
+      BAD_CURSORS.map((cursor) => ({
+        name: `before=${cursor.slice(0, 40)}`,
+        attempt: () => ({ query: `before=${cursor}`, expect: 'reject' as const, status: 400, mentions: 'before' }),
+      })),
+    ),
+];
+// ─── end of conversations (issue 27) ───────────────────────────────────────────────────────────
+
 /** Every category of hostile input, for one route. */
 export function categoriesFor(route: Route, random: SeededRandom): Record<string, Case[]> {
   const bodyOnly = (cases: Case[]) => (readsBody(route) ? cases : cases.slice(0, GET_SAMPLE));
@@ -638,5 +700,6 @@ export function categoriesFor(route: Route, random: SeededRandom): Record<string
     'odd query strings': oddQueries(route),
     'seeded random mutations': randomMutations(route, random),
     'rubric bodies': rubricBodies(route),
+    'conversation text and cursors': conversationCases(route),
   };
 }

@@ -21,6 +21,7 @@ import {
 } from '../support/factories.js';
 import {
   categoriesFor,
+  isCursor,
   routesOf,
   type Case,
   type Json,
@@ -52,6 +53,7 @@ const lenient = { max: 100_000, windowMs: 60_000 };
 const t = await createTestApp({
   rateLimits: Object.fromEntries(Object.keys(defaultRateLimits).map((k) => [k, roomy])),
   joinLimits: { account: lenient, ip: lenient },
+  conversationLimits: { posts: roomy, comments: roomy },
 });
 afterAll(() => t.close());
 const routes = routesOf((await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json());
@@ -98,6 +100,15 @@ const REPEATABLE = new Set([
   'DELETE /api/me/sessions',
   // The browser's zone recorded again is the same zone.
   'PUT /api/me/time-zone',
+  // Conversations (issue 27): another post or comment, a seen mark again, a switch set again.
+  'POST /api/courses/:id/posts',
+  'PATCH /api/posts/:id',
+  'POST /api/posts/:id/comments',
+  'POST /api/posts/:id/seen',
+  'POST /api/assignments/:id/threads/:studentId/comments',
+  'PATCH /api/courses/:id/stream',
+  'PUT /api/courses/:id/mutes/:studentId',
+  'DELETE /api/courses/:id/mutes/:studentId',
 ]);
 
 const [teacher, student, peer, sessionUser] = await Promise.all([
@@ -164,6 +175,24 @@ async function freshResetToken(): Promise<string> {
   return new URL(resetLinkIn(mail)).searchParams.get('token') ?? '';
 }
 
+/** A post by the fuzz teacher and the peer's comment on it, for the routes under /api/posts and /api/comments. */
+async function postAndComment(courseId: string): Promise<{ posts: string; comments: string }> {
+  const post = await t.app.inject({
+    method: 'POST',
+    url: `/api/courses/${courseId}/posts`,
+    headers: teacher.headers,
+    payload: { text: 'Fuzz post' },
+  });
+  const postId = post.json<{ id: string }>().id;
+  const comment = await t.app.inject({
+    method: 'POST',
+    url: `/api/posts/${postId}/comments`,
+    headers: peer.headers,
+    payload: { text: 'Fuzz comment' },
+  });
+  return { posts: postId, comments: comment.json<{ id: string }>().id };
+}
+
 const GRADE_STUDENT = 'PUT /api/assignments/:id/grades/:studentId';
 const SIGN_OUT_SESSION = 'DELETE /api/me/sessions/:id';
 
@@ -218,6 +247,10 @@ async function freshContext(route: Route): Promise<Context> {
           ),
         }
       : {}),
+    // A post of the course's and the peer's comment on it (conversations, issue 27).
+    ...(route.path.startsWith('/api/posts/') || route.path.startsWith('/api/comments/')
+      ? await postAndComment(course.id)
+      : {}),
     // Undo needs a Return waiting out its window: the peer's grade held, then returned with undo.
     ...(route.key === 'DELETE /api/returns/:id'
       ? { returns: await scheduledReturn(assignment.id, submission.id) }
@@ -270,6 +303,8 @@ function validValue(route: Route, name: string, schema: JsonSchema, ctx: Context
   // Scores name a rubric's criterion and level ids (DESIGN §17): the fuzz assignment has no rubric,
   // so a valid grade body clears them (its own category sends scores: fuzz-cases.ts rubricBodies).
   if (name === 'rubric') return null;
+  // A post goes out now (issue 27): a publishAt later would make the fuzz post a scheduled one.
+  if (name === 'publishAt') return null;
   if (schema.enum) return schema.enum[0];
   if (schema.anyOf) return validValue(route, name, schema.anyOf[0]!, ctx);
   if (schema.type === 'integer' || schema.type === 'number')
@@ -317,6 +352,8 @@ const VALID_QUERY: Record<string, string> = {
   inline: '1',
   // Whose feedback files a teacher lists (anyone's id is valid; a student always gets their own).
   studentId: '00000000-0000-4000-8000-000000000001',
+  // A page of the stream or of comments (issue 27).
+  limit: '5',
 };
 
 let courseCodes = 0;
@@ -335,6 +372,8 @@ async function send(route: Route, { name, attempt }: Case): Promise<string[]> {
   const query =
     a.query ??
     route.query
+      // The stream's `before` is a cursor the server hands out: the first page has none.
+      .filter((q) => !(q.name === 'before' && isCursor(q)))
       .map((q) => `${q.name}=${VALID_QUERY[q.name] ?? (q.schema.type === 'integer' ? 0 : 'fuzz')}`)
       .join('&');
   const path = route.path

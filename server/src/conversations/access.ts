@@ -99,7 +99,8 @@ export async function postStanding(
 
 /** Reads: the course's teacher or an active member; anyone else is told it is not there. */
 export function requireReader(standing: Standing | undefined, what = 'Course'): asserts standing is Standing {
-  if (!standing || !(standing.teaches || standing.membership === 'active')) throw notFound(`${what} not found.`);
+  if (!standing || !(standing.teaches || standing.membership === 'active'))
+    throw notFound(`${what} not found.`);
 }
 
 /** Writes by members: as reads, but a former member hears why (403 not_a_member). */
@@ -139,9 +140,7 @@ export function requireMayComment(post: PostRow, standing: Standing): void {
     throw new AppError(
       403,
       ErrorCode.commentsOff,
-      post.commentsOff
-        ? 'Comments are turned off on this post.'
-        : 'Comments are turned off in this course.',
+      post.commentsOff ? 'Comments are turned off on this post.' : 'Comments are turned off in this course.',
     );
   if (standing.muted)
     throw new AppError(

@@ -13,7 +13,14 @@ import { assignments, comments, courses, profiles } from '../db/schema.js';
 import { forbidden, notFound } from '../http/errors.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
-import { membershipOf, postStanding, requireMayComment, requireReader, requireVisiblePost, requireWriter } from './access.js';
+import {
+  membershipOf,
+  postStanding,
+  requireMayComment,
+  requireReader,
+  requireVisiblePost,
+  requireWriter,
+} from './access.js';
 import { encodeCursor, parseCursor } from './cursor.js';
 import { tombstoneComment } from './scrub.js';
 import { toComment, type CommentRow } from './views.js';
@@ -57,7 +64,11 @@ export async function commentPage(
  * A comment to delete, with who may: its author while they may still read where it is, or the
  * course's teacher. The membership row is share-locked (a removal waits for the delete).
  */
-async function commentStanding(db: Db | Parameters<Parameters<Outbox['transaction']>[0]>[0], caller: Caller, commentId: string) {
+async function commentStanding(
+  db: Db | Parameters<Parameters<Outbox['transaction']>[0]>[0],
+  caller: Caller,
+  commentId: string,
+) {
   const [row] = await db
     .select({
       comment: comments,
@@ -75,7 +86,11 @@ async function commentStanding(db: Db | Parameters<Parameters<Outbox['transactio
 export function createCommentService({ db, outbox, clock }: { db: Db; outbox: Outbox; clock: Clock }) {
   return {
     /** A post's comments, tombstones included (their text is gone). */
-    async list(caller: Caller, postId: string, query: { before?: string; limit?: number }): Promise<CommentPage> {
+    async list(
+      caller: Caller,
+      postId: string,
+      query: { before?: string; limit?: number },
+    ): Promise<CommentPage> {
       const found = await postStanding(db, caller, postId);
       requireReader(found?.standing, 'Post');
       requireVisiblePost(found!.post, found!.standing);
@@ -125,7 +140,8 @@ export function createCommentService({ db, outbox, clock }: { db: Db; outbox: Ou
         const inThread = comment.threadStudentId !== null;
         // What the caller may read decides what they may see of it at all.
         const reads = inThread
-          ? teaches || (comment.threadStudentId === caller.userId && row.membership === 'active' && !row.assignmentGone)
+          ? teaches ||
+            (comment.threadStudentId === caller.userId && row.membership === 'active' && !row.assignmentGone)
           : teaches || row.membership === 'active';
         if (!reads || (inThread && row.assignmentGone)) throw notFound('Comment not found.');
         if (!teaches && comment.authorId !== caller.userId)
@@ -136,7 +152,9 @@ export function createCommentService({ db, outbox, clock }: { db: Db; outbox: Ou
           id: comment.id,
           courseId: comment.courseId,
           postId: comment.postId,
-          thread: inThread ? { assignmentId: comment.assignmentId!, studentId: comment.threadStudentId! } : null,
+          thread: inThread
+            ? { assignmentId: comment.assignmentId!, studentId: comment.threadStudentId! }
+            : null,
           deletedAt: now.toISOString(),
         };
         record(

@@ -50,10 +50,15 @@ export function conversationJobs(postService: PostService): Record<string, JobHa
       if (!row) return DONE;
       const { notification } = row;
       await mailer.send({
-        ...composeMail(row.email, notification.title, [notification.title, notification.body].filter(Boolean), {
-          label: 'Open the conversation',
-          url: new URL(notification.link, appOrigin).toString(),
-        }),
+        ...composeMail(
+          row.email,
+          notification.title,
+          [notification.title, notification.body].filter(Boolean),
+          {
+            label: 'Open the conversation',
+            url: new URL(notification.link, appOrigin).toString(),
+          },
+        ),
         messageId: `<thread-comment-${reply.comment.id}@${new URL(appOrigin).hostname}>`,
       });
       return DONE;

@@ -56,15 +56,18 @@ describe('what conversations let out', () => {
     await Promise.all([ada, ben, gone].map((s) => joinCourse(t, s, course)));
     await joinCourse(t, stranger, await createCourse(t, other));
     const assignment = await createAssignment(t, teacher, course, { title: 'Essay' });
-    const start = (
-      await t.app.inject({ method: 'GET', url: '/api/events', headers: teacher.headers })
-    ).json<{ lastId: number }>().lastId;
+    const start = (await t.app.inject({ method: 'GET', url: '/api/events', headers: teacher.headers })).json<{
+      lastId: number;
+    }>().lastId;
     for (const who of [ada, ben, gone, stranger, other, teacher])
       await t.app.inject({
         method: 'PUT',
         url: '/api/me/notification-settings',
         headers: who.headers,
-        payload: { quietHours: { enabled: false, start: '21:00', end: '07:00', timeZone: 'UTC' }, email: true },
+        payload: {
+          quietHours: { enabled: false, start: '21:00', end: '07:00', timeZone: 'UTC' },
+          email: true,
+        },
       });
     const tabs = new Map<Actor, Recorder>();
     for (const who of [ada, ben, gone, stranger, other, teacher]) tabs.set(who, await tab(who));
@@ -74,11 +77,21 @@ describe('what conversations let out', () => {
     await writePrivately(t, teacher, assignment.id, ada.id, `${PRIVATE[1]} is my answer`);
     const post = await createPost(t, teacher, course.id, { text: 'Discuss' });
     const doomed = await commentOn(t, ben, post.id, `${DELETED} said once`);
-    await tabs.get(ada)!.waitFor((e) => e.type === 'comment:created' && (e.data as { id: string }).id === doomed.id);
-    const removed = await t.app.inject({ method: 'DELETE', url: `/api/comments/${doomed.id}`, headers: teacher.headers });
+    await tabs
+      .get(ada)!
+      .waitFor((e) => e.type === 'comment:created' && (e.data as { id: string }).id === doomed.id);
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/comments/${doomed.id}`,
+      headers: teacher.headers,
+    });
     expect(removed.statusCode).toBe(204);
     // A member removed after all of it: their replay answers from their rooms now.
-    await t.app.inject({ method: 'DELETE', url: `/api/courses/${course.id}/members/${gone.id}`, headers: teacher.headers });
+    await t.app.inject({
+      method: 'DELETE',
+      url: `/api/courses/${course.id}/members/${gone.id}`,
+      headers: teacher.headers,
+    });
     // The unread-reply mail's time (Ada has not read the teacher's answer): signed in again after.
     t.clock.advance(20 * 60_000);
     await t.app.core.jobs.runDue();
@@ -130,10 +143,15 @@ describe('what conversations let out', () => {
       });
     }
     // Nor does the database keep them anywhere an export or replay could read later.
-    const stored = await t.app.core.db.select().from(events).where(sql`${events.data}::text like ${`%${DELETED}%`}`);
+    const stored = await t.app.core.db
+      .select()
+      .from(events)
+      .where(sql`${events.data}::text like ${`%${DELETED}%`}`);
     expect(stored).toEqual([]);
     // No e-mail carries a private comment's words, even to its parties.
     expect(t.mail.mails.filter((m) => hasPrivate(m.text) || hasPrivate(m.subject))).toEqual([]);
-    expect(t.mail.mails.some((m) => m.to.toLowerCase() === ada.email.toLowerCase() && m.subject.includes('Essay'))).toBe(true);
+    expect(
+      t.mail.mails.some((m) => m.to.toLowerCase() === ada.email.toLowerCase() && m.subject.includes('Essay')),
+    ).toBe(true);
   });
 });

@@ -32,7 +32,11 @@ export const conversations: AppModule = {
     conversationRoutes(app, {
       ...conversationsOf(core),
       limits: {
-        posts: { max: POST_RATE.max, timeWindow: POST_RATE.windowMs, ...core.options.conversationLimits?.posts },
+        posts: {
+          max: POST_RATE.max,
+          timeWindow: POST_RATE.windowMs,
+          ...core.options.conversationLimits?.posts,
+        },
         comments: {
           max: COMMENT_RATE.max,
           timeWindow: COMMENT_RATE.windowMs,

@@ -41,8 +41,19 @@ export const postAudience = (post: Pick<PostRow, 'courseId' | 'publishedAt'>, te
 const commentCount = sql<number>`(select count(*)::int from ${comments} where ${comments.postId} = ${posts.id})`;
 
 /** The posts, as the caller sees them: counts, their own seen mark, and the teacher's "seen by". */
-async function viewsOf(db: Db, caller: Caller, standing: Standing, rows: Array<{ post: PostRow; authorName: string; commentCount: number; seenByMe: boolean }>): Promise<Post[]> {
-  const seen = standing.teaches ? await seenByOf(db, standing.courseId, rows.map((r) => r.post.id)) : undefined;
+async function viewsOf(
+  db: Db,
+  caller: Caller,
+  standing: Standing,
+  rows: Array<{ post: PostRow; authorName: string; commentCount: number; seenByMe: boolean }>,
+): Promise<Post[]> {
+  const seen = standing.teaches
+    ? await seenByOf(
+        db,
+        standing.courseId,
+        rows.map((r) => r.post.id),
+      )
+    : undefined;
   return rows.map((r) =>
     toPost(r.post, r.authorName, {
       commentCount: r.commentCount,
@@ -55,7 +66,10 @@ async function viewsOf(db: Db, caller: Caller, standing: Standing, rows: Array<{
 /** "Seen by N of M" for the teacher: active members only (a removed student no longer counts). */
 async function seenByOf(db: Db, courseId: string, postIds: string[]) {
   const active = and(eq(courseMembers.courseId, courseId), eq(courseMembers.status, 'active'));
-  const [members] = await db.select({ n: sql<number>`count(*)::int` }).from(courseMembers).where(active);
+  const [members] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(courseMembers)
+    .where(active);
   const of = members?.n ?? 0;
   const rows =
     postIds.length === 0
@@ -114,7 +128,11 @@ export function createPostService({ db, outbox, clock }: { db: Db; outbox: Outbo
     publish,
 
     /** A page of a course's stream (DESIGN §19): newest first, pinned and scheduled on the first page. */
-    async list(caller: Caller, courseId: string, query: { before?: string; limit?: number }): Promise<PostPage> {
+    async list(
+      caller: Caller,
+      courseId: string,
+      query: { before?: string; limit?: number },
+    ): Promise<PostPage> {
       const cursor = parseCursor(query.before);
       const standing = await courseStanding(db, caller, courseId);
       requireReader(standing);
@@ -186,19 +204,21 @@ export function createPostService({ db, outbox, clock }: { db: Db; outbox: Outbo
         const insert = tx.insert(posts).values(row);
         if (later)
           // Drizzle puts an embedded query in parentheses (a CTE's body); the statement itself goes in as SQL.
-          await tx.execute(sql`with p as ${insert} ${tx
-            .insert(jobs)
-            .values({
-              kind: PUBLISH_POST_KIND,
-              key: publishJobKey(row.id),
-              runAt: publishAt,
-              payload: { postId: row.id },
-            })
-            .onConflictDoUpdate({
-              target: jobs.key,
-              set: { runAt: publishAt, doneAt: null, attempts: 0, lastError: null },
-            })
-            .getSQL()}`);
+          await tx.execute(
+            sql`with p as ${insert} ${tx
+              .insert(jobs)
+              .values({
+                kind: PUBLISH_POST_KIND,
+                key: publishJobKey(row.id),
+                runAt: publishAt,
+                payload: { postId: row.id },
+              })
+              .onConflictDoUpdate({
+                target: jobs.key,
+                set: { runAt: publishAt, doneAt: null, attempts: 0, lastError: null },
+              })
+              .getSQL()}`,
+          );
         else await insert;
         const post = toPost(row, standing.callerName);
         record('post:created', post, postAudience(row, standing.teacherId));
@@ -224,11 +244,7 @@ export function createPostService({ db, outbox, clock }: { db: Db; outbox: Outbo
             ...(body.text !== undefined && body.text !== post.text ? { text: body.text, editedAt: now } : {}),
             ...(body.pinned !== undefined ? { pinned: body.pinned } : {}),
             ...(body.commentsOff !== undefined ? { commentsOff: body.commentsOff } : {}),
-            ...(scheduling
-              ? publishNow
-                ? { publishAt: null, publishedAt: now }
-                : { publishAt }
-              : {}),
+            ...(scheduling ? (publishNow ? { publishAt: null, publishedAt: now } : { publishAt }) : {}),
           })
           .where(eq(posts.id, postId))
           .returning({ ...getTableColumns(posts), commentCount });
@@ -256,7 +272,11 @@ export function createPostService({ db, outbox, clock }: { db: Db; outbox: Outbo
         const found = await postStanding(tx, caller, postId, true);
         const { post, standing } = mayChange(caller, found, 'delete it');
         await scrubPostEvents(tx, post);
-        record('post:deleted', { id: post.id, courseId: post.courseId }, postAudience(post, standing.teacherId));
+        record(
+          'post:deleted',
+          { id: post.id, courseId: post.courseId },
+          postAudience(post, standing.teacherId),
+        );
       });
     },
 

@@ -187,7 +187,8 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<ConversationRoutesOpt
     {
       schema: {
         ...common,
-        summary: "An assignment's private threads with unread counts (the teacher: all; a student: their own)",
+        summary:
+          "An assignment's private threads with unread counts (the teacher: all; a student: their own)",
         params: IdParams,
         response: { 200: ThreadList, ...signedInErrors },
       },

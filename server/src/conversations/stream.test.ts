@@ -12,7 +12,10 @@ let t: TestApp;
 let url: string;
 const open: Recorder[] = [];
 beforeAll(async () => {
-  t = await createTestApp({ conversationLimits: { posts: { max: 6, timeWindow: 60_000 } }, env: { LOG_LEVEL: 'error' } });
+  t = await createTestApp({
+    conversationLimits: { posts: { max: 6, timeWindow: 60_000 } },
+    env: { LOG_LEVEL: 'error' },
+  });
   url = await listen(t.app);
 });
 afterAll(async () => {
@@ -26,7 +29,11 @@ const tab = async (who: Actor) => {
   return r;
 };
 const page = async (who: Actor, courseId: string, query = '') => {
-  const res = await t.app.inject({ method: 'GET', url: `/api/courses/${courseId}/posts${query}`, headers: who.headers });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/courses/${courseId}/posts${query}`,
+    headers: who.headers,
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.json<PostPage>();
 };
@@ -37,12 +44,19 @@ describe('posts', () => {
     const [ada, ben] = students as [Actor, Actor];
     const adaTab = await tab(ada);
     const first = await createPost(t, teacher, course.id, { text: 'Line one\nline two https://example.org' });
-    const live = await adaTab.waitFor((e) => e.type === 'post:created' && (e.data as { id: string }).id === first.id);
-    expect(live.data).toMatchObject({ text: 'Line one\nline two https://example.org', seen: null, seenByMe: false });
+    const live = await adaTab.waitFor(
+      (e) => e.type === 'post:created' && (e.data as { id: string }).id === first.id,
+    );
+    expect(live.data).toMatchObject({
+      text: 'Line one\nline two https://example.org',
+      seen: null,
+      seenByMe: false,
+    });
     const pinned = await createPost(t, teacher, course.id, { text: 'Rules', pinned: true });
 
     expect(
-      (await t.app.inject({ method: 'POST', url: `/api/posts/${first.id}/seen`, headers: ada.headers })).statusCode,
+      (await t.app.inject({ method: 'POST', url: `/api/posts/${first.id}/seen`, headers: ada.headers }))
+        .statusCode,
     ).toBe(204);
     // Twice counts once.
     await t.app.inject({ method: 'POST', url: `/api/posts/${first.id}/seen`, headers: ada.headers });
@@ -50,7 +64,11 @@ describe('posts', () => {
     const asTeacher = await page(teacher, course.id);
     expect(asTeacher.items.map((p) => p.id)).toEqual([first.id]);
     expect(asTeacher.pinned.map((p) => p.id)).toEqual([pinned.id]);
-    expect(asTeacher.items[0]!.seen).toEqual({ count: 1, of: 2, by: [{ id: ada.id, fullName: ada.fullName }] });
+    expect(asTeacher.items[0]!.seen).toEqual({
+      count: 1,
+      of: 2,
+      by: [{ id: ada.id, fullName: ada.fullName }],
+    });
     const asBen = await page(ben, course.id);
     expect(asBen.items[0]!.seen).toBeNull();
     expect(asBen.items[0]!.seenByMe).toBe(false);
@@ -90,7 +108,11 @@ describe('posts', () => {
       payload: { text: 'Changed', pinned: true },
     });
     expect(edited.json()).toMatchObject({ text: 'Changed', pinned: true, editedAt: expect.any(String) });
-    const removed = await t.app.inject({ method: 'DELETE', url: `/api/posts/${post.id}`, headers: teacher.headers });
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/posts/${post.id}`,
+      headers: teacher.headers,
+    });
     expect(removed.statusCode).toBe(204);
     expect((await page(teacher, course.id)).pinned).toEqual([]);
   });
@@ -137,7 +159,12 @@ describe('posts', () => {
     const third = await page(students[0]!, course.id, `?limit=2&before=${second.nextBefore}`);
     expect(third.items.map((p) => p.text)).toEqual(['Post 0']);
     expect(third.nextBefore).toBeNull();
-    for (const bad of ['nope', 'bm9wZQ', Buffer.from('2026-01-01T00:00:00.000Z|x').toString('base64url'), '%00']) {
+    for (const bad of [
+      'nope',
+      'bm9wZQ',
+      Buffer.from('2026-01-01T00:00:00.000Z|x').toString('base64url'),
+      '%00',
+    ]) {
       const res = await t.app.inject({
         method: 'GET',
         url: `/api/courses/${course.id}/posts?before=${bad}`,
@@ -170,7 +197,9 @@ describe('posts', () => {
     const seen = (await page(students[0]!, course.id)).items;
     expect(seen.map((p) => p.id)).toEqual([post.id]);
     await adaTab.waitFor((e) => e.type === 'post:created' && (e.data as { id: string }).id === post.id);
-    expect(adaTab.events.filter((e) => e.type === 'post:created' && (e.data as { id: string }).id === post.id)).toHaveLength(1);
+    expect(
+      adaTab.events.filter((e) => e.type === 'post:created' && (e.data as { id: string }).id === post.id),
+    ).toHaveLength(1);
   });
 
   it('limits posts per account with 429 and a message that says when to try again', async () => {
@@ -183,7 +212,10 @@ describe('posts', () => {
       payload: { text: 'one too many' },
     });
     expect(res.statusCode).toBe(429);
-    expect(res.json()).toMatchObject({ code: ErrorCode.rateLimited, message: expect.stringMatching(/try again/i) });
+    expect(res.json()).toMatchObject({
+      code: ErrorCode.rateLimited,
+      message: expect.stringMatching(/try again/i),
+    });
     expect(res.headers['retry-after']).toBeDefined();
   });
 });
@@ -198,14 +230,19 @@ describe('comments', () => {
     await benTab.waitFor((e) => e.type === 'comment:created' && (e.data as { id: string }).id === comment.id);
     // Ben cannot delete Ada's comment; the teacher can.
     expect(
-      (await t.app.inject({ method: 'DELETE', url: `/api/comments/${comment.id}`, headers: ben.headers })).statusCode,
+      (await t.app.inject({ method: 'DELETE', url: `/api/comments/${comment.id}`, headers: ben.headers }))
+        .statusCode,
     ).toBe(403);
     expect(
       (await t.app.inject({ method: 'DELETE', url: `/api/comments/${comment.id}`, headers: teacher.headers }))
         .statusCode,
     ).toBe(204);
     await benTab.waitFor((e) => e.type === 'comment:deleted' && (e.data as { id: string }).id === comment.id);
-    const list = await t.app.inject({ method: 'GET', url: `/api/posts/${post.id}/comments`, headers: ben.headers });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/api/posts/${post.id}/comments`,
+      headers: ben.headers,
+    });
     expect(list.json<CommentPage>().items).toEqual([
       expect.objectContaining({ id: comment.id, deleted: true, text: null }),
     ]);
@@ -214,7 +251,9 @@ describe('comments', () => {
     const exported = await t.app.inject({ method: 'GET', url: '/api/me/export', headers: ada.headers });
     expect(exported.body).not.toContain('secret-ish');
     // Nothing in the database still holds the words: the row and the stored events.
-    expect(await t.app.core.db.select().from(comments).where(like(comments.text, '%secret-ish%'))).toEqual([]);
+    expect(await t.app.core.db.select().from(comments).where(like(comments.text, '%secret-ish%'))).toEqual(
+      [],
+    );
     expect(
       await t.app.core.db
         .select()
@@ -229,21 +268,39 @@ describe('comments', () => {
     const post = await createPost(t, teacher, course.id);
     const closed = await createPost(t, teacher, course.id, { commentsOff: true });
     const tryComment = (who: Actor, postId: string) =>
-      t.app.inject({ method: 'POST', url: `/api/posts/${postId}/comments`, headers: who.headers, payload: { text: 'Hi' } });
+      t.app.inject({
+        method: 'POST',
+        url: `/api/posts/${postId}/comments`,
+        headers: who.headers,
+        payload: { text: 'Hi' },
+      });
     expect((await tryComment(ada, closed.id)).json().code).toBe(ErrorCode.commentsOff);
     expect((await tryComment(teacher, closed.id)).statusCode).toBe(201);
 
     expect(
-      (await t.app.inject({ method: 'PUT', url: `/api/courses/${course.id}/mutes/${ada.id}`, headers: teacher.headers }))
-        .statusCode,
+      (
+        await t.app.inject({
+          method: 'PUT',
+          url: `/api/courses/${course.id}/mutes/${ada.id}`,
+          headers: teacher.headers,
+        })
+      ).statusCode,
     ).toBe(204);
     const muted = await tryComment(ada, post.id);
     expect(muted.statusCode).toBe(403);
     expect(muted.json().code).toBe(ErrorCode.mutedInCourse);
     expect((await tryComment(ben, post.id)).statusCode).toBe(201);
-    const settings = await t.app.inject({ method: 'GET', url: `/api/courses/${course.id}/stream`, headers: ada.headers });
+    const settings = await t.app.inject({
+      method: 'GET',
+      url: `/api/courses/${course.id}/stream`,
+      headers: ada.headers,
+    });
     expect(settings.json()).toMatchObject({ muted: true, mutedStudentIds: [] });
-    await t.app.inject({ method: 'DELETE', url: `/api/courses/${course.id}/mutes/${ada.id}`, headers: teacher.headers });
+    await t.app.inject({
+      method: 'DELETE',
+      url: `/api/courses/${course.id}/mutes/${ada.id}`,
+      headers: teacher.headers,
+    });
     expect((await tryComment(ada, post.id)).statusCode).toBe(201);
 
     const off = await t.app.inject({

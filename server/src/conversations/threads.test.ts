@@ -29,7 +29,11 @@ const tab = async (who: Actor) => {
   return r;
 };
 const read = (who: Actor, assignmentId: string, studentId: string) =>
-  t.app.inject({ method: 'GET', url: `/api/assignments/${assignmentId}/threads/${studentId}`, headers: who.headers });
+  t.app.inject({
+    method: 'GET',
+    url: `/api/assignments/${assignmentId}/threads/${studentId}`,
+    headers: who.headers,
+  });
 const notificationsOf = async (who: Actor) =>
   (await t.app.inject({ method: 'GET', url: '/api/notifications', headers: who.headers })).json<{
     items: Array<{ kind: string; title: string; body: string; link: string; alert: boolean }>;
@@ -43,15 +47,28 @@ describe('private threads', () => {
     const [teacherTab, adaTab, benTab] = await Promise.all([tab(teacher), tab(ada), tab(ben)]);
 
     const question = await writePrivately(t, ada, assignment.id, ada.id, 'Can I have more time?');
-    expect(question).toMatchObject({ thread: { assignmentId: assignment.id, studentId: ada.id }, postId: null });
-    await teacherTab.waitFor((e) => e.type === 'thread:comment' && (e.data as { id: string }).id === question.id);
+    expect(question).toMatchObject({
+      thread: { assignmentId: assignment.id, studentId: ada.id },
+      postId: null,
+    });
+    await teacherTab.waitFor(
+      (e) => e.type === 'thread:comment' && (e.data as { id: string }).id === question.id,
+    );
     const [note] = await notificationsOf(teacher);
     expect(note).toMatchObject({ kind: 'thread_comment', title: expect.stringContaining(ada.fullName) });
     expect(note!.link).toContain(`thread=${ada.id}`);
     // The teacher's list shows one unread; opening it reads it.
-    const list = await t.app.inject({ method: 'GET', url: `/api/assignments/${assignment.id}/threads`, headers: teacher.headers });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/api/assignments/${assignment.id}/threads`,
+      headers: teacher.headers,
+    });
     expect(list.json<ThreadSummary[]>()).toEqual([
-      expect.objectContaining({ student: { id: ada.id, fullName: ada.fullName }, commentCount: 1, unreadCount: 1 }),
+      expect.objectContaining({
+        student: { id: ada.id, fullName: ada.fullName },
+        commentCount: 1,
+        unreadCount: 1,
+      }),
     ]);
     const opened = (await read(teacher, assignment.id, ada.id)).json<Thread>();
     expect(opened.unreadCount).toBe(1);
@@ -74,7 +91,11 @@ describe('private threads', () => {
       payload: { text: 'hello' },
     });
     expect(intrude.statusCode).toBe(404);
-    const benList = await t.app.inject({ method: 'GET', url: `/api/assignments/${assignment.id}/threads`, headers: ben.headers });
+    const benList = await t.app.inject({
+      method: 'GET',
+      url: `/api/assignments/${assignment.id}/threads`,
+      headers: ben.headers,
+    });
     expect(benList.json()).toEqual([]);
   });
 
@@ -84,9 +105,14 @@ describe('private threads', () => {
     const assignment = await createAssignment(t, teacher, course);
     const [other, stranger] = await Promise.all([createTeacher(t), createStudent(t)]);
     await writePrivately(t, ada, assignment.id, ada.id, 'First');
-    for (const who of [other, stranger]) expect((await read(who, assignment.id, ada.id)).statusCode).toBe(404);
+    for (const who of [other, stranger])
+      expect((await read(who, assignment.id, ada.id)).statusCode).toBe(404);
     const adaTab = await tab(ada);
-    await t.app.inject({ method: 'DELETE', url: `/api/courses/${course.id}/members/${ada.id}`, headers: teacher.headers });
+    await t.app.inject({
+      method: 'DELETE',
+      url: `/api/courses/${course.id}/members/${ada.id}`,
+      headers: teacher.headers,
+    });
     expect((await read(ada, assignment.id, ada.id)).statusCode).toBe(404);
     const write = await t.app.inject({
       method: 'POST',
@@ -116,7 +142,10 @@ describe('private threads', () => {
         method: 'PUT',
         url: '/api/me/notification-settings',
         headers: who.headers,
-        payload: { quietHours: { enabled: false, start: '21:00', end: '07:00', timeZone: 'UTC' }, email: true },
+        payload: {
+          quietHours: { enabled: false, start: '21:00', end: '07:00', timeZone: 'UTC' },
+          email: true,
+        },
       });
     await writePrivately(t, teacher, assignment.id, ada.id, 'Words that never go by mail');
     await writePrivately(t, teacher, assignment.id, ben.id, 'Read me soon');
@@ -126,7 +155,11 @@ describe('private threads', () => {
     const mail = await t.mail.latestTo(ada.email);
     expect(mail.subject).toContain('Lab report');
     expect(mail.text).not.toContain('Words that never go by mail');
-    expect(t.mail.mails.some((m) => m.to.toLowerCase() === ben.email.toLowerCase() && m.subject.includes('Lab report'))).toBe(false);
+    expect(
+      t.mail.mails.some(
+        (m) => m.to.toLowerCase() === ben.email.toLowerCase() && m.subject.includes('Lab report'),
+      ),
+    ).toBe(false);
   });
 
   it("holds the alert, not the inbox entry, in the reader's quiet hours", async () => {
@@ -152,10 +185,18 @@ describe('private threads', () => {
     const post = await createPost(t, teacher, course.id);
     const [teacherTab, adaTab, benTab] = await Promise.all([tab(teacher), tab(ada), tab(ben)]);
     const say = (r: Recorder, payload: unknown) =>
-      (r.socket as unknown as { timeout(ms: number): { emitWithAck(e: string, p: unknown): Promise<{ ok: boolean; code?: string }> } })
+      (
+        r.socket as unknown as {
+          timeout(ms: number): {
+            emitWithAck(e: string, p: unknown): Promise<{ ok: boolean; code?: string }>;
+          };
+        }
+      )
         .timeout(2000)
         .emitWithAck('typing', payload);
-    expect(await say(adaTab, { thread: { assignmentId: assignment.id, studentId: ada.id } })).toEqual({ ok: true });
+    expect(await say(adaTab, { thread: { assignmentId: assignment.id, studentId: ada.id } })).toEqual({
+      ok: true,
+    });
     const heard = await teacherTab.waitForHeard((h) => h.name === 'typing');
     expect(heard.args[0]).toMatchObject({ user: { id: ada.id }, thread: { studentId: ada.id } });
     expect(await say(adaTab, { thread: { assignmentId: assignment.id, studentId: ada.id } })).toMatchObject({
@@ -167,9 +208,19 @@ describe('private threads', () => {
       code: ErrorCode.notFound,
     });
     expect(await say(benTab, { postId: post.id })).toEqual({ ok: true });
-    await adaTab.waitForHeard((h) => h.name === 'typing' && (h.args[0] as { postId?: string }).postId === post.id);
-    for (const bad of [null, {}, { postId: 'x' }, { postId: post.id, extra: 1 }, { thread: { assignmentId: assignment.id } }])
+    await adaTab.waitForHeard(
+      (h) => h.name === 'typing' && (h.args[0] as { postId?: string }).postId === post.id,
+    );
+    for (const bad of [
+      null,
+      {},
+      { postId: 'x' },
+      { postId: post.id, extra: 1 },
+      { thread: { assignmentId: assignment.id } },
+    ])
       expect((await say(benTab, bad)).code).toBe(ErrorCode.validationFailed);
-    expect(benTab.heard.filter((h) => h.name === 'typing' && (h.args[0] as { thread?: unknown }).thread)).toEqual([]);
+    expect(
+      benTab.heard.filter((h) => h.name === 'typing' && (h.args[0] as { thread?: unknown }).thread),
+    ).toEqual([]);
   });
 });

@@ -82,7 +82,13 @@ const settingsFrom = (raw: RawSettings | string | null): NotificationSettings =>
  * The thread's assignment and course, the student's membership, the names, the caller's read mark
  * and the other side's notification settings: everything a read or a write needs, in one query.
  */
-async function threadStanding(db: Db | Tx, caller: Caller, assignmentId: string, studentId: string, lock: boolean) {
+async function threadStanding(
+  db: Db | Tx,
+  caller: Caller,
+  assignmentId: string,
+  studentId: string,
+  lock: boolean,
+) {
   const query = db
     .select({
       assignmentTitle: assignments.title,
@@ -90,10 +96,15 @@ async function threadStanding(db: Db | Tx, caller: Caller, assignmentId: string,
       courseTitle: courses.title,
       teacherId: courses.teacherId,
       membership: membershipOf(studentId, lock),
-      studentName: sql<string | null>`(select ${profiles.fullName} from ${profiles} where ${profiles.id} = ${studentId})`,
+      studentName: sql<
+        string | null
+      >`(select ${profiles.fullName} from ${profiles} where ${profiles.id} = ${studentId})`,
       callerName: sql<string>`(select ${profiles.fullName} from ${profiles} where ${profiles.id} = ${caller.userId})`,
-      readAt: sql<Date | null>`(select ${threadReads.readAt} from ${threadReads} where ${threadReads.assignmentId} = ${assignments.id}
-        and ${threadReads.studentId} = ${studentId} and ${threadReads.userId} = ${caller.userId})`.mapWith(threadReads.readAt),
+      readAt:
+        sql<Date | null>`(select ${threadReads.readAt} from ${threadReads} where ${threadReads.assignmentId} = ${assignments.id}
+        and ${threadReads.studentId} = ${studentId} and ${threadReads.userId} = ${caller.userId})`.mapWith(
+          threadReads.readAt,
+        ),
       otherSettings: sql<RawSettings | string | null>`(select row_to_json(ns) from notification_settings ns
         where ns.user_id = case when ${caller.userId}::uuid = ${studentId}::uuid then ${courses.teacherId} else ${studentId}::uuid end)`,
     })
@@ -110,7 +121,12 @@ type Standing = NonNullable<Awaited<ReturnType<typeof threadStanding>>>;
  * the course (reading: ever was; writing: is). Anyone else: 404, so a thread's existence does not
  * leak; a former member writing to their own thread hears 403 not_a_member.
  */
-function requireParty(caller: Caller, studentId: string, row: Standing | undefined, write: boolean): asserts row is Standing {
+function requireParty(
+  caller: Caller,
+  studentId: string,
+  row: Standing | undefined,
+  write: boolean,
+): asserts row is Standing {
   if (!row) throw notFound('Assignment not found.');
   if (caller.userId === studentId && caller.role === 'student') {
     if (row.membership === 'active') return;
@@ -166,7 +182,12 @@ export function createThreadService({ db, outbox, clock }: { db: Db; outbox: Out
      * standing, one that writes the comment, the notification, the writer's read mark and the job,
      * and the outbox's events.
      */
-    async create(caller: Caller, assignmentId: string, studentId: string, body: CreateCommentBody): Promise<Comment> {
+    async create(
+      caller: Caller,
+      assignmentId: string,
+      studentId: string,
+      body: CreateCommentBody,
+    ): Promise<Comment> {
       return outbox.transaction(async (tx, record) => {
         const row = await threadStanding(tx, caller, assignmentId, studentId, true);
         requireParty(caller, studentId, row, true);
@@ -307,7 +328,10 @@ export async function unreadReply(tx: Tx, commentId: string, recipientId: string
     .where(eq(comments.id, commentId));
   if (!row || row.comment.deletedAt) return undefined;
   // The reader may still read it: the course's teacher, or the student while an active member.
-  if (recipientId !== row.teacherId && !(recipientId === row.comment.threadStudentId && row.membership === 'active'))
+  if (
+    recipientId !== row.teacherId &&
+    !(recipientId === row.comment.threadStudentId && row.membership === 'active')
+  )
     return undefined;
   if (row.readAt && row.readAt.getTime() >= row.comment.createdAt.getTime()) return undefined;
   return row;
@@ -317,5 +341,9 @@ export async function unreadReply(tx: Tx, commentId: string, recipientId: string
 export async function threadTypingAudience(db: Db, caller: Caller, assignmentId: string, studentId: string) {
   const row = await threadStanding(db, caller, assignmentId, studentId, false);
   requireParty(caller, studentId, row, true);
-  return { courseId: row.courseId, callerName: row.callerName, rooms: threadAudience(studentId, row.teacherId) };
+  return {
+    courseId: row.courseId,
+    callerName: row.callerName,
+    rooms: threadAudience(studentId, row.teacherId),
+  };
 }

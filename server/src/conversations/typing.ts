@@ -74,9 +74,12 @@ export function installTyping(realtime: Realtime, { db, clock }: { db: Db; clock
           'Send { postId } or { thread: { assignmentId, studentId } }, each a uuid, and nothing else.',
         ),
       );
-    const key = 'postId' in target ? target.postId : `${target.thread.assignmentId}:${target.thread.studentId}`;
+    const key =
+      'postId' in target ? target.postId : `${target.thread.assignmentId}:${target.thread.studentId}`;
     if (!allowed(socket, key))
-      return answer(refuse(ErrorCode.rateLimited, `Say "typing" at most once every ${TYPING_EVERY_MS / 1000} s.`));
+      return answer(
+        refuse(ErrorCode.rateLimited, `Say "typing" at most once every ${TYPING_EVERY_MS / 1000} s.`),
+      );
     try {
       const { courseId, callerName, rooms } = await audienceOf(socket, target);
       const event: TypingEvent = {

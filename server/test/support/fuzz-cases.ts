@@ -666,7 +666,12 @@ const conversationCases = (route: Route): Case[] => [
     .flatMap(() =>
       BAD_CURSORS.map((cursor) => ({
         name: `before=${cursor.slice(0, 40)}`,
-        attempt: () => ({ query: `before=${cursor}`, expect: 'reject' as const, status: 400, mentions: 'before' }),
+        attempt: () => ({
+          query: `before=${cursor}`,
+          expect: 'reject' as const,
+          status: 400,
+          mentions: 'before',
+        }),
       })),
     ),
 ];

@@ -1288,9 +1288,10 @@ describe('the permission table', () => {
     const served = Object.entries(doc.paths).flatMap(([path, methods]) =>
       Object.keys(methods).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
     );
-    const covered = new Set(
-      [...PUBLIC_ROUTES, ...[...table, ...conversationTable].map((row) => row.endpoint.replace(/ \(.*\)$/, ''))],
-    );
+    const covered = new Set([
+      ...PUBLIC_ROUTES,
+      ...[...table, ...conversationTable].map((row) => row.endpoint.replace(/ \(.*\)$/, '')),
+    ]);
     expect(served.filter((route) => !covered.has(route))).toEqual([]);
     expect(served.length).toBeGreaterThan(15);
   });
@@ -1320,13 +1321,18 @@ beforeAll(async () => {
   if (removed.statusCode !== 200) throw new Error(`remove: ${removed.statusCode} ${removed.body}`);
   const assignment = await createAssignment(t, owner, course);
   conv = { courseId: course.id, assignmentId: assignment.id, postId: await insertPost(course.id) };
-  await insertComment({ courseId: course.id, assignmentId: assignment.id, threadStudentId: studentA.id }, studentA);
+  await insertComment(
+    { courseId: course.id, assignmentId: assignment.id, threadStudentId: studentA.id },
+    studentA,
+  );
 });
 
 async function insertPost(courseId: string): Promise<string> {
   const id = randomUUID();
   const now = new Date();
-  await t.app.core.db.insert(posts).values({ id, courseId, authorId: owner.id, text: 'Row post', publishedAt: now, createdAt: now });
+  await t.app.core.db
+    .insert(posts)
+    .values({ id, courseId, authorId: owner.id, text: 'Row post', publishedAt: now, createdAt: now });
   return id;
 }
 async function insertComment(
@@ -1342,13 +1348,19 @@ interface ConversationRow {
   endpoint: string;
   /** Data of the row's own (a post to edit, a comment to delete); the shared fixture otherwise. */
   prepare?: () => Promise<string>;
-  request: (own: string | undefined) => { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; payload?: object };
+  request: (own: string | undefined) => {
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+    url: string;
+    payload?: object;
+  };
   expected: Record<Who, number>;
 }
 
 const ownPost = () => insertPost(conv.courseId);
 /** Student A's own: only its student and the course's teacher; everyone else 404 (it does not leak). */
-const threadParties = (status: number): Record<Who, number> => ({ ...only({ studentA: status, owner: status }) });
+const threadParties = (status: number): Record<Who, number> => ({
+  ...only({ studentA: status, owner: status }),
+});
 
 const conversationTable: ConversationRow[] = [
   {
@@ -1358,13 +1370,21 @@ const conversationTable: ConversationRow[] = [
   },
   {
     endpoint: 'POST /api/courses/:id/posts',
-    request: () => ({ method: 'POST', url: `/api/courses/${conv.courseId}/posts`, payload: { text: 'New post' } }),
+    request: () => ({
+      method: 'POST',
+      url: `/api/courses/${conv.courseId}/posts`,
+      payload: { text: 'New post' },
+    }),
     expected: byMembership(403, 201, 404),
   },
   {
     endpoint: 'PATCH /api/posts/:id',
     prepare: ownPost,
-    request: (id) => ({ method: 'PATCH', url: `/api/posts/${id}`, payload: { text: 'Edited', pinned: true } }),
+    request: (id) => ({
+      method: 'PATCH',
+      url: `/api/posts/${id}`,
+      payload: { text: 'Edited', pinned: true },
+    }),
     expected: byMembership(403, 200, 404),
   },
   {
@@ -1385,7 +1405,11 @@ const conversationTable: ConversationRow[] = [
   },
   {
     endpoint: 'POST /api/posts/:id/comments',
-    request: () => ({ method: 'POST', url: `/api/posts/${conv.postId}/comments`, payload: { text: 'A comment' } }),
+    request: () => ({
+      method: 'POST',
+      url: `/api/posts/${conv.postId}/comments`,
+      payload: { text: 'A comment' },
+    }),
     // The removed member knows the post is there: told why (403 not_a_member).
     expected: { ...byMembership(201, 201, 404), formerMember: 403 },
   },
@@ -1398,7 +1422,10 @@ const conversationTable: ConversationRow[] = [
   {
     endpoint: 'DELETE /api/comments/:id (student A’s in their private thread)',
     prepare: () =>
-      insertComment({ courseId: conv.courseId, assignmentId: conv.assignmentId, threadStudentId: studentA.id }, studentA),
+      insertComment(
+        { courseId: conv.courseId, assignmentId: conv.assignmentId, threadStudentId: studentA.id },
+        studentA,
+      ),
     request: (id) => ({ method: 'DELETE', url: `/api/comments/${id}` }),
     expected: threadParties(204),
   },
@@ -1439,7 +1466,11 @@ const conversationTable: ConversationRow[] = [
   {
     endpoint: 'PATCH /api/courses/:id/stream',
     // Comments stay on: the shared fixture is not changed by the owner's 200.
-    request: () => ({ method: 'PATCH', url: `/api/courses/${conv.courseId}/stream`, payload: { commentsOff: false } }),
+    request: () => ({
+      method: 'PATCH',
+      url: `/api/courses/${conv.courseId}/stream`,
+      payload: { commentsOff: false },
+    }),
     expected: byMembership(403, 200, 404),
   },
   {

@@ -303,7 +303,9 @@ const conversationEmitRows: EmitRow[] = [
   {
     event: 'typing',
     name: "in student A's private thread",
-    messages: () => [['typing', { thread: { assignmentId: typingAt.assignmentId, studentId: actors.studentA.id } }]],
+    messages: () => [
+      ['typing', { thread: { assignmentId: typingAt.assignmentId, studentId: actors.studentA.id } }],
+    ],
     expected: typingOutcome('ok'),
   },
   {
@@ -842,7 +844,12 @@ describe('who hears each server event', () => {
   // ─── conversations (issue 27) ───────────────────────────────────────────────────────────────────
   // Student A in the matrix course (then removed): the stream's events go to its room and the owner,
   // a private thread's to A and the owner only, `typing` to the others reading it (not the sender).
-  const convState = {} as { postId: string; commentId: string; assignmentId: string; threadCommentId: string };
+  const convState = {} as {
+    postId: string;
+    commentId: string;
+    assignmentId: string;
+    threadCommentId: string;
+  };
   const ofId = (type: string, id: () => string) => (h: Heard) => h.name === type && idOf(h) === id();
   const conversationRows: { member: LiveRow[]; removed: LiveRow[] } = {
     member: [
@@ -876,7 +883,9 @@ describe('who hears each server event', () => {
         event: 'comment:created',
         when: 'student A comments on it',
         act: async () => {
-          const res = await post(`/api/posts/${convState.postId}/comments`, actors.studentA.headers, { text: 'Hi' });
+          const res = await post(`/api/posts/${convState.postId}/comments`, actors.studentA.headers, {
+            text: 'Hi',
+          });
           expect(res.statusCode).toBe(201);
           convState.commentId = res.json<{ id: string }>().id;
           return ofId('comment:created', () => convState.commentId);
@@ -887,7 +896,9 @@ describe('who hears each server event', () => {
         event: 'typing',
         when: "the owner's tab says it is typing a comment on the post",
         act: async () => {
-          expect(await emitWithAck(observers.owner.socket, 'typing', { postId: convState.postId })).toBe('ok');
+          expect(await emitWithAck(observers.owner.socket, 'typing', { postId: convState.postId })).toBe(
+            'ok',
+          );
           return (h) => h.name === 'typing' && (h.args[0] as { postId?: string }).postId === convState.postId;
         },
         // Not back to the tab that said it.
@@ -897,7 +908,11 @@ describe('who hears each server event', () => {
         event: 'comment:deleted',
         when: "the owner deletes student A's comment",
         act: async () => {
-          const res = await t.app.inject({ method: 'DELETE', url: `/api/comments/${convState.commentId}`, headers: owner() });
+          const res = await t.app.inject({
+            method: 'DELETE',
+            url: `/api/comments/${convState.commentId}`,
+            headers: owner(),
+          });
           expect(res.statusCode).toBe(204);
           return ofId('comment:deleted', () => convState.commentId);
         },
@@ -925,7 +940,9 @@ describe('who hears each server event', () => {
         event: 'thread:comment',
         when: "the owner writes in student A's private thread",
         act: async () => {
-          convState.assignmentId = (await createAssignment(t, actors.owner, state.course, { title: 'Thread work' })).id;
+          convState.assignmentId = (
+            await createAssignment(t, actors.owner, state.course, { title: 'Thread work' })
+          ).id;
           const res = await post(
             `/api/assignments/${convState.assignmentId}/threads/${actors.studentA.id}/comments`,
             owner(),
@@ -956,7 +973,11 @@ describe('who hears each server event', () => {
         event: 'post:deleted',
         when: 'the owner deletes the post',
         act: async () => {
-          const res = await t.app.inject({ method: 'DELETE', url: `/api/posts/${convState.postId}`, headers: owner() });
+          const res = await t.app.inject({
+            method: 'DELETE',
+            url: `/api/posts/${convState.postId}`,
+            headers: owner(),
+          });
           expect(res.statusCode).toBe(204);
           return ofId('post:deleted', () => convState.postId);
         },

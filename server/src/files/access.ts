@@ -63,7 +63,7 @@ export async function checkUpload(
     throw new AppError(
       422,
       ErrorCode.purposeNotAvailable,
-      `Files for a ${upload.purpose} cannot be uploaded yet: conversations are not there.`,
+      `Files for a ${upload.purpose} cannot be uploaded yet: attachments on posts and comments are not there.`,
     );
   if (upload.size > limits.maxBytes)
     throw new AppError(

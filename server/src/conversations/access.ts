@@ -3,7 +3,7 @@ import { ErrorCode } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import type { Db, Tx } from '../db/client.js';
 import { courseMembers, courses, posts, profiles, streamMutes, streamSettings } from '../db/schema.js';
-import { AppError, forbidden, notFound } from '../http/errors.js';
+import { AppError, conflict, forbidden, notFound } from '../http/errors.js';
 import type { PostRow } from './views.js';
 
 /**
@@ -133,8 +133,10 @@ export function requireVisiblePost(post: PostRow, standing: Standing): void {
   if (!standing.teaches && post.publishedAt === null) throw notFound('Post not found.');
 }
 
-/** New comments on a post: on for the post and the course, and the student not muted. */
+/** New comments on a post: published, on for the post and the course, and the student not muted. */
 export function requireMayComment(post: PostRow, standing: Standing): void {
+  // Not even its teacher: the comment's event (or "typing") would tell the class the post exists.
+  if (post.publishedAt === null) throw conflict('This post is not published yet: comments open when it is.');
   if (standing.teaches) return;
   if (post.commentsOff || standing.commentsOff)
     throw new AppError(

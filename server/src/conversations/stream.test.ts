@@ -189,6 +189,14 @@ describe('posts', () => {
       headers: students[0]!.headers,
     });
     expect(hidden.statusCode).toBe(404);
+    // Not even its teacher comments before it is out: the class would hear of it.
+    const early = await t.app.inject({
+      method: 'POST',
+      url: `/api/posts/${post.id}/comments`,
+      headers: teacher.headers,
+      payload: { text: 'Too soon' },
+    });
+    expect(early.statusCode).toBe(409);
     await t.app.core.jobs.runDue();
     expect((await page(students[0]!, course.id)).items).toEqual([]);
     t.clock.advance(5 * 60_000);

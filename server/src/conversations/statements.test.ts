@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Logger } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
+import { createPost } from '../../test/support/conversations.js';
+import { createAssignment, createClass, inDays, type Actor } from '../../test/support/factories.js';
+
+/**
+ * Writes in few round trips (issue 30, DESIGN §22): a post, a comment and a private comment each
+ * send at most three statements inside their transaction — their standing, the write itself (with
+ * its notification, read mark and jobs), and the outbox's events — counted at the driver, as
+ * PostgreSQL receives them. (BEGIN and COMMIT, which node-postgres sends as statements too, are the
+ * transaction's own and not counted.)
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+type Session = { logger: Logger; options: { logger?: Logger } };
+
+/** The SQL statements the app sends while `work` runs (outside and inside transactions). */
+async function statementsOf(work: () => Promise<{ statusCode: number; body: string }>): Promise<string[]> {
+  const session = (t.app.core.db as unknown as { session: Session }).session;
+  const sent: string[] = [];
+  const before = { logger: session.logger, option: session.options.logger };
+  const logger: Logger = { logQuery: (query) => void sent.push(query) };
+  // The session's logger, and the one each transaction's session is made with.
+  session.logger = logger;
+  session.options.logger = logger;
+  try {
+    const res = await work();
+    expect(res.statusCode, res.body).toBe(201);
+  } finally {
+    session.logger = before.logger;
+    session.options.logger = before.option;
+  }
+  return sent.filter((statement) => !/^\s*(begin|commit)\b/i.test(statement));
+}
+
+describe('statements per write', () => {
+  it('is at most three for a post, a scheduled post, a comment and a private comment (each way)', async () => {
+    const { teacher, course, students } = await createClass(t, 1);
+    const ada = students[0] as Actor;
+    const assignment = await createAssignment(t, teacher, course);
+    const post = await createPost(t, teacher, course.id);
+    // Every request of the writers once first: their sessions are then in the session cache.
+    for (const who of [teacher, ada])
+      await t.app.inject({ method: 'GET', url: '/api/me', headers: who.headers });
+    // The reader takes e-mail: a private comment's statement also schedules its mail.
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/me/notification-settings',
+      headers: teacher.headers,
+      payload: { quietHours: { enabled: false, start: '21:00', end: '07:00', timeZone: 'UTC' }, email: true },
+    });
+    const writes: Array<[string, Actor, string, object]> = [
+      ['a post', teacher, `/api/courses/${course.id}/posts`, { text: 'Hello' }],
+      [
+        'a scheduled post',
+        teacher,
+        `/api/courses/${course.id}/posts`,
+        { text: 'Later', publishAt: inDays(1) },
+      ],
+      ['a comment', ada, `/api/posts/${post.id}/comments`, { text: 'Hi' }],
+      [
+        'a private comment',
+        ada,
+        `/api/assignments/${assignment.id}/threads/${ada.id}/comments`,
+        { text: 'Q' },
+      ],
+      [
+        'a private answer',
+        teacher,
+        `/api/assignments/${assignment.id}/threads/${ada.id}/comments`,
+        { text: 'A' },
+      ],
+    ];
+    for (const [what, who, url, payload] of writes) {
+      const sent = await statementsOf(() =>
+        t.app.inject({ method: 'POST', url, headers: who.headers, payload }),
+      );
+      expect({ what, statements: sent.length }).toEqual({ what, statements: 3 });
+      expect(sent.at(-1)).toMatch(/^insert into "events"/);
+    }
+  });
+});

@@ -37,10 +37,12 @@ export function PrivateCommentsButton({
       >
         Private comments
         {unread > 0 && (
-          <span className="count-pill count-pill--alert" data-testid="thread-unread">
-            {unread}
-            <span className="sr-only"> unread</span>
-          </span>
+          <>
+            {' '}
+            <span className="count-pill count-pill--alert" data-testid="thread-unread">
+              {unread} <span className="sr-only">unread</span>
+            </span>
+          </>
         )}
       </Button>
       {open && (

@@ -159,7 +159,9 @@ function GradingView({ assignment }: { assignment: Assignment }) {
                       {unreadOf(student.id) > 0 && i !== index && (
                         <Badge tone="danger" className="grading__unread">
                           {unreadOf(student.id)} new
-                          <span className="sr-only"> private comments</span>
+                          <span className="sr-only">
+                            {unreadOf(student.id) === 1 ? ' private comment' : ' private comments'}
+                          </span>
                         </Badge>
                       )}
                     </span>

@@ -3,6 +3,8 @@ import type {
   Assignment,
   Comment,
   Course,
+  LiveEvent,
+  LiveEventType,
   Notification,
   OwnSubmission,
   PersonRef,
@@ -205,3 +207,12 @@ export function createComment(overrides: Partial<Comment> = {}): Comment {
     ...overrides,
   };
 }
+
+let eventId = 0;
+/** A live event as the socket delivers it, with the next id. */
+export const liveEvent = <T extends LiveEventType>(type: T, data: LiveEvent<T>['data']): LiveEvent<T> => ({
+  id: ++eventId,
+  type,
+  at: new Date().toISOString(),
+  data,
+});

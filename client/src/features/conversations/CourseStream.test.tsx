@@ -1,18 +1,10 @@
-import type { Comment, LiveEvent, LiveEventType, Post } from '@classwave/shared';
+import type { Comment, Post } from '@classwave/shared';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { applyLiveEvent } from '../../realtime/applyLiveEvent';
 import { emptyStream } from '../../test/api';
-import { createComment, createCourse, createPost } from '../../test/factories';
+import { createComment, createCourse, createPost, liveEvent } from '../../test/factories';
 import { renderRoute } from '../../test/renderRoute';
-
-let eventId = 0;
-const event = <T extends LiveEventType>(type: T, data: LiveEvent<T>['data']): LiveEvent<T> => ({
-  id: ++eventId,
-  type,
-  at: new Date().toISOString(),
-  data,
-});
 
 /** A student on a course page whose stream holds `posts`, with each post's comments answered from `comments`. */
 function renderStream(posts: Post[], courseId: string, comments: Record<string, Comment[]> = {}) {
@@ -49,7 +41,7 @@ describe('CourseStream', () => {
     const { store, calls, user } = renderStream([first], courseId, { [arrived.id]: [comment] });
     expect(await screen.findByText('Welcome to the class.')).toBeInTheDocument();
 
-    act(() => void store.dispatch(applyLiveEvent(event('post:created', arrived))));
+    act(() => void store.dispatch(applyLiveEvent(liveEvent('post:created', arrived))));
     await waitFor(() => expect(screen.getByText(/Lab on Friday\./)).toBeInTheDocument());
     // Newest first, the line break kept in the text.
     const posts = within(screen.getByRole('list', { name: 'Posts' })).getAllByRole('article');
@@ -62,7 +54,11 @@ describe('CourseStream', () => {
       () =>
         void store.dispatch(
           applyLiveEvent(
-            event('post:updated', { ...arrived, text: 'Lab moved to Monday.', editedAt: arrived.createdAt }),
+            liveEvent('post:updated', {
+              ...arrived,
+              text: 'Lab moved to Monday.',
+              editedAt: arrived.createdAt,
+            }),
           ),
         ),
     );
@@ -70,19 +66,19 @@ describe('CourseStream', () => {
     expect(postArticle('Lab moved to Monday.')).toHaveTextContent('edited');
 
     // A comment counts on its post while closed, and shows once opened; its deletion leaves a tombstone.
-    act(() => void store.dispatch(applyLiveEvent(event('comment:created', comment))));
+    act(() => void store.dispatch(applyLiveEvent(liveEvent('comment:created', comment))));
     const toggle = await within(postArticle('Lab moved to Monday.')).findByRole('button', {
       name: '1 comment',
     });
     await user.click(toggle);
     expect(await screen.findByText('Which room?')).toBeInTheDocument();
     // The same comment again (a replay) is not a second one.
-    act(() => void store.dispatch(applyLiveEvent(event('comment:created', comment))));
+    act(() => void store.dispatch(applyLiveEvent(liveEvent('comment:created', comment))));
     act(
       () =>
         void store.dispatch(
           applyLiveEvent(
-            event('comment:deleted', {
+            liveEvent('comment:deleted', {
               id: comment.id,
               courseId,
               postId: arrived.id,
@@ -96,7 +92,7 @@ describe('CourseStream', () => {
     expect(screen.getByText('Comment deleted')).toBeInTheDocument();
     expect(within(postArticle('Lab moved to Monday.')).getAllByRole('listitem')).toHaveLength(1);
 
-    act(() => void store.dispatch(applyLiveEvent(event('post:deleted', { id: first.id, courseId }))));
+    act(() => void store.dispatch(applyLiveEvent(liveEvent('post:deleted', { id: first.id, courseId }))));
     await waitFor(() => expect(screen.queryByText('Welcome to the class.')).not.toBeInTheDocument());
 
     // Everything above came by events: the stream and the comments were each read once.
@@ -112,7 +108,9 @@ describe('CourseStream', () => {
     const { store, user } = renderStream([post], courseId);
     await user.click(await screen.findByRole('button', { name: 'Add a comment' }));
     expect(await screen.findByLabelText('Add a class comment')).toBeInTheDocument();
-    act(() => void store.dispatch(applyLiveEvent(event('stream:updated', { courseId, commentsOff: true }))));
+    act(
+      () => void store.dispatch(applyLiveEvent(liveEvent('stream:updated', { courseId, commentsOff: true }))),
+    );
     expect(await screen.findByText('Comments are turned off in this class.')).toBeInTheDocument();
     expect(screen.queryByLabelText('Add a class comment')).not.toBeInTheDocument();
   });

@@ -1,8 +1,6 @@
 import type { PostPage } from '@classwave/shared';
 import { Megaphone } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'sonner';
-import { apiErrorMessage } from '../../api/errors';
 import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
@@ -12,6 +10,7 @@ import { Switch } from '../../components/Switch';
 import { loadOlderPosts, useGetPostsQuery, useUpdateStreamMutation } from './conversationsApi';
 import { PostCard } from './PostCard';
 import { PostComposer } from './PostComposer';
+import { tried } from './tried';
 import './conversations.css';
 
 /**
@@ -54,9 +53,7 @@ function CommentsSwitch({ courseId, page }: { courseId: string; page: PostPage }
       checked={!page.stream.commentsOff}
       busy={isLoading}
       onChange={(on) =>
-        void update({ courseId, commentsOff: !on })
-          .unwrap()
-          .catch((e: unknown) => toast.error(apiErrorMessage(e, 'Could not change the comments setting.')))
+        void tried(update({ courseId, commentsOff: !on }).unwrap(), 'Could not change the comments setting.')
       }
     />
   );
@@ -69,13 +66,8 @@ function Posts({ courseId, page, teaches }: { courseId: string; page: PostPage; 
 
   async function older(before: string) {
     setLoadingOlder(true);
-    try {
-      await dispatch(loadOlderPosts(courseId, before));
-    } catch (e) {
-      toast.error(apiErrorMessage(e, 'Older posts could not be loaded.'));
-    } finally {
-      setLoadingOlder(false);
-    }
+    await tried(dispatch(loadOlderPosts(courseId, before)), 'Older posts could not be loaded.');
+    setLoadingOlder(false);
   }
 
   if (posts.length === 0) {

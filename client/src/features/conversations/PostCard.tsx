@@ -1,8 +1,7 @@
-import type { Post, StreamSettings, UpdatePostBody } from '@classwave/shared';
+import type { UpdatePostBody } from '@classwave/shared';
 import { CalendarClock, MessageSquareOff, Pin } from 'lucide-react';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
-import { apiErrorMessage } from '../../api/errors';
 import { Avatar } from '../../components/Avatar';
 import { Badge } from '../../components/Badge';
 import { useConfirm } from '../../components/ConfirmDialog';
@@ -11,20 +10,13 @@ import { ActionsMenu, type MenuAction } from './ActionsMenu';
 import { useDeletePostMutation, useUpdatePostMutation } from './conversationsApi';
 import { PlainText } from './PlainText';
 import { PostEditor } from './PostEditor';
-import { PostComments } from './PostComments';
+import { PostComments, type PostProps } from './PostComments';
 import { SeenBy } from './SeenBy';
+import { tried } from './tried';
 import { useSeen } from './useSeen';
 
 /** One post of the stream: who and when, its text, the teacher's tools and "seen by", its comments. */
-export function PostCard({
-  post,
-  stream,
-  teaches,
-}: {
-  post: Post;
-  stream: StreamSettings;
-  teaches: boolean;
-}) {
+export function PostCard({ post, stream, teaches }: PostProps) {
   const titleId = useId();
   const [editing, setEditing] = useState(false);
   const [update] = useUpdatePostMutation();
@@ -33,15 +25,7 @@ export function PostCard({
   const ref = useSeen<HTMLElement>(post, !teaches);
   const scheduled = post.publishedAt === null;
 
-  async function change(body: UpdatePostBody, failure: string) {
-    try {
-      await update({ post, body }).unwrap();
-      return true;
-    } catch (e) {
-      toast.error(apiErrorMessage(e, failure));
-      return false;
-    }
-  }
+  const change = (body: UpdatePostBody, failure: string) => tried(update({ post, body }).unwrap(), failure);
 
   async function askDelete() {
     const sure = await confirm({
@@ -50,10 +34,7 @@ export function PostCard({
       confirmLabel: 'Delete post',
     });
     if (!sure) return;
-    await remove(post)
-      .unwrap()
-      .then(() => toast.success('Post deleted.'))
-      .catch((e: unknown) => toast.error(apiErrorMessage(e, 'The post could not be deleted.')));
+    if (await tried(remove(post).unwrap(), 'The post could not be deleted.')) toast.success('Post deleted.');
   }
 
   const actions: MenuAction[] = teaches

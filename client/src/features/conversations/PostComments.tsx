@@ -16,6 +16,7 @@ import {
   useGetCommentsQuery,
   useSetMutedMutation,
 } from './conversationsApi';
+import { tried } from './tried';
 import { TypingLine } from './TypingLine';
 
 const countText = (n: number) => (n === 1 ? '1 comment' : `${n} comments`);
@@ -29,16 +30,15 @@ function closedReason(post: Post, stream: StreamSettings, teaches: boolean): str
   return null;
 }
 
-/** A post's comments, behind a toggle so a long stream stays short; loaded on first opening. */
-export function PostComments({
-  post,
-  stream,
-  teaches,
-}: {
+/** What a post's parts are shown with: the post, its course's switches, and whether the reader teaches it. */
+export interface PostProps {
   post: Post;
   stream: StreamSettings;
   teaches: boolean;
-}) {
+}
+
+/** A post's comments, behind a toggle so a long stream stays short; loaded on first opening. */
+export function PostComments({ post, stream, teaches }: PostProps) {
   const [open, setOpen] = useState(false);
   const regionId = useId();
   const closed = closedReason(post, stream, teaches);
@@ -87,19 +87,7 @@ function OpenComments({
   const [remove] = useDeleteCommentMutation();
   const [setMuted] = useSetMutedMutation();
 
-  async function send(text: string) {
-    try {
-      await create({ post, text }).unwrap();
-      return true;
-    } catch (e) {
-      toast.error(apiErrorMessage(e, 'Your comment could not be sent.'));
-      return false;
-    }
-  }
-
-  function refused(what: string) {
-    return (e: unknown) => void toast.error(apiErrorMessage(e, what));
-  }
+  const send = (text: string) => tried(create({ post, text }).unwrap(), 'Your comment could not be sent.');
 
   function actionsFor(comment: Comment): MenuAction[] {
     const actions: MenuAction[] = [];
@@ -110,19 +98,19 @@ function OpenComments({
       actions.push({
         label: muted ? `Unmute ${name}` : `Mute ${name}`,
         onSelect: () =>
-          void setMuted({ courseId: post.courseId, studentId: comment.author.id, muted: !muted })
-            .unwrap()
-            .then(() =>
-              toast.success(muted ? `${name} can comment again.` : `${name} is muted in this class.`),
-            )
-            .catch(refused(muted ? 'Could not unmute.' : 'Could not mute.')),
+          void tried(
+            setMuted({ courseId: post.courseId, studentId: comment.author.id, muted: !muted }).unwrap(),
+            muted ? 'Could not unmute.' : 'Could not mute.',
+          ).then((done) => {
+            if (done) toast.success(muted ? `${name} can comment again.` : `${name} is muted in this class.`);
+          }),
       });
     }
     if (mine || teaches)
       actions.push({
         label: 'Delete comment',
         tone: 'danger',
-        onSelect: () => void remove(comment).unwrap().catch(refused('The comment could not be deleted.')),
+        onSelect: () => void tried(remove(comment).unwrap(), 'The comment could not be deleted.'),
       });
     return actions;
   }

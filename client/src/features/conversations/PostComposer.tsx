@@ -2,12 +2,12 @@ import { CONVERSATION_TEXT_MAX, type CreatePostBody } from '@classwave/shared';
 import { Send } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { apiErrorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
 import { Input } from '../../components/Input';
 import { Textarea } from '../../components/Textarea';
 import { useCreatePostMutation } from './conversationsApi';
 import { TextCounter } from './TextCounter';
+import { tried } from './tried';
 import '../grading/grading.css';
 
 /** The teacher's box at the top of the stream: plain text, and whether to pin, close comments or wait. */
@@ -26,17 +26,13 @@ export function PostComposer({ courseId }: { courseId: string }) {
     if (invalid || isLoading) return;
     const body: CreatePostBody = { text, pinned, commentsOff };
     if (later) body.publishAt = new Date(publishAt).toISOString();
-    try {
-      await create({ courseId, body }).unwrap();
-      toast.success(later ? 'Post scheduled.' : 'Posted to the class.');
-      setText('');
-      setPinned(false);
-      setCommentsOff(false);
-      setLater(false);
-      setPublishAt('');
-    } catch (e) {
-      toast.error(apiErrorMessage(e, 'Your post could not be sent.'));
-    }
+    if (!(await tried(create({ courseId, body }).unwrap(), 'Your post could not be sent.'))) return;
+    toast.success(later ? 'Post scheduled.' : 'Posted to the class.');
+    setText('');
+    setPinned(false);
+    setCommentsOff(false);
+    setLater(false);
+    setPublishAt('');
   }
 
   return (

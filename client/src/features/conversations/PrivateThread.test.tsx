@@ -1,17 +1,9 @@
-import type { Comment, LiveEvent, LiveEventType, Thread } from '@classwave/shared';
+import type { Comment, Thread } from '@classwave/shared';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { applyLiveEvent } from '../../realtime/applyLiveEvent';
-import { createAssignment, createComment, createNotification, nextId } from '../../test/factories';
+import { createAssignment, createComment, createNotification, nextId, liveEvent } from '../../test/factories';
 import { renderAssignments, renderRoute } from '../../test/renderRoute';
-
-let eventId = 100;
-const event = <T extends LiveEventType>(type: T, data: LiveEvent<T>['data']): LiveEvent<T> => ({
-  id: ++eventId,
-  type,
-  at: new Date().toISOString(),
-  data,
-});
 
 const teacher = { id: nextId(), fullName: 'Grace Hopper' };
 
@@ -55,14 +47,14 @@ describe('private comments', () => {
       assignmentId: assignment.id,
       link: `/assignments?open=${assignment.id}&thread=${me.id}`,
     });
-    act(() => void store.dispatch(applyLiveEvent(event('notification:created', note))));
+    act(() => void store.dispatch(applyLiveEvent(liveEvent('notification:created', note))));
     await waitFor(() => expect(button).toHaveAccessibleName('Private comments 1 unread'));
     // Another thread's notification is not this one's.
     const other = createNotification({
       kind: 'thread_comment',
       link: `/assignments?open=${nextId()}&thread=${me.id}`,
     });
-    act(() => void store.dispatch(applyLiveEvent(event('notification:created', other))));
+    act(() => void store.dispatch(applyLiveEvent(liveEvent('notification:created', other))));
     expect(within(card).getByTestId('thread-unread')).toHaveTextContent('1 unread');
 
     await user.click(button);
@@ -114,7 +106,7 @@ describe('private comments', () => {
     const benButton = within(students).getByRole('button', { name: /Ben Bitdiddle/ });
     expect(benButton).not.toHaveTextContent('new');
 
-    act(() => void store.dispatch(applyLiveEvent(event('thread:comment', fromBen))));
+    act(() => void store.dispatch(applyLiveEvent(liveEvent('thread:comment', fromBen))));
     await waitFor(() => expect(benButton).toHaveTextContent('1 new private comment'));
 
     await user.click(benButton);

@@ -1,6 +1,5 @@
 import type { Comment, ThreadRef } from '@classwave/shared';
 import { useEffect, useMemo, useRef } from 'react';
-import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
 import { useAppSelector } from '../../app/hooks';
 import { Spinner } from '../../components/Spinner';
@@ -13,6 +12,7 @@ import {
   useDeleteCommentMutation,
   useGetThreadQuery,
 } from './conversationsApi';
+import { tried } from './tried';
 import { TypingLine } from './TypingLine';
 import './conversations.css';
 
@@ -48,15 +48,7 @@ export function PrivateThread({ thread, writeTo }: { thread: ThreadRef; writeTo:
     return () => clearTimeout(timer);
   }, [data, fromOthers, refetch]);
 
-  async function send(text: string) {
-    try {
-      await create({ thread, text }).unwrap();
-      return true;
-    } catch (e) {
-      toast.error(apiErrorMessage(e, 'Your comment could not be sent.'));
-      return false;
-    }
-  }
+  const send = (text: string) => tried(create({ thread, text }).unwrap(), 'Your comment could not be sent.');
 
   const actionsFor = (comment: Comment): MenuAction[] =>
     comment.author.id === me?.id || me?.role === 'teacher'
@@ -64,10 +56,7 @@ export function PrivateThread({ thread, writeTo }: { thread: ThreadRef; writeTo:
           {
             label: 'Delete comment',
             tone: 'danger',
-            onSelect: () =>
-              void remove(comment)
-                .unwrap()
-                .catch((e: unknown) => toast.error(apiErrorMessage(e, 'The comment could not be deleted.'))),
+            onSelect: () => void tried(remove(comment).unwrap(), 'The comment could not be deleted.'),
           },
         ]
       : [];

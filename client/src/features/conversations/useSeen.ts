@@ -6,8 +6,9 @@ import { useMarkSeenMutation } from './conversationsApi';
 const told = new Set<string>();
 
 /**
- * Marks a post seen once it is on screen (half of it in view), for the teacher's "seen by N of
- * M". Teachers' and scheduled posts are not counted, and a post already marked is not sent again.
+ * Marks a post seen once any of it is on screen (a long post may never be half in view), for the
+ * teacher's "seen by N of M". A teacher's reading and a scheduled post do not count, and a post
+ * already marked is not sent again.
  */
 export function useSeen<T extends HTMLElement>(post: Post, counts: boolean) {
   const ref = useRef<T>(null);
@@ -26,15 +27,12 @@ export function useSeen<T extends HTMLElement>(post: Post, counts: boolean) {
     };
     // Without an observer (an old browser, jsdom), shown is shown.
     if (typeof IntersectionObserver === 'undefined') return mark();
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting)) {
-          observer.disconnect();
-          mark();
-        }
-      },
-      { threshold: 0.5 },
-    );
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) {
+        observer.disconnect();
+        mark();
+      }
+    });
     observer.observe(element);
     return () => observer.disconnect();
   }, [skip, post, markSeen]);

@@ -57,12 +57,15 @@ export const conversationsLive: LiveFeature = {
           conversationsApi.util.updateQueryData('getThreads', thread.assignmentId, (list) => {
             const summary = list.find((t) => t.student.id === thread.studentId);
             if (!summary) {
-              list.unshift({
-                student: { id: thread.studentId, fullName: mine ? '' : data.author.fullName },
-                commentCount: 1,
-                unreadCount: mine ? 0 : 1,
-                lastCommentAt: data.createdAt,
-              });
+              // A first comment from the student starts a thread the list did not have (a teacher's
+              // own first comment has nothing unread to show).
+              if (!mine)
+                list.unshift({
+                  student: data.author,
+                  commentCount: 1,
+                  unreadCount: 1,
+                  lastCommentAt: data.createdAt,
+                });
               return;
             }
             summary.commentCount += 1;

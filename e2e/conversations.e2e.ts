@@ -125,7 +125,9 @@ test('conversations: a post, a comment, typing and a deletion reach the class li
   const teacherThread = teacher.page.getByRole('region', { name: 'Private comments' });
   await teacherThread.getByLabel('Private comment to Ada Student').fill('Please add your sources.');
   await teacherThread.getByRole('button', { name: 'Send' }).click();
-  await expect(teacherThread.getByText('Please add your sources.')).toBeVisible();
+  await expect(
+    teacherThread.getByRole('list', { name: 'Private comments' }).getByText('Please add your sources.'),
+  ).toBeVisible();
 
   // Ada sees the badge on her assignment; opening the thread reads it and clears it.
   await ada.page.goto('/assignments');
@@ -133,7 +135,9 @@ test('conversations: a post, a comment, typing and a deletion reach the class li
   await expect(card.getByTestId('thread-unread')).toHaveText('1 unread');
   await card.getByRole('button', { name: /Private comments/ }).click();
   const dialog = ada.page.getByRole('dialog', { name: 'Private comments' });
-  await expect(dialog.getByText('Please add your sources.')).toBeVisible();
+  await expect(
+    dialog.getByRole('list', { name: 'Private comments' }).getByText('Please add your sources.'),
+  ).toBeVisible();
   await expect(card.getByTestId('thread-unread')).toHaveCount(0);
 
   // The teacher moves on to Bo; Ada's reply shows as unread on her name, and clears when opened.
@@ -143,13 +147,17 @@ test('conversations: a post, a comment, typing and a deletion reach the class li
     .click();
   await dialog.getByLabel('Private comment to your teacher').fill('Added three sources, thanks!');
   await dialog.getByRole('button', { name: 'Send' }).click();
-  await expect(dialog.getByText('Added three sources, thanks!')).toBeVisible();
+  await expect(
+    dialog.getByRole('list', { name: 'Private comments' }).getByText('Added three sources, thanks!'),
+  ).toBeVisible();
   const adaInList = teacher.page
     .getByRole('navigation', { name: 'Students' })
     .getByRole('button', { name: /Ada Student/ });
   await expect(adaInList.getByText('1 new')).toBeVisible();
   await adaInList.click();
-  await expect(teacherThread.getByText('Added three sources, thanks!')).toBeVisible();
+  await expect(
+    teacherThread.getByRole('list', { name: 'Private comments' }).getByText('Added three sources, thanks!'),
+  ).toBeVisible();
   await expect(adaInList.getByText('1 new')).toHaveCount(0);
 
   await screenshots(ada.page, 'conversations-thread-student');

@@ -34,14 +34,15 @@ export function CommentList({
               <PlainText text={comment.text} className="comment__text" />
             )}
           </div>
-          {!comment.deleted && (
-            <ActionsMenu
-              label={`Actions for ${comment.author.fullName}'s comment`}
-              actions={actionsFor(comment)}
-            />
-          )}
+          <CommentActions comment={comment} actions={comment.deleted ? [] : actionsFor(comment)} />
         </li>
       ))}
     </ol>
   );
+}
+
+/** The comment's menu, or the room it takes, so every bubble of a conversation is one width. */
+function CommentActions({ comment, actions }: { comment: Comment; actions: MenuAction[] }) {
+  if (actions.length === 0) return <span className="comment__no-actions" aria-hidden="true" />;
+  return <ActionsMenu label={`Actions for ${comment.author.fullName}'s comment`} actions={actions} />;
 }

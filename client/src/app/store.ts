@@ -14,8 +14,17 @@ import { chatSlice } from '../features/chat/chatSlice';
 import { layoutSlice, sidebarToggled, writeSidebarCollapsed } from '../features/layout/layoutSlice';
 import { connectionSlice } from '../realtime/connectionSlice';
 import { uploadsSlice } from '../features/files/uploadsSlice';
+import { typingSlice } from '../features/conversations/typingSlice';
 
-const rootReducer = combineSlices(api, authSlice, layoutSlice, chatSlice, connectionSlice, uploadsSlice);
+const rootReducer = combineSlices(
+  api,
+  authSlice,
+  layoutSlice,
+  chatSlice,
+  connectionSlice,
+  uploadsSlice,
+  typingSlice,
+);
 
 export type RootState = ReturnType<typeof rootReducer>;
 

@@ -11,6 +11,7 @@ import {
 } from '../features/auth/authSlice';
 import { isSigningOutHere } from '../features/auth/session';
 import { answerReceived } from '../features/chat/chatSlice';
+import { typingHeard } from '../features/conversations/typingSlice';
 import { applyLiveEvent, refetchEverything } from './applyLiveEvent';
 import { createCatchUp } from './catchUp';
 import { EventCursor } from './cursor';
@@ -74,6 +75,8 @@ export function LiveSync() {
       if (!isSigningOutHere()) dispatch(signedOut());
     });
     socket.on('chat:reply', (reply) => dispatch(answerReceived(reply.answer, reply.at)));
+    // Not a live event: never stored nor replayed, only shown for a few seconds (DESIGN §19).
+    socket.on('typing', (event) => dispatch(typingHeard(event)));
     socket.on('connect_error', async (error) => {
       report();
       // A refused handshake is not retried by socket.io: decide here whether to try again.

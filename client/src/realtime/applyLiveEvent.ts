@@ -5,6 +5,7 @@ import { authLive } from '../features/auth/live';
 import { binLive } from '../features/bin/live';
 import { calendarLive } from '../features/calendar/live';
 import { classesLive } from '../features/classes/live';
+import { conversationsLive } from '../features/conversations/live';
 import { coursesLive } from '../features/courses/live';
 import { dashboardLive } from '../features/dashboard/live';
 import { draftsLive } from '../features/drafts/live';
@@ -34,6 +35,7 @@ const FEATURES: readonly LiveFeature[] = [
   submissionsLive,
   rubricsLive,
   filesLive,
+  conversationsLive,
   authLive,
   binLive,
   dashboardLive,

@@ -37,6 +37,15 @@ const CHROME_ROUTES: Record<string, Reply> = {
   'GET /api/bin': { body: { items: [] } },
 };
 
+/** A course's stream with no posts, as a course page reads it first. */
+export const emptyStream = (courseId: string) => ({
+  items: [],
+  pinned: [],
+  scheduled: [],
+  nextBefore: null,
+  stream: { courseId, commentsOff: false, muted: false, mutedStudentIds: [] },
+});
+
 /**
  * An assignment's rubric (DESIGN §17), read by every submit, grade and submission dialog: none,
  * unless a test routes `GET /api/assignments/<id>/rubric` itself.
@@ -46,6 +55,10 @@ function noRubric(key: string): Reply | undefined {
   if (match) return { body: { assignmentId: match[1], maxPoints: 0, rubric: null } };
   // An assignment's materials and feedback files (DESIGN §18), read by the same dialogs: none.
   if (/^GET \/api\/assignments\/[^/]+\/files$/.test(key)) return { body: { materials: [], feedback: [] } };
+  // A course page opens on its stream (DESIGN §19), and the grading view reads its private threads: empty.
+  const stream = /^GET \/api\/courses\/([^/]+)\/posts$/.exec(key);
+  if (stream) return { body: emptyStream(stream[1]!) };
+  if (/^GET \/api\/assignments\/[^/]+\/threads$/.test(key)) return { body: [] };
   return undefined;
 }
 

@@ -1,10 +1,14 @@
 // Factories for component tests (not part of the app bundle). Each test builds its own data.
 import type {
   Assignment,
+  Comment,
   Course,
+  LiveEvent,
+  LiveEventType,
   Notification,
   OwnSubmission,
   PersonRef,
+  Post,
   Profile,
   Session,
   Submission,
@@ -168,3 +172,47 @@ export function createNotification(overrides: Partial<Notification> = {}): Notif
     ...overrides,
   };
 }
+
+export function createPost(overrides: Partial<Post> = {}): Post {
+  const at = overrides.createdAt ?? new Date(Date.UTC(2026, 10, 1) + ++sequence * 60_000).toISOString();
+  return {
+    id: nextId(),
+    courseId: nextId(),
+    author: { id: nextId(), fullName: 'Grace Hopper' },
+    text: 'Lab on Friday.',
+    pinned: false,
+    commentsOff: false,
+    publishAt: null,
+    publishedAt: at,
+    createdAt: at,
+    editedAt: null,
+    commentCount: 0,
+    seenByMe: true,
+    seen: null,
+    ...overrides,
+  };
+}
+
+export function createComment(overrides: Partial<Comment> = {}): Comment {
+  return {
+    id: nextId(),
+    courseId: nextId(),
+    postId: null,
+    thread: null,
+    author: { id: nextId(), fullName: 'Ada Lovelace' },
+    text: 'A question.',
+    deleted: false,
+    createdAt: new Date(Date.UTC(2026, 10, 1) + ++sequence * 60_000).toISOString(),
+    deletedAt: null,
+    ...overrides,
+  };
+}
+
+let eventId = 0;
+/** A live event as the socket delivers it, with the next id. */
+export const liveEvent = <T extends LiveEventType>(type: T, data: LiveEvent<T>['data']): LiveEvent<T> => ({
+  id: ++eventId,
+  type,
+  at: new Date().toISOString(),
+  data,
+});

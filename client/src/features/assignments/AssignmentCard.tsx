@@ -24,6 +24,7 @@ import { useDeleteToBin } from '../bin/useDeleteToBin';
 import { canUnsubmit, UnsubmitButton } from '../drafts/UnsubmitButton';
 import { RubricEditorModal } from '../rubrics/RubricEditorModal';
 import { SubmissionViewModal } from '../submissions/SubmissionViewModal';
+import { PrivateCommentsButton } from '../conversations/PrivateCommentsButton';
 import { useDeleteAssignmentMutation } from './assignmentsApi';
 import { WorkStatusBadge } from '../grading/WorkStatusBadge';
 import { StatusBadge } from './StatusBadge';
@@ -38,6 +39,11 @@ export interface AssignmentCardProps {
   onViewSubmissions: (assignment: Assignment) => void;
   /** Teachers: opens the edit dialog. */
   onEdit: (assignment: Assignment) => void;
+  /** Students: whether its private comments are open (a notification's link opens them). */
+  threadOpen?: boolean;
+  onThreadOpenChange?: (assignmentId: string | null) => void;
+  /** Students: their own id, naming their private thread. */
+  studentId?: string;
 }
 
 /** One assignment: its status, course, due date and points, and what the user can do with it. */
@@ -49,6 +55,9 @@ export function AssignmentCard({
   onSubmit,
   onViewSubmissions,
   onEdit,
+  threadOpen = false,
+  onThreadOpenChange,
+  studentId,
 }: AssignmentCardProps) {
   const titleId = useId();
   const [deleteAssignment, { isLoading: deleting }] = useDeleteAssignmentMutation();
@@ -227,6 +236,15 @@ export function AssignmentCard({
           <Button size="sm" icon={<Send />} aria-describedby={titleId} onClick={() => onSubmit(assignment)}>
             Submit
           </Button>
+        )}
+        {role === 'student' && studentId && onThreadOpenChange && (
+          <PrivateCommentsButton
+            assignment={assignment}
+            studentId={studentId}
+            open={threadOpen}
+            onOpenChange={(open) => onThreadOpenChange(open ? assignment.id : null)}
+            describedBy={titleId}
+          />
         )}
       </div>
       {dialog}

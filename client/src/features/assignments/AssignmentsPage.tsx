@@ -1,7 +1,7 @@
 import type { Assignment } from '@classwave/shared';
 import { ClipboardList, KeyRound, SearchX } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { useAppSelector } from '../../app/hooks';
 import { EmptyState } from '../../components/EmptyState';
@@ -45,6 +45,8 @@ export function AssignmentsPage() {
   const [submitting, setSubmitting] = useAnswerOpen(role === 'student' ? (profile?.id ?? null) : null);
   const [reviewing, setReviewing] = useState<Assignment | null>(null);
   const [editing, setEditing] = useState<Assignment | null>(null);
+  // The assignment whose private comments are open (students).
+  const [threadOf, setThreadOf] = useState<string | null>(null);
   // The assignment just submitted, whose card takes focus once it shows the submission.
   const [justSubmitted, setJustSubmitted] = useState<string | null>(null);
 
@@ -88,12 +90,14 @@ export function AssignmentsPage() {
   // `?open=<id>` (a notification, the to-do list, the calendar): a teacher gets its submissions,
   // a student its card, scrolled to and focused. The parameter is used up, so a reload does not repeat it.
   const [searchParams, setSearchParams] = useSearchParams();
+  const navigate = useNavigate();
   const openId = searchParams.get('open');
   useEffect(() => {
     if (!openId || !assignments) return;
     setSearchParams(
       (params) => {
         params.delete('open');
+        params.delete('thread');
         return params;
       },
       { replace: true },
@@ -103,10 +107,17 @@ export function AssignmentsPage() {
       toast.error('That assignment is no longer available.', { id: 'open-assignment' });
       return;
     }
+    // A private comment's notification names its thread: the teacher answers it where they grade.
+    const threadStudent = searchParams.get('thread');
+    if (isTeacher && threadStudent) {
+      void navigate(`/assignments/${openId}/grading?student=${encodeURIComponent(threadStudent)}`);
+      return;
+    }
     if (isTeacher) {
       setReviewing(target);
       return;
     }
+    if (threadStudent) setThreadOf(openId);
     // After the layout has focused the new page's heading (it waits for the heading to appear).
     // Not cancelled on re-run: using up the parameter re-runs this effect at once.
     requestAnimationFrame(() => {
@@ -114,7 +125,7 @@ export function AssignmentsPage() {
       card?.scrollIntoView?.({ block: 'center' });
       card?.focus({ preventScroll: true });
     });
-  }, [openId, assignments, isTeacher, setSearchParams]);
+  }, [openId, assignments, isTeacher, setSearchParams, searchParams, navigate]);
 
   // The open dialogs follow the cached assignment, so a grade or a deletion shows at once.
   const reviewed = reviewing && (assignments?.find((a) => a.id === reviewing.id) ?? reviewing);
@@ -192,6 +203,9 @@ export function AssignmentsPage() {
               onSubmit={setSubmitting}
               onViewSubmissions={setReviewing}
               onEdit={setEditing}
+              studentId={profile?.id}
+              threadOpen={threadOf === assignment.id}
+              onThreadOpenChange={setThreadOf}
             />
           </li>
         ))}

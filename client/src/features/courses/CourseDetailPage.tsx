@@ -19,6 +19,7 @@ import { LeaveClassButton } from '../classes/LeaveClassButton';
 import { RosterSection } from '../classes/RosterSection';
 import { CourseBin } from '../bin/BinSection';
 import { EditCourseModal } from './EditCourseModal';
+import { CourseStream } from '../conversations/CourseStream';
 import { BackLink } from '../../components/BackLink';
 import { useGetCourseQuery } from './coursesApi';
 import { usePageTitle } from '../layout/usePageFocus';
@@ -28,7 +29,10 @@ function BackToCourses() {
   return <BackLink to="/courses">Back to courses</BackLink>;
 }
 
-/** /courses/:courseId: a course, its assignments, its instructor and (coming) resources. */
+/**
+ * /courses/:courseId: a course, opening on its stream (DESIGN §19), with its description, assignments,
+ * instructor and (coming) resources beside it, and the teacher's roster and bin under the stream.
+ */
 export function CourseDetailPage() {
   const { courseId = '' } = useParams();
   const { data, isLoading, error, refetch } = useGetCourseQuery(courseId);
@@ -132,6 +136,13 @@ function CourseDetailView({ detail: { course, assignments } }: { detail: CourseD
 
       <div className="course-detail__layout">
         <div className="course-detail__main">
+          <CourseStream courseId={course.id} teaches={isOwner} />
+          {isOwner && <RosterSection courseId={course.id} />}
+          {isOwner && <CourseBin courseId={course.id} />}
+        </div>
+
+        <aside className="course-detail__side" aria-label="About this course">
+          {joinCode !== null && <JoinCodePanel course={{ ...course, joinCode }} />}
           <Card as="section" aria-labelledby="course-description">
             <h2 id="course-description" className="course-detail__section-title">
               Course Description
@@ -180,12 +191,6 @@ function CourseDetailView({ detail: { course, assignments } }: { detail: CourseD
             )}
           </Card>
 
-          {isOwner && <RosterSection courseId={course.id} />}
-          {isOwner && <CourseBin courseId={course.id} />}
-        </div>
-
-        <aside className="course-detail__side" aria-label="About this course">
-          {joinCode !== null && <JoinCodePanel course={{ ...course, joinCode }} />}
           <Card as="section" aria-labelledby="course-instructor">
             <h2 id="course-instructor" className="course-detail__section-title">
               Instructor

@@ -23,6 +23,8 @@ import { useGetGradebookQuery } from './gradingApi';
 import './GradingPage.css';
 import { FileList } from '../files/FileList';
 import { TeacherFiles } from '../files/TeacherFiles';
+import { useGetThreadsQuery } from '../conversations/conversationsApi';
+import { PrivateThread } from '../conversations/PrivateThread';
 
 /** How a student's work on the assignment reads in the list (the teacher's words). */
 const STATUS_TEXT: Record<WorkStatus, string> = {
@@ -72,6 +74,9 @@ function GradingView({ assignment }: { assignment: Assignment }) {
   usePageTitle(`Grading · ${assignment.title}`);
   const { data: gradebook } = useGetGradebookQuery(assignment.courseId);
   const { data: submissions } = useGetSubmissionsQuery(assignment.id);
+  // Unread private comments per student, in one request for the class (kept live by thread:comment).
+  const { data: threads } = useGetThreadsQuery(assignment.id);
+  const unreadOf = (studentId: string) => threads?.find((t) => t.student.id === studentId)?.unreadCount ?? 0;
   const [params, setParams] = useSearchParams();
   const [unsaved, setUnsaved] = useState<ReadonlySet<string>>(new Set());
   // Every student opened so far keeps their form (and what is typed in it) until the page closes.
@@ -151,6 +156,14 @@ function GradingView({ assignment }: { assignment: Assignment }) {
                     <span className="grading__student-status">
                       <StatusBadge status={statusOf(student)} />
                       {unsaved.has(student.id) && <Badge tone="warning">Unsaved</Badge>}
+                      {unreadOf(student.id) > 0 && i !== index && (
+                        <Badge tone="danger" className="grading__unread">
+                          {unreadOf(student.id)} new
+                          <span className="sr-only">
+                            {unreadOf(student.id) === 1 ? ' private comment' : ' private comments'}
+                          </span>
+                        </Badge>
+                      )}
                     </span>
                   </button>
                 </li>
@@ -210,6 +223,17 @@ function GradingView({ assignment }: { assignment: Assignment }) {
                       studentId={student.id}
                       title="Feedback files"
                     />
+                  )}
+                  {student.id === current?.id && (
+                    <section className="grading__thread" aria-labelledby="grading-thread">
+                      <h3 id="grading-thread" className="grading__thread-title">
+                        Private comments
+                      </h3>
+                      <PrivateThread
+                        thread={{ assignmentId: assignment.id, studentId: student.id }}
+                        writeTo={student.fullName}
+                      />
+                    </section>
                   )}
                 </div>
               ))}

@@ -1,0 +1,98 @@
+import type { PostPage } from '@classwave/shared';
+import { Megaphone } from 'lucide-react';
+import { useState } from 'react';
+import { useAppDispatch } from '../../app/hooks';
+import { Button } from '../../components/Button';
+import { EmptyState } from '../../components/EmptyState';
+import { LoadFailed } from '../../components/LoadFailed';
+import { Spinner } from '../../components/Spinner';
+import { Switch } from '../../components/Switch';
+import { loadOlderPosts, useGetPostsQuery, useUpdateStreamMutation } from './conversationsApi';
+import { PostCard } from './PostCard';
+import { PostComposer } from './PostComposer';
+import { tried } from './tried';
+import './conversations.css';
+
+/**
+ * A course's stream (DESIGN §19), where its page opens: the teacher's composer and switches, the
+ * pinned posts, the teacher's scheduled ones, then the rest newest first with older pages on demand.
+ * Everything in it is kept live by the conversations' events (live.ts).
+ */
+export function CourseStream({ courseId, teaches }: { courseId: string; teaches: boolean }) {
+  const { data, isLoading, error, refetch } = useGetPostsQuery(courseId);
+  return (
+    <section className="stream" aria-labelledby="course-stream">
+      <div className="stream__head">
+        <h2 id="course-stream" className="course-detail__section-title">
+          Stream
+        </h2>
+        {teaches && data && <CommentsSwitch courseId={courseId} page={data} />}
+      </div>
+      {teaches && <PostComposer courseId={courseId} />}
+      {isLoading ? (
+        <Spinner label="Loading the stream" />
+      ) : !data ? (
+        <LoadFailed
+          icon={<Megaphone />}
+          title="The stream could not be loaded"
+          error={error}
+          onRetry={() => void refetch()}
+        />
+      ) : (
+        <Posts courseId={courseId} page={data} teaches={teaches} />
+      )}
+    </section>
+  );
+}
+
+function CommentsSwitch({ courseId, page }: { courseId: string; page: PostPage }) {
+  const [update, { isLoading }] = useUpdateStreamMutation();
+  return (
+    <Switch
+      label="Comments on"
+      checked={!page.stream.commentsOff}
+      busy={isLoading}
+      onChange={(on) =>
+        void tried(update({ courseId, commentsOff: !on }).unwrap(), 'Could not change the comments setting.')
+      }
+    />
+  );
+}
+
+function Posts({ courseId, page, teaches }: { courseId: string; page: PostPage; teaches: boolean }) {
+  const dispatch = useAppDispatch();
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const posts = [...page.scheduled, ...page.pinned, ...page.items];
+
+  async function older(before: string) {
+    setLoadingOlder(true);
+    await tried(dispatch(loadOlderPosts(courseId, before)), 'Older posts could not be loaded.');
+    setLoadingOlder(false);
+  }
+
+  if (posts.length === 0) {
+    return (
+      <EmptyState icon={<Megaphone />} title="No posts yet" headingLevel={3}>
+        {teaches
+          ? 'Share an announcement with your class: it shows here, live, for every student.'
+          : 'Announcements from your teacher will show up here.'}
+      </EmptyState>
+    );
+  }
+  return (
+    <>
+      <ul className="stream__posts" aria-label="Posts">
+        {posts.map((post) => (
+          <li key={post.id}>
+            <PostCard post={post} stream={page.stream} teaches={teaches} />
+          </li>
+        ))}
+      </ul>
+      {page.nextBefore && (
+        <Button variant="secondary" loading={loadingOlder} onClick={() => void older(page.nextBefore!)}>
+          Load older posts
+        </Button>
+      )}
+    </>
+  );
+}

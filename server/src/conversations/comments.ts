@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import {
   COMMENTS_PAGE_SIZE,
   type Comment,
@@ -21,7 +21,7 @@ import {
   requireVisiblePost,
   requireWriter,
 } from './access.js';
-import { encodeCursor, parseCursor } from './cursor.js';
+import { encodeCursor, olderThan, parseCursor } from './cursor.js';
 import { tombstoneComment } from './scrub.js';
 import { toComment, type CommentRow } from './views.js';
 
@@ -38,17 +38,7 @@ export async function commentPage(
     .select({ comment: comments, authorName: profiles.fullName })
     .from(comments)
     .innerJoin(profiles, eq(profiles.id, comments.authorId))
-    .where(
-      and(
-        where,
-        cursor
-          ? or(
-              lt(comments.createdAt, cursor.at),
-              and(eq(comments.createdAt, cursor.at), lt(comments.id, cursor.id)),
-            )
-          : undefined,
-      ),
-    )
+    .where(and(where, olderThan(cursor, comments.createdAt, comments.id)))
     .orderBy(desc(comments.createdAt), desc(comments.id))
     .limit(limit + 1);
   const more = rows.length > limit;

@@ -1,3 +1,4 @@
+import { and, eq, lt, or, type AnyColumn, type SQL } from 'drizzle-orm';
 import { ErrorCode } from '@classwave/shared';
 import { AppError } from '../http/errors.js';
 
@@ -31,4 +32,12 @@ export function parseCursor(before: string | undefined): Cursor | undefined {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime()) || at.toISOString() !== iso) throw refused;
   return { at, id };
+}
+
+/**
+ * Rows older than the cursor in a list ordered newest first by (`at`, `id`): the same time and a
+ * smaller id breaks a tie. Undefined (no condition) for the first page.
+ */
+export function olderThan(cursor: Cursor | undefined, at: AnyColumn, id: AnyColumn): SQL | undefined {
+  return cursor ? or(lt(at, cursor.at), and(eq(at, cursor.at), lt(id, cursor.id))) : undefined;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import {
   POSTS_PAGE_SIZE,
   type CreatePostBody,
@@ -25,7 +25,7 @@ import {
   requireVisiblePost,
   type Standing,
 } from './access.js';
-import { encodeCursor, parseCursor } from './cursor.js';
+import { encodeCursor, olderThan, parseCursor } from './cursor.js';
 import { scrubPostEvents } from './scrub.js';
 import { streamSettingsOf } from './settings.js';
 import { toPost, type PostRow } from './views.js';
@@ -138,18 +138,7 @@ export function createPostService({ db, outbox, clock }: { db: Db; outbox: Outbo
       const limit = query.limit ?? POSTS_PAGE_SIZE;
       const published = and(eq(posts.courseId, courseId), isNotNull(posts.publishedAt));
       const page = await select(caller)
-        .where(
-          and(
-            published,
-            eq(posts.pinned, false),
-            cursor
-              ? or(
-                  lt(posts.publishedAt, cursor.at),
-                  and(eq(posts.publishedAt, cursor.at), lt(posts.id, cursor.id)),
-                )
-              : undefined,
-          ),
-        )
+        .where(and(published, eq(posts.pinned, false), olderThan(cursor, posts.publishedAt, posts.id)))
         .orderBy(desc(posts.publishedAt), desc(posts.id))
         .limit(limit + 1);
       const more = page.length > limit;

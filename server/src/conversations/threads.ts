@@ -248,17 +248,15 @@ export function createThreadService({ db, outbox, clock }: { db: Db; outbox: Out
             : sql``;
         // One statement; Drizzle puts each embedded insert in parentheses itself.
         await tx.execute(sql`with c as ${tx.insert(comments).values(comment)},
-          n as ${tx
-            .insert(notifications)
-            .values(
-              notes.map(([userId, note]) => ({
-                ...note,
-                userId,
-                createdAt: now,
-                updatedAt: now,
-                readAt: null,
-              })),
-            )}${mail}
+          n as ${tx.insert(notifications).values(
+            notes.map(([userId, note]) => ({
+              ...note,
+              userId,
+              createdAt: now,
+              updatedAt: now,
+              readAt: null,
+            })),
+          )}${mail}
           ${tx
             .insert(threadReads)
             .values({ assignmentId, studentId, userId: caller.userId, readAt: now })

@@ -74,7 +74,15 @@ function DeadEnd({ token, message }: { token: string; message: string }) {
 }
 
 /** Another account is signed in here: sign out, and come back to this link after signing in. */
-function NotMe({ token, label = 'Sign in with another account' }: { token: string; label?: string }) {
+function NotMe({
+  token,
+  label = 'Sign in with another account',
+  size,
+}: {
+  token: string;
+  label?: string;
+  size?: 'lg';
+}) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [leaving, setLeaving] = useState(false);
@@ -84,7 +92,7 @@ function NotMe({ token, label = 'Sign in with another account' }: { token: strin
     await navigate(withNext('/login', `/teacher-invites/${token}`), { replace: true });
   }
   return (
-    <Button variant="secondary" loading={leaving} onClick={() => void handleNotMe()}>
+    <Button variant="secondary" size={size} loading={leaving} onClick={() => void handleNotMe()}>
       {label}
     </Button>
   );
@@ -148,7 +156,7 @@ function InviteCard({ token, invite }: { token: string; invite: TeacherInvitePre
             <Button size="lg" loading={isLoading} onClick={() => void handleAccept()}>
               Accept and co-teach
             </Button>
-            <NotMe token={token} label="Not me" />
+            <NotMe token={token} label="Not me" size="lg" />
           </div>
         )}
       </Card>

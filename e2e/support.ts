@@ -47,6 +47,26 @@ export async function resetLinkFor(to: string): Promise<string> {
   return link!;
 }
 
+/** The newest co-teacher invitation link mailed to `to` (DESIGN §20), waiting until it arrives. */
+export async function teacherInviteLinkFor(to: string): Promise<string> {
+  const dir = process.env.E2E_MAIL_DIR!;
+  let link: string | undefined;
+  await expect
+    .poll(
+      () => {
+        const mails = readdirSync(dir)
+          .sort()
+          .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { to: string; text: string })
+          .filter((m) => m.to.toLowerCase() === to.toLowerCase());
+        link = /https?:\/\/\S+\/teacher-invites\/[\w-]+/.exec(mails.at(-1)?.text ?? '')?.[0];
+        return link;
+      },
+      { message: `an invitation mail to ${to}` },
+    )
+    .toBeTruthy();
+  return link!;
+}
+
 const SHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.screenshots');
 /** Saves the page at desktop and phone width for a person to look at (not committed; off in CI unless E2E_SCREENSHOTS=1). */
 export async function screenshots(page: Page, name: string): Promise<void> {

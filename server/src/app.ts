@@ -9,6 +9,7 @@ import { classes } from './classes/module.js';
 import type { Config } from './config.js';
 import { createCore, type AppOptions } from './core.js';
 import { conversations } from './conversations/module.js';
+import { coTeachers } from './coteachers/module.js';
 import { courses } from './courses/module.js';
 import { dashboard } from './dashboard/module.js';
 import { files } from './files/module.js';
@@ -42,6 +43,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     me,
     courses,
     classes,
+    coTeachers,
     assignments,
     bin,
     submissions,

@@ -76,6 +76,14 @@ export const ErrorCode = {
   commentsOff: 'comments_off',
   /** A `before` that is not a cursor this server handed out: 400. */
   invalidCursor: 'invalid_cursor',
+  /** A co-teacher invitation link that no invitation has (or whose course is gone): 404. */
+  teacherInviteInvalid: 'teacher_invite_invalid',
+  /** A co-teacher invitation already accepted: 409. */
+  teacherInviteUsed: 'teacher_invite_used',
+  /** A co-teacher invitation past its expiry: 410. */
+  teacherInviteExpired: 'teacher_invite_expired',
+  /** A course already has MAX_CO_TEACHERS co-teachers: 409. */
+  tooManyTeachers: 'too_many_teachers',
   internal: 'internal_error',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -4,6 +4,7 @@ import type { AssignmentPanel, GradebookCell, PresenceState } from './grading.js
 import type { Notification, NotificationsReadData } from './notifications.js';
 import type { DraftSavedEvent, SubmissionWithdrawnEvent } from './drafts.js';
 import type { Assignment, Course, Submission } from './teaching.js';
+import type { CourseTeachers } from './coteachers.js';
 import type { CategoriesResponse } from './categories.js';
 import type { FileDeletedEvent, FileReadyEvent, UploadProgressEvent } from './files.js';
 import type {
@@ -31,6 +32,8 @@ export interface LiveEventData {
   /** A course changed: to its members (joinCode null) and, with the code, to its teacher (DESIGN §11, §13). */
   'course:updated': Course;
   'course:deleted': { id: string };
+  /** A course's teachers or invitations changed (DESIGN §20): to its teachers, the removed one told by course:deleted. */
+  'course:teachers': CourseTeachers;
   /** A course's grade categories were written (DESIGN §17): to its members and teacher, whose totals change. */
   'course:categories': CategoriesResponse;
   'assignment:created': Assignment;
@@ -93,6 +96,7 @@ export const LIVE_EVENT_TYPES = [
   'course:created',
   'course:updated',
   'course:deleted',
+  'course:teachers',
   'course:categories',
   'assignment:created',
   'assignment:deleted',
@@ -136,6 +140,7 @@ export interface ServerToClientEvents {
   'course:created': (event: LiveEvent<'course:created'>) => void;
   'course:updated': (event: LiveEvent<'course:updated'>) => void;
   'course:deleted': (event: LiveEvent<'course:deleted'>) => void;
+  'course:teachers': (event: LiveEvent<'course:teachers'>) => void;
   'course:categories': (event: LiveEvent<'course:categories'>) => void;
   'assignment:created': (event: LiveEvent<'assignment:created'>) => void;
   'assignment:deleted': (event: LiveEvent<'assignment:deleted'>) => void;

@@ -66,6 +66,10 @@ const JoinPage = lazyPage(
   () => import('../features/classes/JoinPage'),
   (m) => m.JoinPage,
 );
+const TeacherInvitePage = lazyPage(
+  () => import('../features/coteachers/TeacherInvitePage'),
+  (m) => m.TeacherInvitePage,
+);
 const CalendarPage = lazyPage(
   () => import('../features/calendar/CalendarPage'),
   (m) => m.CalendarPage,
@@ -113,6 +117,7 @@ export const preloadAllPages = () =>
       SettingsPage,
       CalendarPage,
       JoinPage,
+      TeacherInvitePage,
     ].map((page) => page.preload()),
   );
 
@@ -166,6 +171,7 @@ export function AppRoutes() {
               <Route path="/assignments/:assignmentId/grading" element={<GradingPage />} />
               <Route path="/grades" element={<GradesPage />} />
               <Route path="/join/:code" element={<JoinPage />} />
+              <Route path="/teacher-invites/:token" element={<TeacherInvitePage />} />
               <Route path="/chatbot" element={<ChatPage />} />
               <Route path="/calendar" element={<CalendarPage />} />
               <Route path="/live-classes" element={<ComingSoonPage section="liveClasses" />} />

@@ -7,6 +7,7 @@ import { calendarLive } from '../features/calendar/live';
 import { classesLive } from '../features/classes/live';
 import { conversationsLive } from '../features/conversations/live';
 import { coursesLive } from '../features/courses/live';
+import { coTeachersLive } from '../features/coteachers/live';
 import { dashboardLive } from '../features/dashboard/live';
 import { draftsLive } from '../features/drafts/live';
 import { filesLive } from '../features/files/live';
@@ -27,6 +28,7 @@ const FEATURES: readonly LiveFeature[] = [
   todoLive,
   calendarLive,
   coursesLive,
+  coTeachersLive,
   assignmentsLive,
   gradingLive,
   classesLive,

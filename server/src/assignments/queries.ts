@@ -6,6 +6,7 @@ import {
   type Role,
   type WorkStatus,
 } from '@classwave/shared';
+import { teachesText } from '../courses/teaching.js';
 import type { Clock } from '../clock.js';
 import type { Caller } from '../auth/caller.js';
 import { isoText, type Database, type Statement } from '../db/client.js';
@@ -43,7 +44,7 @@ function listStatement(role: Role, scope: Scope): Statement {
     student
       ? `exists (select 1 from course_members m where m.course_id = a.course_id and m.student_id = $1 and m.status = 'active')`
       : scope === 'all'
-        ? 'c.teacher_id = $1'
+        ? teachesText('c', '$1')
         : null,
     scope === 'course' ? `a.course_id = ${scopeParam}` : scope === 'one' ? `a.id = ${scopeParam}` : null,
     // Binned work is in the bin only (DESIGN §17); a binned course holds only binned assignments.
@@ -57,7 +58,7 @@ function listStatement(role: Role, scope: Scope): Statement {
     : `(select count(*)::int from submissions s where s.assignment_id = a.id and s.submitted_at is not null) as submission_count,
        (select count(*)::int from submissions s where s.assignment_id = a.id and s.grade is null) as needs_grading`;
   return {
-    name: `assignments_${role}_${scope}_v5`,
+    name: `assignments_${role}_${scope}_v6`,
     text: `select a.id, a.title, a.description, ${isoText('a.due_date')} as due_date, a.max_points,
       a.course_id, c.title as course_title, ${isoText('a.created_at')} as created_at,
       a.grade_release, a.closes_at_due, a.category_id, ${perViewer}

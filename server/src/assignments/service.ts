@@ -18,7 +18,7 @@ import { assignments, courses, profiles, submissions } from '../db/schema.js';
 import { AppError, badRequest } from '../http/errors.js';
 import { found, requireTeacher } from '../policies.js';
 import { requireCategoryOf } from '../categories/service.js';
-import { requireOwnerOf } from '../classes/visibility.js';
+import { requireTeacherOf } from '../classes/visibility.js';
 import { freshSampleCourses, pickDistinct, SAMPLE_ASSIGNMENTS } from '../courses/samples.js';
 import { toCourse } from '../courses/service.js';
 import { randomJoinCode, retryOnCodeCollision } from '../classes/codes.js';
@@ -69,7 +69,7 @@ export function recordAssignment(
     },
     now,
   );
-  record(type, teacherView, audience.owner(teacherId));
+  record(type, teacherView, audience.teachers(row.courseId, teacherId));
   record(type, membersView, audience.members(row.courseId));
   return teacherView;
 }
@@ -89,7 +89,7 @@ export async function assignmentCounts(
   return counts ?? { submissionCount: 0, needsGrading: 0 };
 }
 
-/** The caller's assignment with its course, locked for the change (the owner rule of requireOwnerOf). */
+/** The caller's assignment with its course, locked for the change (the owner rule of requireTeacherOf). */
 async function lockOwnAssignment(tx: Tx, caller: Caller, id: string, action: string) {
   const [row] = await tx
     .select({ assignment: assignments, course: courses })
@@ -97,7 +97,7 @@ async function lockOwnAssignment(tx: Tx, caller: Caller, id: string, action: str
     .innerJoin(courses, eq(courses.id, assignments.courseId))
     .where(and(eq(assignments.id, id), isNull(assignments.deletedAt)))
     .for('update', { of: assignments });
-  const course = await requireOwnerOf(tx, caller, row?.course, action, 'Assignment');
+  const course = await requireTeacherOf(tx, caller, row?.course, action, 'Assignment');
   return { assignment: row!.assignment, course };
 }
 
@@ -124,7 +124,7 @@ export function createAssignmentService({
       if (Number.isNaN(dueDate.getTime())) throw badRequest('body.dueDate must be a valid date-time');
       return outbox.transaction(async (tx, record) => {
         const [target] = await tx.select().from(courses).where(eq(courses.id, body.courseId));
-        const course = await requireOwnerOf(tx, caller, target, 'add assignments to it');
+        const course = await requireTeacherOf(tx, caller, target, 'add assignments to it');
         const categoryId = (await requireCategoryOf(tx, course.id, body.categoryId)) ?? null;
         const [row] = await tx
           .insert(assignments)
@@ -193,8 +193,8 @@ export function createAssignmentService({
               joinCode: randomJoinCode(),
             })
             .returning();
-          const course = toCourse(row!, found(teacher, 'Profile').fullName, caller.userId);
-          record('course:created', course, audience.owner(caller.userId));
+          const course = toCourse(row!, found(teacher, 'Profile').fullName, true);
+          record('course:created', course, audience.teachers(row!.id, caller.userId));
           const rows = await tx
             .insert(assignments)
             .values(

@@ -9,7 +9,8 @@ import { conflict, notFound } from '../http/errors.js';
 import { found, requireTeacher } from '../policies.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience, userRoom } from '../realtime/rooms.js';
-import { requireOwnerOf } from '../classes/visibility.js';
+import { requireOwnerOf, requireTeacherOf } from '../classes/visibility.js';
+import { teaches, teachesCourseRow } from '../courses/teaching.js';
 import { recordAssignment } from '../assignments/service.js';
 import { toCourse } from '../courses/service.js';
 import { contentsOf, purgeAt, takeOutOfBin } from './store.js';
@@ -62,7 +63,7 @@ export function createBinService({
         .select({ assignment: assignments, course: courses })
         .from(assignments)
         .innerJoin(courses, eq(courses.id, assignments.courseId))
-        .where(and(eq(courses.teacherId, teacherId), isNotNull(assignments.deletedAt), ofCourse))
+        .where(and(teaches(teacherId), isNotNull(assignments.deletedAt), ofCourse))
         .orderBy(desc(assignments.deletedAt)),
     ]);
     const items = [
@@ -86,7 +87,7 @@ export function createBinService({
     async ofCourse(caller: Caller, courseId: string): Promise<BinList> {
       const [course] = await db.select().from(courses).where(eq(courses.id, courseId));
       // The owner rule, but a binned course is still its teacher's to look into.
-      await requireOwnerOf(db, caller, course && { ...course, deletedAt: null }, 'see its bin');
+      await requireTeacherOf(db, caller, course && { ...course, deletedAt: null }, 'see its bin');
       return { items: await binnedOf(caller.userId, courseId) };
     },
 
@@ -101,7 +102,7 @@ export function createBinService({
           .from(assignments)
           .innerJoin(courses, eq(courses.id, assignments.courseId))
           .where(and(eq(assignments.id, id), isNull(assignments.deletedAt)));
-        await requireOwnerOf(db, caller, row?.course, 'delete its assignments', 'Assignment');
+        await requireTeacherOf(db, caller, row?.course, 'delete its assignments', 'Assignment');
       }
       return contentsOf(db, kind, id);
     },
@@ -121,7 +122,8 @@ export function createBinService({
             .innerJoin(courses, eq(courses.id, assignments.courseId))
             .where(and(eq(assignments.id, id), isNotNull(assignments.deletedAt)))
             .for('update', { of: assignments });
-          if (row?.course.teacherId !== caller.userId) throw notFound(NOTHING_TO_RESTORE);
+          if (!row || !(await teachesCourseRow(tx, row.course, caller.userId)))
+            throw notFound(NOTHING_TO_RESTORE);
           // A live assignment is always in a live course (a course is binned only once it holds
           // no live assignment).
           if (row.course.deletedAt) throw conflict(`Restore the course ${row.course.title} first.`);
@@ -182,8 +184,12 @@ export function createBinService({
           .where(and(eq(courseMembers.courseId, id), eq(courseMembers.status, 'active')));
         const studentIds = active.map((m) => m.studentId);
         if (studentIds.length > 0)
-          record('course:created', toCourse(course, teacherName, null), studentIds.map(userRoom));
-        record('course:created', toCourse(course, teacherName, caller.userId), audience.owner(caller.userId));
+          record('course:created', toCourse(course, teacherName, false), studentIds.map(userRoom));
+        record(
+          'course:created',
+          toCourse(course, teacherName, true),
+          audience.teachers(course.id, caller.userId),
+        );
         return studentIds;
       });
       for (const studentId of members) bus.emit('membership', { studentId, courseId: id, active: true });

@@ -9,7 +9,7 @@ import type { Caller } from '../auth/caller.js';
 import type { Db, Tx } from '../db/client.js';
 import { courses, gradeCategories } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
-import { requireOwnerOf } from '../classes/visibility.js';
+import { requireTeacherOf } from '../classes/visibility.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
 
@@ -68,7 +68,7 @@ export function createCategoryService({ db, outbox }: { db: Db; outbox: Outbox }
   return {
     async list(caller: Caller, courseId: string): Promise<CategoriesResponse> {
       const [course] = await db.select().from(courses).where(eq(courses.id, courseId));
-      await requireOwnerOf(db, caller, course, 'see its grade categories');
+      await requireTeacherOf(db, caller, course, 'see its grade categories');
       return { courseId, categories: await categoriesOf(db, courseId) };
     },
 
@@ -82,7 +82,7 @@ export function createCategoryService({ db, outbox }: { db: Db; outbox: Outbox }
       if (problem) throw badRequest(problem);
       return outbox.transaction(async (tx, record) => {
         const [locked] = await tx.select().from(courses).where(eq(courses.id, courseId)).for('update');
-        const course = await requireOwnerOf(tx, caller, locked, 'change its grade categories');
+        const course = await requireTeacherOf(tx, caller, locked, 'change its grade categories');
         const existing = new Set((await categoriesOf(tx, courseId)).map((c) => c.id));
         const stray = body.categories.find((c) => c.id && !existing.has(c.id));
         if (stray) throw badRequest(`body.categories id ${stray.id} is not one of this course's categories`);

@@ -25,7 +25,7 @@ import { audience } from '../realtime/rooms.js';
 import { toCourse } from '../courses/service.js';
 import { randomJoinCode, retryOnCodeCollision } from './codes.js';
 import type { WrongCodeLimiter } from './limits.js';
-import { requireOwnerOf } from './visibility.js';
+import { requireTeacherOf } from './visibility.js';
 
 const codeInvalid = () =>
   new AppError(404, ErrorCode.joinCodeInvalid, 'No course has that code. Check it with your teacher.');
@@ -127,7 +127,7 @@ export function createClassService({
     studentId: string,
   ) {
     const member = await memberOf(tx, course.id, studentId);
-    record(type, { course, member }, audience.studentAndTeacher(studentId, course.teacherId));
+    record(type, { course, member }, audience.studentAndTeachers(studentId, course.id, course.teacherId));
     return member;
   }
 
@@ -146,7 +146,7 @@ export function createClassService({
 
   async function ownedCourse(tx: Db | Tx, caller: Caller, courseId: string) {
     const [row] = await withTeacher(tx).where(eq(courses.id, courseId));
-    await requireOwnerOf(tx, caller, row?.course, 'manage its members');
+    await requireTeacherOf(tx, caller, row?.course, 'manage its members');
     return row!;
   }
 
@@ -178,7 +178,7 @@ export function createClassService({
     async join(requester: Requester, input: string): Promise<JoinResponse> {
       const { course: found, teacherName } = await courseByCode(requester, input);
       const studentId = requester.caller.userId;
-      const course = toCourse(found, teacherName, studentId);
+      const course = toCourse(found, teacherName, false);
       const joined = await outbox.transaction(async (tx, record) => {
         // Checked again under a lock: a reset or a "joining off" that committed since the look-up wins.
         const [now] = await tx
@@ -222,7 +222,7 @@ export function createClassService({
           tx,
           record,
           'member:left',
-          toCourse(row!.course, row!.teacherName, null),
+          toCourse(row!.course, row!.teacherName, false),
           caller.userId,
         );
       });
@@ -246,7 +246,7 @@ export function createClassService({
           .update(courseMembers)
           .set({ status: 'removed', endedAt: clock.now() })
           .where(and(eq(courseMembers.courseId, courseId), eq(courseMembers.studentId, studentId)));
-        const shown = toCourse(course, teacherName, null);
+        const shown = toCourse(course, teacherName, false);
         return { member: await recordMember(tx, record, 'member:removed', shown, studentId), changed: true };
       });
       if (result.changed) moved(studentId, courseId, false);
@@ -267,7 +267,7 @@ export function createClassService({
           .update(courseMembers)
           .set({ status: 'active', endedAt: null })
           .where(and(eq(courseMembers.courseId, courseId), eq(courseMembers.studentId, studentId)));
-        const shown = toCourse(course, teacherName, null);
+        const shown = toCourse(course, teacherName, false);
         return { member: await recordMember(tx, record, 'member:restored', shown, studentId), changed: true };
       });
       if (result.changed) moved(studentId, courseId, true);
@@ -283,7 +283,11 @@ export function createClassService({
             action === 'reset' ? { joinCode: randomJoinCode() } : { joinEnabled: action === 'enable' };
           const [row] = await tx.update(courses).set(set).where(eq(courses.id, courseId)).returning();
           // Only the teacher's tabs: the code is theirs alone, and students see nothing of it change.
-          record('course:updated', toCourse(row!, teacherName, caller.userId), audience.owner(caller.userId));
+          record(
+            'course:updated',
+            toCourse(row!, teacherName, true),
+            audience.teachers(courseId, row!.teacherId),
+          );
           return { joinCode: formatJoinCode(row!.joinCode), joinEnabled: row!.joinEnabled };
         }),
       );
@@ -316,8 +320,8 @@ export async function recordAccountLeaving(tx: Tx, record: RecordEvent, studentI
     .where(and(eq(courseMembers.studentId, studentId), eq(courseMembers.status, 'active')));
   for (const row of rows) {
     const member = toMember({ ...row.member, status: 'left', endedAt: at }, row.fullName, row.email, 0);
-    const course = toCourse(row.course, row.teacherName, row.course.teacherId);
-    record('member:left', { course, member }, audience.owner(row.course.teacherId));
+    const course = toCourse(row.course, row.teacherName, true);
+    record('member:left', { course, member }, audience.teachers(row.course.id, row.course.teacherId));
   }
 }
 

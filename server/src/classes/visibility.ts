@@ -4,9 +4,10 @@ import type { Caller } from '../auth/caller.js';
 import type { Db, Tx } from '../db/client.js';
 import { assignments, courseMembers, courses } from '../db/schema.js';
 import { forbidden, notFound } from '../http/errors.js';
+import { teaches, teachesCourseRow } from '../courses/teaching.js';
 
 /**
- * Who sees a course (DESIGN §11): its teacher, and its active members. Everything else answers 404,
+ * Who sees a course (DESIGN §11, §20): its teachers (owner and co-teachers), and its active members. Everything else answers 404,
  * so a course's existence does not leak; 403 only for someone who can see the course but may not
  * do this to it.
  */
@@ -32,7 +33,7 @@ export function visibleCourse(caller: Caller) {
   return and(
     isNull(courses.deletedAt),
     caller.role === 'teacher'
-      ? eq(courses.teacherId, caller.userId)
+      ? teaches(caller.userId)
       : sql`exists (select 1 from ${courseMembers} where ${courseMembers.courseId} = ${courses.id}
         and ${courseMembers.studentId} = ${caller.userId} and ${courseMembers.status} = 'active')`,
   )!;
@@ -46,17 +47,18 @@ export function visibleAssignment(userId: string, role: 'student' | 'teacher') {
   return and(
     isNull(assignments.deletedAt),
     role === 'teacher'
-      ? eq(courses.teacherId, userId)
+      ? teaches(userId)
       : sql`exists (select 1 from ${courseMembers} where ${courseMembers.courseId} = ${assignments.courseId}
         and ${courseMembers.studentId} = ${userId} and ${courseMembers.status} = 'active')`,
   )!;
 }
 
 /**
- * The caller must teach the course. A course the caller cannot see is a 404 (as if it did not
- * exist); a member student gets 403, since they know the course is there.
+ * The caller must teach the course (its owner or a co-teacher, DESIGN §20). A course the caller
+ * cannot see is a 404 (as if it did not exist); a member student gets 403, since they know the
+ * course is there.
  */
-export async function requireOwnerOf<T extends { id: string; teacherId: string; deletedAt?: Date | null }>(
+export async function requireTeacherOf<T extends { id: string; teacherId: string; deletedAt?: Date | null }>(
   tx: Db | Tx,
   caller: Caller,
   course: T | undefined,
@@ -65,8 +67,24 @@ export async function requireOwnerOf<T extends { id: string; teacherId: string; 
 ): Promise<T> {
   // A binned course is changed only by restoring it (DESIGN §17): until then it is not there.
   if (!course || course.deletedAt) throw notFound(`${what} not found.`);
-  if (course.teacherId === caller.userId) return course;
+  if (caller.role === 'teacher' && (await teachesCourseRow(tx, course, caller.userId))) return course;
   if (caller.role === 'student' && (await memberStatus(tx, course.id, caller.userId)) === 'active')
-    throw forbidden(`Only the course's teacher can ${action}.`);
+    throw forbidden(`Only the course's teachers can ${action}.`);
   throw notFound(`${what} not found.`);
+}
+
+/**
+ * The caller must own the course: deleting or archiving it, removing a co-teacher, transferring
+ * (DESIGN §20). A co-teacher, who sees the course, gets 403 naming what only the owner may do.
+ */
+export async function requireOwnerOf<T extends { id: string; teacherId: string; deletedAt?: Date | null }>(
+  tx: Db | Tx,
+  caller: Caller,
+  course: T | undefined,
+  action: string,
+  what = 'Course',
+): Promise<T> {
+  const taught = await requireTeacherOf(tx, caller, course, action, what);
+  if (taught.teacherId !== caller.userId) throw forbidden(`Only the course's owner can ${action}.`);
+  return taught;
 }

@@ -5,10 +5,11 @@ import type { Db, Tx } from '../db/client.js';
 import { courseMembers, courses, posts, profiles, streamMutes, streamSettings } from '../db/schema.js';
 import { AppError, conflict, forbidden, notFound } from '../http/errors.js';
 import type { PostRow } from './views.js';
+import { teaches } from '../courses/teaching.js';
 
 /**
  * Who may read and write a course's stream (DESIGN §11, §19), one query per request so every
- * route re-checks membership as it stands: the course's teacher and its active members read; a
+ * route re-checks membership as it stands: the course's teachers and its active members read; a
  * former member (left or removed) and everyone else get 404, as for the course itself. Writing
  * adds: a former member is told 403 not_a_member; only the teacher posts and switches.
  */
@@ -36,6 +37,7 @@ export function standingColumns(caller: Caller, lock = false) {
   return {
     courseId: courses.id,
     teacherId: courses.teacherId,
+    teachesIt: sql<boolean>`${teaches(caller.userId)}`,
     membership: membershipOf(caller.userId, lock),
     muted: sql<boolean>`exists (select 1 from ${streamMutes} where ${streamMutes.courseId} = ${courses.id}
       and ${streamMutes.studentId} = ${caller.userId})`,
@@ -52,11 +54,14 @@ export function membershipOf(userId: string | ReturnType<typeof sql>, lock: bool
 
 const toStanding = (
   caller: Caller,
-  row: Omit<Standing, 'teaches' | 'membership'> & { membership: string | null },
+  {
+    teachesIt,
+    ...row
+  }: Omit<Standing, 'teaches' | 'membership'> & { membership: string | null; teachesIt: boolean },
 ): Standing => ({
   ...row,
   membership: row.membership as Standing['membership'],
-  teaches: row.teacherId === caller.userId,
+  teaches: caller.role === 'teacher' && Boolean(teachesIt),
   muted: Boolean(row.muted),
   commentsOff: Boolean(row.commentsOff),
 });

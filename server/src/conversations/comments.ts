@@ -13,6 +13,7 @@ import { assignments, comments, courses, profiles } from '../db/schema.js';
 import { forbidden, notFound } from '../http/errors.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
+import { teaches } from '../courses/teaching.js';
 import {
   membershipOf,
   postStanding,
@@ -63,6 +64,7 @@ async function commentStanding(
     .select({
       comment: comments,
       teacherId: courses.teacherId,
+      teachesIt: sql<boolean>`${teaches(caller.userId)}`,
       membership: membershipOf(caller.userId, true),
       assignmentGone: sql<boolean>`${assignments.deletedAt} is not null`,
     })
@@ -126,7 +128,7 @@ export function createCommentService({ db, outbox, clock }: { db: Db; outbox: Ou
         const row = await commentStanding(tx, caller, commentId);
         if (!row) throw notFound('Comment not found.');
         const { comment } = row;
-        const teaches = row.teacherId === caller.userId;
+        const teaches = caller.role === 'teacher' && Boolean(row.teachesIt);
         const inThread = comment.threadStudentId !== null;
         // What the caller may read decides what they may see of it at all.
         const reads = inThread
@@ -152,7 +154,12 @@ export function createCommentService({ db, outbox, clock }: { db: Db; outbox: Ou
           data,
           inThread
             ? // Resolved in the transaction (member-rooms.ts): a former member is not told.
-              audience.memberStudentAndTeacher(comment.threadStudentId!, comment.assignmentId!, row.teacherId)
+              audience.memberStudentAndTeachers(
+                comment.threadStudentId!,
+                comment.assignmentId!,
+                comment.courseId,
+                row.teacherId,
+              )
             : audience.course(comment.courseId, row.teacherId),
         );
       });

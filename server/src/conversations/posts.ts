@@ -16,7 +16,7 @@ import type { RecordEvent } from '../events.js';
 import { scheduleJob } from '../jobs/schedule.js';
 import { conflict, forbidden } from '../http/errors.js';
 import type { Outbox } from '../realtime/outbox.js';
-import { audience, userRoom } from '../realtime/rooms.js';
+import { audience } from '../realtime/rooms.js';
 import {
   courseStanding,
   postStanding,
@@ -36,7 +36,7 @@ export const publishJobKey = (postId: string) => `post-publish:${postId}`;
 
 /** Who hears a post: the class and its teacher once published; its teacher alone while scheduled. */
 export const postAudience = (post: Pick<PostRow, 'courseId' | 'publishedAt'>, teacherId: string) =>
-  post.publishedAt ? audience.course(post.courseId, teacherId) : [userRoom(teacherId)];
+  post.publishedAt ? audience.course(post.courseId, teacherId) : audience.teachers(post.courseId, teacherId);
 
 const commentCount = sql<number>`(select count(*)::int from ${comments} where ${comments.postId} = ${posts.id})`;
 

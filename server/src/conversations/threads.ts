@@ -25,9 +25,10 @@ import {
   threadReads,
 } from '../db/schema.js';
 import { AppError, notFound } from '../http/errors.js';
-import { DEFAULT_SETTINGS } from '../notifications/store.js';
+import { DEFAULT_SETTINGS, settingsOf } from '../notifications/store.js';
 import type { Outbox } from '../realtime/outbox.js';
-import { userRoom } from '../realtime/rooms.js';
+import { audience, userRoom } from '../realtime/rooms.js';
+import { teacherIdsOf, teaches } from '../courses/teaching.js';
 import { membershipOf } from './access.js';
 import { commentPage } from './comments.js';
 import { toComment, type CommentRow } from './views.js';
@@ -47,11 +48,9 @@ const MAIL_DELAY_MS = THREAD_MAIL_DELAY_MINUTES * 60_000;
 /** The newest comments a thread answers with (a thread is a conversation, not an archive). */
 const THREAD_MAX = 500;
 
-/** A private comment's live audience: the student and the teacher, their own rooms (membership checked). */
-export const threadAudience = (studentId: string, teacherId: string) => [
-  userRoom(studentId),
-  userRoom(teacherId),
-];
+/** A private comment's live audience: the student and all the course's teachers, their own rooms (membership checked). */
+export const threadAudience = (studentId: string, courseId: string, ownerId: string) =>
+  audience.studentAndTeachers(studentId, courseId, ownerId);
 
 export const threadLink = (assignmentId: string, studentId: string) =>
   `/assignments?open=${assignmentId}&thread=${studentId}`;
@@ -95,6 +94,7 @@ async function threadStanding(
       courseId: courses.id,
       courseTitle: courses.title,
       teacherId: courses.teacherId,
+      teaches: sql<boolean>`${teaches(caller.userId)}`,
       membership: membershipOf(studentId, lock),
       studentName: sql<
         string | null
@@ -105,8 +105,9 @@ async function threadStanding(
         and ${threadReads.studentId} = ${studentId} and ${threadReads.userId} = ${caller.userId})`.mapWith(
           threadReads.readAt,
         ),
-      otherSettings: sql<RawSettings | string | null>`(select row_to_json(ns) from notification_settings ns
-        where ns.user_id = case when ${caller.userId}::uuid = ${studentId}::uuid then ${courses.teacherId} else ${studentId}::uuid end)`,
+      // The student's, for a teacher's reply (a student's comment reads each teacher's: create).
+      studentSettings: sql<RawSettings | string | null>`(select row_to_json(ns) from notification_settings ns
+        where ns.user_id = ${studentId}::uuid)`,
     })
     .from(assignments)
     .innerJoin(courses, and(eq(courses.id, assignments.courseId), isNull(courses.deletedAt)))
@@ -138,7 +139,7 @@ function requireParty(
       );
     throw notFound('Assignment not found.');
   }
-  if (caller.userId === row.teacherId) {
+  if (caller.role === 'teacher' && row.teaches) {
     if (row.membership === 'active' || (!write && row.membership !== null)) return;
     throw notFound('Student not found in this course.');
   }
@@ -205,9 +206,11 @@ export function createThreadService({ db, outbox, clock }: { db: Db; outbox: Out
           deletedBy: null,
         };
         const fromStudent = caller.userId === studentId;
-        const recipient = fromStudent ? row.teacherId : studentId;
-        const settings = settingsFrom(row.otherSettings);
-        const note: Notification = {
+        // A student writes to all the course's teachers (DESIGN §20); a teacher's reply goes to the student.
+        const recipients: Array<[string, NotificationSettings]> = fromStudent
+          ? [...(await settingsOf(tx, await teacherIdsOf(tx, row.courseId)))]
+          : [[studentId, settingsFrom(row.studentSettings)]];
+        const noteFor = (settings: NotificationSettings): Notification => ({
           id: randomUUID(),
           kind: 'thread_comment',
           title: fromStudent
@@ -222,27 +225,38 @@ export function createThreadService({ db, outbox, clock }: { db: Db; outbox: Out
           updatedAt: now.toISOString(),
           readAt: null,
           alert: !inQuietHours(now, settings.quietHours),
-        };
-        const mail = settings.email
-          ? sql`, mail as ${tx
-              .insert(jobs)
-              .values({
-                kind: THREAD_MAIL_KIND,
-                key: `thread-mail:${comment.id}`,
-                runAt: new Date(now.getTime() + MAIL_DELAY_MS),
-                payload: { commentId: comment.id, recipientId: recipient, notificationId: note.id },
-              })
-              .onConflictDoNothing()}`
-          : sql``;
+        });
+        const notes = recipients.map(([recipient, settings]): [string, Notification, boolean] => [
+          recipient,
+          noteFor(settings),
+          settings.email,
+        ]);
+        const mailed = notes.filter(([, , email]) => email);
+        const mail =
+          mailed.length > 0
+            ? sql`, mail as ${tx
+                .insert(jobs)
+                .values(
+                  mailed.map(([recipientId, note]) => ({
+                    kind: THREAD_MAIL_KIND,
+                    key: `thread-mail:${comment.id}:${recipientId}`,
+                    runAt: new Date(now.getTime() + MAIL_DELAY_MS),
+                    payload: { commentId: comment.id, recipientId, notificationId: note.id },
+                  })),
+                )
+                .onConflictDoNothing()}`
+            : sql``;
         // One statement; Drizzle puts each embedded insert in parentheses itself.
         await tx.execute(sql`with c as ${tx.insert(comments).values(comment)},
-          n as ${tx.insert(notifications).values({
-            ...note,
-            userId: recipient,
-            createdAt: now,
-            updatedAt: now,
-            readAt: null,
-          })}${mail}
+          n as ${tx.insert(notifications).values(
+            notes.map(([userId, note]) => ({
+              ...note,
+              userId,
+              createdAt: now,
+              updatedAt: now,
+              readAt: null,
+            })),
+          )}${mail}
           ${tx
             .insert(threadReads)
             .values({ assignmentId, studentId, userId: caller.userId, readAt: now })
@@ -252,8 +266,8 @@ export function createThreadService({ db, outbox, clock }: { db: Db; outbox: Out
             })
             .getSQL()}`);
         const view = toComment(comment, row.callerName);
-        record('thread:comment', view, threadAudience(studentId, row.teacherId));
-        record('notification:created', note, [userRoom(recipient)]);
+        record('thread:comment', view, threadAudience(studentId, row.courseId, row.teacherId));
+        for (const [recipient, note] of notes) record('notification:created', note, [userRoom(recipient)]);
         return view;
       });
     },
@@ -261,7 +275,7 @@ export function createThreadService({ db, outbox, clock }: { db: Db; outbox: Out
     /** An assignment's threads with comments: every student's for the teacher, a student's own. */
     async list(caller: Caller, assignmentId: string): Promise<ThreadSummary[]> {
       const [row] = await db
-        .select({ teacherId: courses.teacherId, membership: courseMembers.status })
+        .select({ teaches: sql<boolean>`${teaches(caller.userId)}`, membership: courseMembers.status })
         .from(assignments)
         .innerJoin(courses, and(eq(courses.id, assignments.courseId), isNull(courses.deletedAt)))
         .leftJoin(
@@ -269,8 +283,8 @@ export function createThreadService({ db, outbox, clock }: { db: Db; outbox: Out
           and(eq(courseMembers.courseId, courses.id), eq(courseMembers.studentId, caller.userId)),
         )
         .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)));
-      const teaches = row?.teacherId === caller.userId;
-      if (!row || !(teaches || row.membership === 'active')) throw notFound('Assignment not found.');
+      const teacher = caller.role === 'teacher' && row?.teaches === true;
+      if (!row || !(teacher || row.membership === 'active')) throw notFound('Assignment not found.');
       const rows = await db
         .select({
           studentId: comments.threadStudentId,
@@ -293,7 +307,7 @@ export function createThreadService({ db, outbox, clock }: { db: Db; outbox: Out
         .where(
           and(
             eq(comments.assignmentId, assignmentId),
-            teaches ? undefined : eq(comments.threadStudentId, caller.userId),
+            teacher ? undefined : eq(comments.threadStudentId, caller.userId),
           ),
         )
         .groupBy(comments.threadStudentId, profiles.fullName, threadReads.readAt)
@@ -314,7 +328,7 @@ export async function unreadReply(tx: Tx, commentId: string, recipientId: string
   const [row] = await tx
     .select({
       comment: comments,
-      teacherId: courses.teacherId,
+      recipientTeaches: sql<boolean>`${teaches(recipientId)}`,
       assignmentTitle: assignments.title,
       membership: sql<string | null>`(select ${courseMembers.status} from ${courseMembers}
         where ${courseMembers.courseId} = ${courses.id} and ${courseMembers.studentId} = ${recipientId})`,
@@ -327,11 +341,8 @@ export async function unreadReply(tx: Tx, commentId: string, recipientId: string
     .innerJoin(assignments, and(eq(assignments.id, comments.assignmentId), isNull(assignments.deletedAt)))
     .where(eq(comments.id, commentId));
   if (!row || row.comment.deletedAt) return undefined;
-  // The reader may still read it: the course's teacher, or the student while an active member.
-  if (
-    recipientId !== row.teacherId &&
-    !(recipientId === row.comment.threadStudentId && row.membership === 'active')
-  )
+  // The reader may still read it: a teacher of the course, or the student while an active member.
+  if (!row.recipientTeaches && !(recipientId === row.comment.threadStudentId && row.membership === 'active'))
     return undefined;
   if (row.readAt && row.readAt.getTime() >= row.comment.createdAt.getTime()) return undefined;
   return row;
@@ -344,6 +355,6 @@ export async function threadTypingAudience(db: Db, caller: Caller, assignmentId:
   return {
     courseId: row.courseId,
     callerName: row.callerName,
-    rooms: threadAudience(studentId, row.teacherId),
+    rooms: threadAudience(studentId, row.courseId, row.teacherId),
   };
 }

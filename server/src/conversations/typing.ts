@@ -4,6 +4,7 @@ import type { Db } from '../db/client.js';
 import { AppError } from '../http/errors.js';
 import { isUuid, refuse } from '../realtime/listener.js';
 import { audience } from '../realtime/rooms.js';
+import { resolveCoTeacherRooms } from '../realtime/teacher-rooms.js';
 import type { Realtime } from '../realtime/socket-server.js';
 import type { AppSocket } from '../realtime/types.js';
 import { postStanding, requireMayComment, requireReader, requireVisiblePost } from './access.js';
@@ -88,7 +89,9 @@ export function installTyping(realtime: Realtime, { db, clock }: { db: Db; clock
         user: { id: socket.data.caller.userId, fullName: callerName },
         at: clock.now().toISOString(),
       };
-      socket.to(rooms).emit('typing', event);
+      // Not through the outbox: the co-teachers' rooms are resolved here (teacher-rooms.ts).
+      const [to = []] = await resolveCoTeacherRooms(db, [rooms]);
+      socket.to(to).emit('typing', event);
       answer({ ok: true });
     } catch (error) {
       if (error instanceof AppError) return answer(refuse(error.code, error.message));

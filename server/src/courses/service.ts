@@ -17,7 +17,8 @@ import type { AssignmentLists } from '../assignments/queries.js';
 import { conflict } from '../http/errors.js';
 import { found, requireTeacher } from '../policies.js';
 import { randomJoinCode, retryOnCodeCollision } from '../classes/codes.js';
-import { requireOwnerOf, visibleCourse } from '../classes/visibility.js';
+import { requireOwnerOf, requireTeacherOf, visibleCourse } from '../classes/visibility.js';
+import { teachesText } from './teaching.js';
 import { moveToBin } from '../bin/store.js';
 import type { Clock } from '../clock.js';
 
@@ -26,14 +27,14 @@ const stillHasAssignments = (n: number) =>
   `It has ${n} ${n === 1 ? 'assignment' : 'assignments'}. Delete ${n === 1 ? 'it' : 'them'} first.`;
 
 type CourseRow = typeof courses.$inferSelect;
-/** A course as `viewerId` sees it: the join code only for its teacher (DESIGN §11). */
-export const toCourse = (row: CourseRow, teacherName: string, viewerId: string | null): Course =>
-  courseView({ ...row, createdAt: row.createdAt.toISOString() }, teacherName, viewerId);
+/** A course as its teachers (`forTeachers`) or its members see it: the join code only for its teachers (DESIGN §11, §20). */
+export const toCourse = (row: CourseRow, teacherName: string, forTeachers: boolean): Course =>
+  courseView({ ...row, createdAt: row.createdAt.toISOString() }, teacherName, forTeachers);
 
 const courseView = (
   row: Omit<CourseRow, 'createdAt' | 'deletedAt' | 'deletedBy'> & { createdAt: string },
   teacherName: string,
-  viewerId: string | null,
+  forTeachers: boolean,
 ): Course => ({
   id: row.id,
   title: row.title,
@@ -42,7 +43,7 @@ const courseView = (
   teacherId: row.teacherId,
   createdAt: row.createdAt,
   teacher: { id: row.teacherId, fullName: teacherName },
-  joinCode: viewerId === row.teacherId ? formatJoinCode(row.joinCode) : null,
+  joinCode: forTeachers ? formatJoinCode(row.joinCode) : null,
   joinEnabled: row.joinEnabled,
   missingCountsAsZero: row.missingCountsAsZero,
 });
@@ -63,15 +64,16 @@ interface CourseListRow {
 /**
  * The course list of one role as a prepared statement with a hand-written mapper (issue 15: the
  * list is read on every page load; Drizzle's query building and row mapping cost more than the
- * query). `$1` is the caller: a teacher's own courses, a student's active memberships (DESIGN §11).
+ * query). `$1` is the caller: the courses a teacher owns or co-teaches, a student's active memberships
+ * (DESIGN §11, §20).
  */
 function courseListStatement(role: Caller['role']): Statement {
   const where =
     role === 'teacher'
-      ? 'c.teacher_id = $1'
+      ? teachesText('c', '$1')
       : `exists (select 1 from course_members m where m.course_id = c.id and m.student_id = $1 and m.status = 'active')`;
   return {
-    name: `courses_${role}_v3`,
+    name: `courses_${role}_v4`,
     text: `select c.id, c.title, c.description, c.code, c.teacher_id, ${isoText('c.created_at')} as created_at,
         p.full_name as teacher_name, c.join_code, c.join_enabled, c.missing_counts_as_zero
       from courses c join profiles p on p.id = c.teacher_id
@@ -137,8 +139,9 @@ export function createCourseService({
             })),
           )
           .returning();
-        const created = rows.map((row) => toCourse(row, found(teacher, 'Profile').fullName, caller.userId));
-        for (const course of created) record('course:created', course, audience.owner(caller.userId));
+        const created = rows.map((row) => toCourse(row, found(teacher, 'Profile').fullName, true));
+        for (const course of created)
+          record('course:created', course, audience.teachers(course.id, caller.userId));
         return created;
       }),
     );
@@ -162,7 +165,7 @@ export function createCourseService({
             missingCountsAsZero: r.missing_counts_as_zero,
           },
           r.teacher_name,
-          caller.userId,
+          caller.role === 'teacher',
         ),
       );
     },
@@ -176,7 +179,7 @@ export function createCourseService({
       const [row] = await selectCourses(db).where(and(eq(courses.id, id), visibleCourse(caller)));
       const { course, teacherName } = found(row, 'Course');
       return {
-        course: toCourse(course, teacherName, caller.userId),
+        course: toCourse(course, teacherName, caller.role === 'teacher'),
         assignments: await lists.ofCourse(caller, id),
       };
     },
@@ -189,7 +192,7 @@ export function createCourseService({
     async update(caller: Caller, id: string, body: UpdateCourseBody): Promise<Course> {
       return outbox.transaction(async (tx, record) => {
         const [target] = await tx.select().from(courses).where(eq(courses.id, id)).for('update');
-        const owned = await requireOwnerOf(tx, caller, target, 'edit it');
+        const owned = await requireTeacherOf(tx, caller, target, 'edit it');
         // The teacher's row, locked as on create: two tabs can't both take one code.
         const [teacher] = await tx
           .select({ fullName: profiles.fullName })
@@ -225,9 +228,9 @@ export function createCourseService({
           .where(eq(courses.id, id))
           .returning();
         const teacherName = found(teacher, 'Profile').fullName;
-        record('course:updated', toCourse(row!, teacherName, null), audience.members(id));
-        const mine = toCourse(row!, teacherName, caller.userId);
-        record('course:updated', mine, audience.owner(caller.userId));
+        record('course:updated', toCourse(row!, teacherName, false), audience.members(id));
+        const mine = toCourse(row!, teacherName, true);
+        record('course:updated', mine, audience.teachers(id, owned.teacherId));
         return mine;
       });
     },

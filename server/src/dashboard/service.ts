@@ -10,6 +10,7 @@ import {
 import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import { isoText, type Database, type Statement } from '../db/client.js';
+import { teachesText } from '../courses/teaching.js';
 
 interface DashboardRow {
   courses: number;
@@ -33,7 +34,7 @@ function dashboardStatement(role: Role): Statement {
   const visible = student
     ? `select m.course_id as id from course_members m join courses c on c.id = m.course_id
         where m.student_id = $1 and m.status = 'active' and c.deleted_at is null`
-    : `select c.id from courses c where c.teacher_id = $1 and c.deleted_at is null`;
+    : `select c.id from courses c where ${teachesText('c', '$1')} and c.deleted_at is null`;
   const stillOpen = student
     ? `and not exists (select 1 from submissions s where s.assignment_id = a.id and s.student_id = $1
         and s.submitted_at is not null)`
@@ -42,7 +43,7 @@ function dashboardStatement(role: Role): Statement {
     ? `(l.course_id is null or l.course_id in (select id from visible))`
     : `l.course_id in (select id from visible)`;
   return {
-    name: `dashboard_${role}_v3`,
+    name: `dashboard_${role}_v4`,
     text: `with visible as (${visible}),
       open_work as (
         select a.id, a.title, a.due_date as time, c.title as course_title

@@ -176,6 +176,56 @@ export const courseMembers = pgTable(
 );
 
 /**
+ * A course's co-teachers (DESIGN §20): beside its owner (`courses.teacher_id`), up to
+ * MAX_CO_TEACHERS teacher accounts who do all the owner does except delete or archive the course,
+ * remove the owner or transfer it. A removed co-teacher's row is deleted: nothing is kept for them.
+ */
+export const courseTeachers = pgTable(
+  'course_teachers',
+  {
+    courseId: uuid('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    teacherId: uuid('teacher_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    /** Who invited them (the owner); null once that account is gone. */
+    invitedBy: uuid('invited_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'course_teachers_pkey', columns: [t.courseId, t.teacherId] }),
+    // A teacher's co-taught courses (every read's "teaches this course", the course list).
+    index('course_teachers_teacher_id_idx').on(t.teacherId, t.courseId),
+  ],
+);
+
+/**
+ * An invitation to co-teach, mailed as a link with a single-use token (stored hashed, like the
+ * account e-mails' tokens). Accepting sets `accepted_at`; inviting the same address again replaces
+ * the open invitation (one open invitation per course and address).
+ */
+export const teacherInvites = pgTable(
+  'teacher_invites',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    courseId: uuid('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    /** The address invited, as typed (trimmed); matched case-insensitively. */
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    invitedBy: uuid('invited_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** When it was accepted (then the token is spent), and by whom. */
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    acceptedBy: uuid('accepted_by').references(() => profiles.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('teacher_invites_course_id_idx').on(t.courseId, t.createdAt)],
+);
+
+/**
  * A course's grade categories with weights (DESIGN §17), in the teacher's order. Weights are whole
  * percents adding up to 100 (checked by the service, as the list is written whole).
  */

@@ -1,7 +1,8 @@
 import { and, count, eq, isNotNull, sql, sum } from 'drizzle-orm';
+import { teaches } from '../courses/teaching.js';
 import { ErrorCode, type FilePurpose } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
-import { requireOwnerOf } from '../classes/visibility.js';
+import { requireTeacherOf } from '../classes/visibility.js';
 import type { Db, Tx } from '../db/client.js';
 import { assignments, courseMembers, courses, files, submissions } from '../db/schema.js';
 import { AppError, conflict, notFound } from '../http/errors.js';
@@ -43,7 +44,7 @@ async function assignmentOfTeacher(tx: Tx, caller: Caller, assignmentId: string,
     .from(assignments)
     .innerJoin(courses, eq(courses.id, assignments.courseId))
     .where(eq(assignments.id, assignmentId));
-  return requireOwnerOf(tx, caller, row, action, 'Assignment');
+  return requireTeacherOf(tx, caller, row, action, 'Assignment');
 }
 
 /**
@@ -138,6 +139,8 @@ export async function fileWithParents(db: Db | Tx, fileId: string, callerId: str
     .select({
       file: files,
       teacherId: courses.teacherId,
+      /** `callerId` teaches the course (its owner or a co-teacher, DESIGN §20). */
+      callerTeaches: sql<boolean>`${teaches(callerId)}`,
       courseGone: sql<boolean>`${courses.deletedAt} is not null`,
       assignmentGone: sql<boolean>`${assignments.deletedAt} is not null`,
       gradeRelease: assignments.gradeRelease,
@@ -181,7 +184,7 @@ export function feedbackReleased(
 export function maySee(caller: Caller, row: FileWithParents | undefined): row is FileWithParents {
   if (!row || row.file.status !== 'ready' || row.courseGone || row.assignmentGone) return false;
   const { file } = row;
-  if (row.teacherId === caller.userId)
+  if (caller.role === 'teacher' && row.callerTeaches)
     return file.purpose !== 'submission' || file.submissionId !== null || file.uploaderId === caller.userId;
   if (row.membership !== 'active') return false;
   if (file.purpose === 'assignment') return true;
@@ -191,14 +194,16 @@ export function maySee(caller: Caller, row: FileWithParents | undefined): row is
 }
 
 /**
- * May the caller remove it? Its uploader only, while its parent may change: a student's file until
- * it is handed in (and while still a member), a teacher's materials and feedback while they teach
- * the live course. An upload still pending may always be abandoned by its uploader.
+ * May the caller remove it? A student's file: its uploader, until it is handed in (and while still a
+ * member); materials and feedback: any teacher of the live course. An upload still pending may always be abandoned by its uploader.
  */
 export function mayRemove(caller: Caller, row: FileWithParents | undefined): row is FileWithParents {
-  if (!row || row.file.uploaderId !== caller.userId) return false;
-  if (row.file.status === 'pending') return true;
+  if (!row) return false;
+  const own = row.file.uploaderId === caller.userId;
+  if (row.file.status === 'pending') return own;
   if (row.courseGone || row.assignmentGone) return false;
-  if (row.file.purpose === 'submission') return row.membership === 'active' && row.file.submissionId === null;
-  return row.teacherId === caller.userId;
+  if (row.file.purpose === 'submission')
+    return own && row.membership === 'active' && row.file.submissionId === null;
+  // Materials and feedback belong to the course's teachers together (DESIGN §20): any of them may take one out.
+  return caller.role === 'teacher' && Boolean(row.callerTeaches);
 }

@@ -1,10 +1,11 @@
 import type { Readable } from 'node:stream';
 import { ZipArchive } from 'archiver';
-import { and, asc, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
+import { teaches } from '../courses/teaching.js';
 import { ErrorCode, type AssignmentFiles, type FilePurpose, type FileSummary } from '@classwave/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Caller } from '../auth/caller.js';
-import { requireOwnerOf } from '../classes/visibility.js';
+import { requireTeacherOf } from '../classes/visibility.js';
 import type { Db, Tx } from '../db/client.js';
 import { assignments, courseMembers, courses, files, profiles, submissions } from '../db/schema.js';
 import { AppError, badRequest, notFound } from '../http/errors.js';
@@ -130,7 +131,7 @@ export function createFileService({
       studentId: string | undefined,
     ): Promise<AssignmentFiles> {
       const [target] = await db
-        .select({ teacherId: courses.teacherId, membership: courseMembers.status })
+        .select({ teaches: sql<boolean>`${teaches(caller.userId)}`, membership: courseMembers.status })
         .from(assignments)
         .innerJoin(courses, eq(courses.id, assignments.courseId))
         .leftJoin(
@@ -140,9 +141,9 @@ export function createFileService({
         .where(
           and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt), isNull(courses.deletedAt)),
         );
-      const teaches = target?.teacherId === caller.userId;
-      if (!target || (!teaches && target.membership !== 'active')) throw notFound('Assignment not found.');
-      const whose = teaches ? studentId : caller.userId;
+      const teacher = caller.role === 'teacher' && target?.teaches === true;
+      if (!target || (!teacher && target.membership !== 'active')) throw notFound('Assignment not found.');
+      const whose = teacher ? studentId : caller.userId;
       const rows = await db
         .select({ id: files.id })
         .from(files)
@@ -254,7 +255,7 @@ export function createFileService({
         .from(assignments)
         .innerJoin(courses, eq(courses.id, assignments.courseId))
         .where(eq(assignments.id, assignmentId));
-      await requireOwnerOf(db, caller, assignment, 'download its submissions', 'Assignment');
+      await requireTeacherOf(db, caller, assignment, 'download its submissions', 'Assignment');
       const rows = await db
         .select({ file: files, studentName: profiles.fullName })
         .from(files)

@@ -195,7 +195,7 @@ export function createUploads(options: {
           received,
           size: row.declaredSize,
         },
-        audience.owner(course.teacherId),
+        audience.teachers(row.courseId!, course.teacherId),
       );
     });
   }

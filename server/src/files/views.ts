@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { FileSummary } from '@classwave/shared';
 import type { Tx } from '../db/client.js';
 import { courses } from '../db/schema.js';
-import { audience, memberStudentRoom, userRoom } from '../realtime/rooms.js';
+import { audience, memberStudentRoom } from '../realtime/rooms.js';
 import { feedbackReleased, fileWithParents, type FileRow } from './access.js';
 
 /** A ready file as its readers see it: id, name, stored size and sniffed type. */
@@ -15,7 +15,7 @@ export const toSummary = (row: FileRow): FileSummary => ({
 
 /**
  * Who hears `file:ready` (DESIGN §18): an assignment's materials, its course; a student's file,
- * their own tabs and the course's teacher (whose panel shows the upload; the bytes wait for the
+ * their own tabs and the course's teachers (whose panel shows the upload; the bytes wait for the
  * hand-in); feedback, the teacher, and the student only once the grade is returned (while an
  * active member: the outbox resolves that room in the transaction).
  */
@@ -26,11 +26,13 @@ export async function readyAudience(tx: Tx, file: FileRow): Promise<string[]> {
     .from(courses)
     .where(eq(courses.id, file.courseId));
   if (!course) return [];
+  const teachers = audience.teachers(file.courseId, course.teacherId);
   if (file.purpose === 'assignment') return audience.course(file.courseId, course.teacherId);
-  if (!file.studentId) return [userRoom(course.teacherId)];
-  if (file.purpose === 'submission') return audience.studentAndTeacher(file.studentId, course.teacherId);
+  if (!file.studentId) return teachers;
+  if (file.purpose === 'submission')
+    return audience.studentAndTeachers(file.studentId, file.courseId, course.teacherId);
   const parents = await fileWithParents(tx, file.id, file.studentId);
   return parents && feedbackReleased(parents, file.readyAt)
-    ? [memberStudentRoom(file.studentId, file.targetId), userRoom(course.teacherId)]
-    : [userRoom(course.teacherId)];
+    ? [memberStudentRoom(file.studentId, file.targetId), ...teachers]
+    : teachers;
 }

@@ -16,7 +16,7 @@ type AssignmentRow = typeof assignments.$inferSelect;
 export async function releaseHeld(
   tx: Tx,
   record: RecordEvent,
-  target: { assignment: Pick<AssignmentRow, 'id' | 'dueDate'>; teacherId: string },
+  target: { assignment: Pick<AssignmentRow, 'id' | 'dueDate' | 'courseId'>; teacherId: string },
   now: Date,
   submissionIds?: readonly string[],
 ): Promise<number> {
@@ -55,7 +55,7 @@ export async function releaseHeld(
     .orderBy(asc(submissions.id));
   for (const r of rows) {
     const shown = toSubmission(r.submission, r.studentName, assignment.dueDate, r.graderName);
-    record('submission:graded', shown, gradedAudience(shown, teacherId));
+    record('submission:graded', shown, gradedAudience(shown, { id: assignment.courseId, teacherId }));
   }
   return released.length;
 }

@@ -20,7 +20,7 @@ import { audience } from '../realtime/rooms.js';
 import { assignments, courseMembers, courses, excusals, profiles, submissions, users } from '../db/schema.js';
 import { AppError, notFound } from '../http/errors.js';
 import { requireStudent } from '../policies.js';
-import { requireOwnerOf } from '../classes/visibility.js';
+import { requireTeacherOf } from '../classes/visibility.js';
 import { toAssignment } from '../assignments/queries.js';
 import { categoriesOf, categoriesOfCourses } from '../categories/service.js';
 import { toCell } from './cells.js';
@@ -57,13 +57,13 @@ export function createGradingService({
       .from(assignments)
       .innerJoin(courses, eq(courses.id, assignments.courseId))
       .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)));
-    const course = await requireOwnerOf(tx, caller, row?.course, action, 'Assignment');
+    const course = await requireTeacherOf(tx, caller, row?.course, action, 'Assignment');
     return { assignment: row!.assignment, course };
   }
 
   async function gradebook(caller: Caller, courseId: string): Promise<Gradebook> {
     const [target] = await db.select().from(courses).where(eq(courses.id, courseId));
-    const course = await requireOwnerOf(db, caller, target, 'see its gradebook');
+    const course = await requireTeacherOf(db, caller, target, 'see its gradebook');
     const [students, work, excused, subs, categories] = await Promise.all([
       db
         .select({ id: profiles.id, fullName: profiles.fullName, email: users.email })
@@ -175,7 +175,7 @@ export function createGradingService({
           .innerJoin(courses, eq(courses.id, assignments.courseId))
           .where(and(eq(assignments.id, scheduled.payload.assignmentId), isNull(assignments.deletedAt)));
         // Anyone but the course's teacher learns nothing of it (404), as of the assignment itself.
-        await requireOwnerOf(tx, caller, row?.course, 'undo its returns', 'Scheduled return');
+        await requireTeacherOf(tx, caller, row?.course, 'undo its returns', 'Scheduled return');
         if (scheduled.payload.undoneAt) return;
         if (scheduled.job.doneAt)
           throw new AppError(
@@ -217,7 +217,7 @@ export function createGradingService({
           .where(and(eq(submissions.assignmentId, assignmentId), eq(submissions.studentId, body.studentId)));
         const now = clock.now();
         const cell = toCell(assignment, body.studentId, submission, body.excused, now);
-        record('gradebook:cell', cell, audience.owner(course.teacherId));
+        record('gradebook:cell', cell, audience.teachers(course.id, course.teacherId));
         const own = submission ? { ...submission } : null;
         record(
           'assignment:updated',

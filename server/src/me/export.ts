@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, or } from 'drizzle-orm';
+import { teaches } from '../courses/teaching.js';
 import type { AccountExport, Rubric, RubricScores } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import type { Db } from '../db/client.js';
@@ -48,11 +49,7 @@ export async function exportAccount(db: Db, caller: Caller, now: Date): Promise<
   const courseIds = [...new Set([...memberships, ...work.map((w) => w.assignment)].map((r) => r.courseId))];
   const courseRows =
     row.profile.role === 'teacher'
-      ? await db
-          .select()
-          .from(courses)
-          .where(eq(courses.teacherId, caller.userId))
-          .orderBy(asc(courses.createdAt))
+      ? await db.select().from(courses).where(teaches(caller.userId)).orderBy(asc(courses.createdAt))
       : courseIds.length > 0
         ? await db
             .select()

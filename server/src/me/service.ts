@@ -10,7 +10,8 @@ import { courseMembers, courses, profiles, sessions, users } from '../db/schema.
 import type { DomainEventBus } from '../events.js';
 import { AppError, badRequest, notFound, unauthorized } from '../http/errors.js';
 import type { Outbox } from '../realtime/outbox.js';
-import { courseRoom, userRoom } from '../realtime/rooms.js';
+import { audience, courseRoom, userRoom } from '../realtime/rooms.js';
+import { teaches } from '../courses/teaching.js';
 import { toUser } from '../auth/users.js';
 import { accountOf } from './account.js';
 import { recordAccountLeaving } from '../classes/service.js';
@@ -74,16 +75,16 @@ export function createAccountService(deps: {
         const profile: Profile = { id: row.id, fullName: row.fullName, role: row.role };
         const shownTo =
           row.role === 'teacher'
-            ? (await tx.select({ id: courses.id }).from(courses).where(eq(courses.teacherId, row.id))).map(
-                (course) => courseRoom(course.id),
+            ? (await tx.select({ id: courses.id }).from(courses).where(teaches(row.id))).map((course) =>
+                courseRoom(course.id),
               )
             : (
                 await tx
-                  .selectDistinct({ teacherId: courses.teacherId })
+                  .selectDistinct({ id: courses.id, teacherId: courses.teacherId })
                   .from(courseMembers)
                   .innerJoin(courses, eq(courses.id, courseMembers.courseId))
                   .where(and(eq(courseMembers.studentId, row.id), eq(courseMembers.status, 'active')))
-              ).map((course) => userRoom(course.teacherId));
+              ).flatMap((course) => audience.teachers(course.id, course.teacherId));
         record('profile:updated', profile, [userRoom(caller.userId), ...shownTo]);
         return profile;
       });

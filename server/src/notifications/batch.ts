@@ -3,6 +3,7 @@ import { inQuietHours, SUBMISSION_BATCH_MINUTES, type SubmissionWithdrawnEvent }
 import type { Tx } from '../db/client.js';
 import { assignments, courses, notifications } from '../db/schema.js';
 import type { RecordEvent } from '../events.js';
+import { teacherIdsOf } from '../courses/teaching.js';
 import { userRoom } from '../realtime/rooms.js';
 import { assignmentLink, settingsOf, storeNotifications, toNotification } from './store.js';
 
@@ -40,11 +41,22 @@ const batchLatest = sql<string | null>`(select p.full_name from submissions s
 
 async function assignmentOf(tx: Tx, assignmentId: string) {
   const [row] = await tx
-    .select({ title: assignments.title, courseId: courses.id, teacherId: courses.teacherId })
+    .select({ title: assignments.title, courseId: courses.id })
     .from(assignments)
     .innerJoin(courses, eq(courses.id, assignments.courseId))
     .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)));
   return row;
+}
+
+/** Each teacher of the assignment's course (DESIGN §20) keeps their own batches, read state and quiet hours. */
+async function forEachTeacher(
+  tx: Tx,
+  assignmentId: string,
+  work: (row: { title: string; courseId: string; teacherId: string }) => Promise<void>,
+): Promise<void> {
+  const row = await assignmentOf(tx, assignmentId);
+  if (!row) return;
+  for (const teacherId of await teacherIdsOf(tx, row.courseId)) await work({ ...row, teacherId });
 }
 
 /** Two submissions at one moment must not both start a batch: a transaction lock per teacher and assignment. */
@@ -64,8 +76,18 @@ export async function onSubmissionCreated(
   now: Date,
   submission: { assignmentId: string; submittedAt: string; student: { fullName: string } },
 ): Promise<void> {
-  const row = await assignmentOf(tx, submission.assignmentId);
-  if (!row) return;
+  await forEachTeacher(tx, submission.assignmentId, (row) =>
+    onSubmissionFor(tx, record, now, submission, row),
+  );
+}
+
+async function onSubmissionFor(
+  tx: Tx,
+  record: RecordEvent,
+  now: Date,
+  submission: { assignmentId: string; submittedAt: string; student: { fullName: string } },
+  row: { title: string; courseId: string; teacherId: string },
+): Promise<void> {
   await lockBatch(tx, row.teacherId, submission.assignmentId);
   const submittedAt = new Date(submission.submittedAt);
   const [found] = await tx
@@ -143,8 +165,15 @@ export async function onSubmissionWithdrawn(
   record: RecordEvent,
   withdrawn: SubmissionWithdrawnEvent,
 ): Promise<void> {
-  const row = await assignmentOf(tx, withdrawn.assignmentId);
-  if (!row) return;
+  await forEachTeacher(tx, withdrawn.assignmentId, (row) => onWithdrawnFor(tx, record, withdrawn, row));
+}
+
+async function onWithdrawnFor(
+  tx: Tx,
+  record: RecordEvent,
+  withdrawn: SubmissionWithdrawnEvent,
+  row: { title: string; courseId: string; teacherId: string },
+): Promise<void> {
   await lockBatch(tx, row.teacherId, withdrawn.assignmentId);
   const batches = await tx
     .select({ id: notifications.id, count: notifications.count, now: batchCount })

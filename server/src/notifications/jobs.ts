@@ -12,6 +12,7 @@ import {
   submissions,
   users,
 } from '../db/schema.js';
+import { teacherIdsOf } from '../courses/teaching.js';
 import { scheduleJob, type JobContext, type JobHandler, type JobOutcome } from '../jobs/schedule.js';
 import { memberInboxJobs } from './member-inbox.js';
 import { jobKeys } from './reminders.js';
@@ -125,24 +126,27 @@ const handlers: Record<string, JobHandler> = {
     return DONE;
   },
 
-  /** The teacher, at the due time: how many active members have not submitted. */
+  /** The course's teachers, at the due time: how many active members have not submitted. */
   async assignment_closed(job, context) {
     const found = await assignmentAndMissing(context.tx, String(job.payload.assignmentId));
     if (!found) return DONE;
     if (context.now < found.assignment.dueDate) return { runAt: found.assignment.dueDate };
     const n = found.missing.length;
-    await storeTimed(context, [
-      {
-        userId: found.course.teacherId,
-        kind: 'assignment_closed',
+    // Every teacher of the course (DESIGN §20), each with their own entry.
+    const teacherIds = await teacherIdsOf(context.tx, found.course.id);
+    await storeTimed(
+      context,
+      teacherIds.map((userId) => ({
+        userId,
+        kind: 'assignment_closed' as const,
         title: `Closed: ${n} missing — ${found.assignment.title}`,
         body: closedBody(found.course.title, found),
         link: assignmentLink(found.assignment.id),
         courseId: found.course.id,
         assignmentId: found.assignment.id,
         count: n,
-      },
-    ]);
+      })),
+    );
     return DONE;
   },
 

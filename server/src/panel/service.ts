@@ -1,4 +1,5 @@
-import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { teaches } from '../courses/teaching.js';
 import {
   minutesLate,
   PANEL_STATES,
@@ -21,7 +22,7 @@ import {
   submissions,
 } from '../db/schema.js';
 import { found } from '../policies.js';
-import { requireOwnerOf } from '../classes/visibility.js';
+import { requireTeacherOf } from '../classes/visibility.js';
 
 /** At most one `assignment:panel` per assignment in this window (per process). */
 export const PANEL_THROTTLE_MS = 1000;
@@ -47,11 +48,11 @@ export function panelState(
 /** Does the caller teach the assignment's course (may they watch its panel)? */
 export async function teachesAssignment(db: Db, caller: Caller, assignmentId: string): Promise<boolean> {
   const [row] = await db
-    .select({ teacherId: courses.teacherId })
+    .select({ teaches: sql<boolean>`${teaches(caller.userId)}` })
     .from(assignments)
     .innerJoin(courses, eq(courses.id, assignments.courseId))
     .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)));
-  return row?.teacherId === caller.userId;
+  return caller.role === 'teacher' && row?.teaches === true;
 }
 
 /**
@@ -129,7 +130,7 @@ export function createPanelService({
     if (!row) return; // deleted meanwhile
     const panel = await compute(row.assignment);
     await outbox.transaction(async (_tx, record) => {
-      record('assignment:panel', panel, audience.owner(row.course.teacherId));
+      record('assignment:panel', panel, audience.teachers(row.course.id, row.course.teacherId));
     });
   }
 
@@ -159,7 +160,7 @@ export function createPanelService({
     /** The course's teacher reads the panel. */
     async panel(caller: Caller, assignmentId: string): Promise<AssignmentPanel> {
       const row = await assignmentWithCourse(assignmentId);
-      await requireOwnerOf(db, caller, row?.course, 'see who is working on it', 'Assignment');
+      await requireTeacherOf(db, caller, row?.course, 'see who is working on it', 'Assignment');
       return compute(found(row, 'Assignment').assignment);
     },
 

@@ -4,6 +4,7 @@ import type { Db, Tx } from '../db/client.js';
 import { events } from '../db/schema.js';
 import type { AudiencedEvent, Committed, DomainEventBus, PendingEvent, RecordEvent } from '../events.js';
 import { resolveMemberRooms } from './member-rooms.js';
+import { resolveTeacherRooms } from './teacher-rooms.js';
 
 /** What a rule sees of the transaction that recorded an event. */
 export interface RuleContext {
@@ -66,6 +67,8 @@ export function createOutbox({ db, bus, clock }: { db: Db; bus: DomainEventBus; 
         const value = await work(tx, record);
         await resolveMemberRooms(tx, pending);
         if (ruleSets.length > 0 && pending.length > 0) pending.push(...(await derive(tx, pending)));
+        // After the rules, which read the audience as recorded and may record more for the teachers.
+        await resolveTeacherRooms(tx, pending);
         if (pending.length > 0) {
           const at = clock.now();
           const rows = await tx

@@ -33,23 +33,38 @@ export const MEMBER_STUDENT_PREFIX = 'if-member:';
 export const memberStudentRoom = (studentId: string, assignmentId: string) =>
   `${MEMBER_STUDENT_PREFIX}${assignmentId}:${studentId}`;
 
+/**
+ * A course's co-teachers' own rooms (DESIGN §20). Not a socket room: like `memberStudentRoom`, the
+ * outbox resolves it inside the event's transaction (teacher-rooms.ts) to `user:<id>` of each
+ * co-teacher at that moment, so the event and its replay reach exactly the teachers it was sent to,
+ * a new co-teacher hears the course from their acceptance on and a removed one from their removal off.
+ */
+export const CO_TEACHERS_PREFIX = 'co-teachers:';
+export const coTeachersRoom = (courseId: string) => `${CO_TEACHERS_PREFIX}${courseId}`;
+
 export const audience = {
-  /** course:created: the owner's tabs only (nobody else is in a new course; a restored one's members hear it in their own rooms). */
-  owner: (teacherId: string) => [userRoom(teacherId)],
-  /** course:updated / course:deleted / assignment:*: the course's active members and its teacher. */
-  course: (courseId: string, teacherId: string) => [courseRoom(courseId), userRoom(teacherId)],
+  /** The course's teachers: its owner and its co-teachers (course:created, gradebook cells, panels, counts). */
+  teachers: (courseId: string, ownerId: string) => [userRoom(ownerId), coTeachersRoom(courseId)],
+  /** course:updated / course:deleted / assignment:*: the course's active members and its teachers. */
+  course: (courseId: string, ownerId: string) => [
+    courseRoom(courseId),
+    ...audience.teachers(courseId, ownerId),
+  ],
   /**
-   * The course's active members only: the members' view of an event whose teacher's view (with
-   * counts or the join code) goes to `owner` as a separate event (DESIGN §13).
+   * The course's active members only: the members' view of an event whose teachers' view (with
+   * counts or the join code) goes to `teachers` as a separate event (DESIGN §13).
    */
   members: (courseId: string) => [courseRoom(courseId)],
   /** One student's own tabs: their own view (e.g. excused), draft:saved (DESIGN §12). */
   student: (studentId: string) => [userRoom(studentId)],
-  /** submission:*, member:*: the student and the course's teacher. */
-  studentAndTeacher: (studentId: string, teacherId: string) => [userRoom(studentId), userRoom(teacherId)],
-  /** A returned grade: the teacher, and the student only while an active member of the course. */
-  memberStudentAndTeacher: (studentId: string, assignmentId: string, teacherId: string) => [
+  /** submission:*, member:*: the student and the course's teachers. */
+  studentAndTeachers: (studentId: string, courseId: string, ownerId: string) => [
+    userRoom(studentId),
+    ...audience.teachers(courseId, ownerId),
+  ],
+  /** A returned grade: the teachers, and the student only while an active member of the course. */
+  memberStudentAndTeachers: (studentId: string, assignmentId: string, courseId: string, ownerId: string) => [
     memberStudentRoom(studentId, assignmentId),
-    userRoom(teacherId),
+    ...audience.teachers(courseId, ownerId),
   ],
 };

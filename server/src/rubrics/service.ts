@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, isNotNull, isNull, or } from 'drizzle-orm';
+import { and, count, eq, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { teaches } from '../courses/teaching.js';
 import {
   ErrorCode,
   rubricTotal,
@@ -8,7 +9,7 @@ import {
   type Rubric,
 } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
-import { memberStatus, requireOwnerOf } from '../classes/visibility.js';
+import { memberStatus, requireTeacherOf } from '../classes/visibility.js';
 import { assignmentCounts, recordAssignment } from '../assignments/service.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
@@ -45,7 +46,7 @@ export function createRubricService({ db, clock, outbox }: { db: Db; clock: Cloc
      */
     async get(caller: Caller, assignmentId: string): Promise<AssignmentRubric> {
       const [row] = await db
-        .select({ assignment: assignments, teacherId: courses.teacherId })
+        .select({ assignment: assignments, teaches: sql<boolean>`${teaches(caller.userId)}` })
         .from(assignments)
         .innerJoin(courses, eq(courses.id, assignments.courseId))
         .where(
@@ -53,7 +54,7 @@ export function createRubricService({ db, clock, outbox }: { db: Db; clock: Cloc
         );
       if (!row) throw notFound(NOT_FOUND);
       const mayRead =
-        row.teacherId === caller.userId ||
+        (caller.role === 'teacher' && row.teaches) ||
         (caller.role === 'student' &&
           (await memberStatus(db, row.assignment.courseId, caller.userId)) === 'active');
       if (!mayRead) throw notFound(NOT_FOUND);
@@ -75,7 +76,7 @@ export function createRubricService({ db, clock, outbox }: { db: Db; clock: Cloc
           .innerJoin(courses, eq(courses.id, assignments.courseId))
           .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)))
           .for('update', { of: assignments });
-        const course = await requireOwnerOf(tx, caller, row?.course, 'write its rubric', 'Assignment');
+        const course = await requireTeacherOf(tx, caller, row?.course, 'write its rubric', 'Assignment');
         const { assignment } = row!;
         const rubric = body.criteria.length ? snapshot(body) : null;
         if (rubric && rubricTotal(rubric) !== assignment.maxPoints)

@@ -41,7 +41,7 @@ export function createGradeClearing({ clock, outbox }: { clock: Clock; outbox: O
         await tx.delete(submissions).where(eq(submissions.id, row.id));
         const now = clock.now();
         const cell = toCell(assignment, studentId, undefined, false, now);
-        record('gradebook:cell', cell, audience.owner(course.teacherId));
+        record('gradebook:cell', cell, audience.teachers(course.id, course.teacherId));
         // The student's own view: back to not submitted (or missing), with no grade.
         record(
           'assignment:updated',

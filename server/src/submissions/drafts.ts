@@ -237,7 +237,7 @@ export function createDraftService({ db, clock, outbox }: { db: Db; clock: Clock
         record(
           'submission:withdrawn',
           { id: submission.id, assignmentId, courseId, studentId },
-          audience.studentAndTeacher(studentId, teacherId),
+          audience.studentAndTeachers(studentId, courseId, teacherId),
         );
         return { content: submission.content, ...draft };
       });

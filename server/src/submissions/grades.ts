@@ -8,7 +8,7 @@ import type { RecordEvent } from '../events.js';
 import { AppError, badRequest, notFound } from '../http/errors.js';
 import { found } from '../policies.js';
 import type { Outbox } from '../realtime/outbox.js';
-import { requireOwnerOf } from '../classes/visibility.js';
+import { requireTeacherOf } from '../classes/visibility.js';
 import { scoresForGrade } from '../rubrics/scores.js';
 import { gradedAudience, graders, toSubmission } from './views.js';
 
@@ -95,7 +95,7 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
       .innerJoin(graders, eq(graders.id, caller.userId))
       .where(eq(profiles.id, updated!.studentId));
     const graded = toSubmission(updated!, names?.student ?? '', assignment.dueDate, names?.grader ?? null);
-    record('submission:graded', graded, gradedAudience(graded, course.teacherId));
+    record('submission:graded', graded, gradedAudience(graded, course));
     return graded;
   }
 
@@ -111,7 +111,7 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
           .where(and(eq(submissions.id, submissionId), isNull(assignments.deletedAt)))
           .for('share', { of: assignments });
         const { assignment, course } = found(target, 'Submission');
-        await requireOwnerOf(tx, caller, course, 'grade its submissions', 'Submission');
+        await requireTeacherOf(tx, caller, course, 'grade its submissions', 'Submission');
         return writeGrade(tx, record, caller, { assignment, course }, submissionId, body);
       });
     },
@@ -188,7 +188,7 @@ export async function gradedAssignment(tx: Tx, caller: Caller, assignmentId: str
     .innerJoin(courses, eq(courses.id, assignments.courseId))
     .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)))
     .for('share', { of: assignments });
-  const course = await requireOwnerOf(tx, caller, target?.course, 'grade its students', 'Assignment');
+  const course = await requireTeacherOf(tx, caller, target?.course, 'grade its students', 'Assignment');
   return { assignment: target!.assignment, course };
 }
 

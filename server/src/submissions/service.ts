@@ -9,13 +9,14 @@ import { audience } from '../realtime/rooms.js';
 import { PG, pgCode } from '../db/errors.js';
 import { assignments, profiles, submissions } from '../db/schema.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
-import { requireOwnerOf } from '../classes/visibility.js';
+import { requireTeacherOf } from '../classes/visibility.js';
 import { toOwnSubmission } from '../assignments/queries.js';
 import { deleteDraft, lockStudentWork } from './drafts.js';
 import { createGradeClearing } from './clear-grade.js';
 import { createGradeWrites } from './grades.js';
 import { recordSubmissionEvent } from './history.js';
 import { requireOpen, submitTarget } from './rules.js';
+import { teachesText } from '../courses/teaching.js';
 import { attachFiles, filesOfSubmissions } from '../files/service.js';
 import { asReturned, toSubmission } from './views.js';
 
@@ -44,11 +45,11 @@ interface TeacherListItem {
   rubricScores: RubricScores | null;
 }
 
-/** `$1` the assignment, `$2` the caller: the course's teacher, and the submissions only for them. */
+/** `$1` the assignment, `$2` the caller: the course's owner, and the submissions only for its teachers. */
 const teacherListStatement: Statement = {
-  name: 'submissions_of_assignment_v5',
+  name: 'submissions_of_assignment_v6',
   text: `select c.id as course_id, c.teacher_id, ${isoText('a.due_date')} as due_date,
-      case when c.teacher_id = $2 then (
+      case when ${teachesText('c', '$2')} then (
         select json_agg(json_build_object('id', s.id, 'studentId', s.student_id, 'content', s.content,
             'submittedAt', ${isoText('s.submitted_at')}, 'grade', s.grade, 'feedback', s.feedback,
             'gradedAt', ${isoText('s.graded_at')}, 'version', s.version,
@@ -116,7 +117,7 @@ export function createSubmissionService({
       if (body.content.trim() === '' && !body.fileIds?.length)
         throw badRequest('body.content is blank: write an answer or attach a file to submit.');
       const target = await submitTarget(db, caller, assignmentId);
-      const { teacherId, studentName } = target;
+      const { teacherId, courseId, studentName } = target;
       const now = clock.now();
       // A keyed repeat of a submit that made it before the due time is answered in the transaction.
       if (!idempotencyKey) requireOpen(target, now);
@@ -212,7 +213,7 @@ export function createSubmissionService({
               ),
               files: handedIn.files,
             },
-            audience.studentAndTeacher(caller.userId, teacherId),
+            audience.studentAndTeachers(caller.userId, courseId, teacherId),
           );
           if (row.grade !== null) {
             const [grader] = row.gradedBy
@@ -224,7 +225,7 @@ export function createSubmissionService({
             record(
               'submission:graded',
               toSubmission(row, studentName ?? '', current.dueDate, grader?.fullName ?? null),
-              audience.owner(teacherId),
+              audience.teachers(courseId, teacherId),
             );
           }
           return { submission: handedIn, created: true };
@@ -251,7 +252,7 @@ export function createSubmissionService({
         subs: string | null;
       }>(teacherListStatement, [assignmentId, caller.userId]);
       if (row?.teacher_id !== caller.userId)
-        await requireOwnerOf(
+        await requireTeacherOf(
           db,
           caller,
           row && { id: row.course_id, teacherId: row.teacher_id },

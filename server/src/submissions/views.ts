@@ -69,17 +69,22 @@ export const toSubmission = (
 });
 
 /**
- * Who hears `submission:graded`: the teacher always; the student only when the grade as it now
+ * Who hears `submission:graded`: the course's teachers always; the student only when the grade as it now
  * stands is returned (not while held, nor when a returned grade was changed and is held again,
  * DESIGN §17), and only while an active member of the course (a removed or departed student cannot
  * open it, so neither the live event nor the "Grade returned" notification reaches them; the outbox
  * resolves the membership in the transaction). The notifications work relies on this: a student
  * learns of a released grade only by a `submission:graded` addressed to `user:<studentId>` (DESIGN §13).
  */
-export const gradedAudience = (submission: Submission, teacherId: string) =>
+export const gradedAudience = (submission: Submission, course: { id: string; teacherId: string }) =>
   submission.grade !== null && !isHeld(submission)
-    ? audience.memberStudentAndTeacher(submission.studentId, submission.assignmentId, teacherId)
-    : audience.owner(teacherId);
+    ? audience.memberStudentAndTeachers(
+        submission.studentId,
+        submission.assignmentId,
+        course.id,
+        course.teacherId,
+      )
+    : audience.teachers(course.id, course.teacherId);
 
 /**
  * The row as its student may see it: the grade, feedback and grading as last returned, none while

@@ -2,6 +2,7 @@ import { and, asc, eq, gte, isNull, sql, type SQL } from 'drizzle-orm';
 import { TODO_OVERDUE_DAYS, type Todo, type TodoItem } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import { visibleAssignment } from '../classes/visibility.js';
+import { teaches } from '../courses/teaching.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
 import { assignments, courses, excusals, submissions } from '../db/schema.js';
@@ -71,7 +72,7 @@ export function createTodoService({ db, clock }: { db: Db; clock: Clock }) {
           .from(assignments)
           .innerJoin(courses, eq(courses.id, assignments.courseId))
           .innerJoin(submissions, eq(submissions.assignmentId, assignments.id))
-          .where(and(eq(courses.teacherId, caller.userId), isNull(assignments.deletedAt), pending))
+          .where(and(teaches(caller.userId), isNull(assignments.deletedAt), pending))
           .groupBy(assignments.id, courses.id)
           .orderBy(asc(assignments.dueDate), asc(assignments.id));
       const [toGrade, toReturn] = await Promise.all([

@@ -1,5 +1,6 @@
 import type { Assignment, Course, OwnSubmission } from '@classwave/shared';
 import { bearer, createVerifiedUser, signIn, type TestApp } from './app.js';
+import { teacherInviteTokenIn } from './mail-catcher.js';
 
 export interface Actor {
   id: string;
@@ -106,4 +107,37 @@ export async function createClass(
   );
   await Promise.all(members.map((s) => joinCourse(t, s, created)));
   return { teacher, course: created, students: members };
+}
+
+/**
+ * The owner invites `teacher` to co-teach the course (DESIGN §20); the token of the mailed link.
+ * Waits for this invitation's own mail, not an earlier one to the same address (so invitations to
+ * one address must not be sent in parallel).
+ */
+export async function inviteCoTeacher(
+  t: TestApp,
+  owner: Actor,
+  course: Course,
+  email: string,
+): Promise<string> {
+  const before = t.mail.countTo(email);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/courses/${course.id}/teachers`,
+    headers: owner.headers,
+    payload: { email },
+  });
+  if (res.statusCode !== 201) throw new Error(`inviteCoTeacher: ${res.statusCode} ${res.body}`);
+  return teacherInviteTokenIn(await t.mail.nthTo(email, before + 1));
+}
+
+/** `teacher` co-teaches the owner's course: invited by e-mail, accepted from the mailed link. */
+export async function addCoTeacher(t: TestApp, owner: Actor, course: Course, teacher: Actor): Promise<void> {
+  const token = await inviteCoTeacher(t, owner, course, teacher.email);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/teacher-invites/${token}/accept`,
+    headers: teacher.headers,
+  });
+  if (res.statusCode !== 200) throw new Error(`addCoTeacher: ${res.statusCode} ${res.body}`);
 }

@@ -73,6 +73,10 @@ export interface Attempt {
   id?: string | ((real: string) => string);
   /** The same for {studentId} (the grade and roster routes' second param). */
   studentId?: string | ((real: string) => string);
+  /** The same for {userId} (a co-teacher of the course, DESIGN §20). */
+  userId?: string | ((real: string) => string);
+  /** The same for {token} (a co-teacher invitation's mailed token). */
+  token?: string | ((real: string) => string);
   /** The raw query string; the route's valid one when absent. */
   query?: string;
   /** The raw body text; the valid body as JSON when absent; none when null. */
@@ -413,8 +417,8 @@ const oddFormattedValues = (route: Route): Case[] =>
     );
 
 /** Odd values for one path param ({id} or {studentId}), the others left valid. */
-const oddParam = (param: 'id' | 'studentId', random: SeededRandom): Case[] => {
-  const named = (name: string) => (param === 'id' ? name : `${name} as studentId`);
+const oddParam = (param: 'id' | 'studentId' | 'userId', random: SeededRandom): Case[] => {
+  const named = (name: string) => (param === 'id' ? name : `${name} as ${param}`);
   const at = (value: string | ((real: string) => string)) => ({ [param]: value });
   return [
     ...ODD_IDS.map((id) => ({
@@ -448,6 +452,7 @@ const oddParam = (param: 'id' | 'studentId', random: SeededRandom): Case[] => {
 const oddPathParams = (route: Route, random: SeededRandom): Case[] => [
   ...(route.path.includes('{id}') ? oddParam('id', random) : []),
   ...(route.path.includes('{studentId}') ? oddParam('studentId', random) : []),
+  ...(route.path.includes('{userId}') ? oddParam('userId', random) : []),
 ];
 
 const oddQueries = (route: Route): Case[] => [
@@ -677,6 +682,64 @@ const conversationCases = (route: Route): Case[] => [
 ];
 // ─── end of conversations (issue 27) ───────────────────────────────────────────────────────────
 
+// ─── co-teachers (DESIGN §20) ───────────────────────────────────────────────────────────────────
+/** Addresses an owner might type: the documented format decides (refused with a 400 naming email). */
+const INVITE_EMAILS = [
+  ' spaced@school.test ',
+  'no-at-sign',
+  'two@@school.test',
+  'a@b',
+  `${'x'.repeat(250)}@school.test`,
+  'Ünïcode@school.test',
+  'teacher+tag@school.test',
+  'UPPER.CASE@SCHOOL.TEST',
+  '"quoted"@school.test',
+  'nul\u0000@school.test',
+  '<script>@school.test',
+  'teacher@school.test\r\nBcc: evil@elsewhere.test',
+  '=HYPERLINK("x")@school.test',
+];
+
+/** Tokens no invitation has, or that are not tokens at all: 400 naming the token, or 404, never a 500. */
+const INVITE_TOKENS: Array<[string, string | ((real: string) => string), 400 | 404]> = [
+  ['too short', 'abc', 400],
+  ['too long', 'a'.repeat(129), 400],
+  ['a space', 'has%20space', 400],
+  ['a NUL', 'tok%00en-that-is-long-enough', 400],
+  ['SQL', encodeURIComponent("' OR 1=1 --"), 400],
+  ['padding', (real) => `${real}%3D`, 400],
+  ['an encoded path', '..%2F..%2Fapi%2Fhealth', 400],
+  ['unknown but well formed', 'A'.repeat(43), 404],
+  ['the real one in upper case', (real) => real.toUpperCase(), 404],
+  ['the real one plus a character', (real) => `${real}x`, 404],
+];
+
+const coTeacherCases = (route: Route): Case[] => [
+  ...(route.key === 'POST /api/courses/:id/teachers'
+    ? INVITE_EMAILS.map((email) => ({
+        name: `email ${JSON.stringify(email).slice(0, 50)}`,
+        attempt: (valid: () => Json | undefined) => {
+          const body = { ...valid(), email };
+          return documentedValid(route, body)
+            ? { body: JSON.stringify(body), expect: 'accept' as const }
+            : { body: JSON.stringify(body), expect: 'reject' as const, status: 400, mentions: 'email' };
+        },
+      }))
+    : []),
+  ...(route.path.includes('{token}')
+    ? INVITE_TOKENS.map(([what, token, status]) => ({
+        name: `token: ${what}`,
+        attempt: () => ({
+          token,
+          expect: 'reject' as const,
+          status,
+          ...(status === 400 ? { mentions: 'token' } : {}),
+        }),
+      }))
+    : []),
+];
+// ─── end of co-teachers ────────────────────────────────────────────────────────────────────────
+
 /** Every category of hostile input, for one route. */
 export function categoriesFor(route: Route, random: SeededRandom): Record<string, Case[]> {
   const bodyOnly = (cases: Case[]) => (readsBody(route) ? cases : cases.slice(0, GET_SAMPLE));
@@ -706,5 +769,6 @@ export function categoriesFor(route: Route, random: SeededRandom): Record<string
     'seeded random mutations': randomMutations(route, random),
     'rubric bodies': rubricBodies(route),
     'conversation text and cursors': conversationCases(route),
+    'co-teacher e-mails and invitation tokens': coTeacherCases(route),
   };
 }

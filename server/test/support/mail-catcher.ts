@@ -101,3 +101,10 @@ export function resetLinkIn(mail: CaughtMail): string {
   if (!match || match[0].includes('/api/auth/verify')) throw new Error(`no reset link in: ${mail.text}`);
   return match[0];
 }
+
+/** The token of a co-teacher invitation link (`/teacher-invites/<token>`) in a mail. */
+export function teacherInviteTokenIn(mail: CaughtMail): string {
+  const match = /https?:\/\/\S+\/teacher-invites\/([\w-]+)/.exec(mail.text);
+  if (!match) throw new Error(`no invitation link in: ${mail.text}`);
+  return match[1]!;
+}

@@ -11,13 +11,16 @@ import {
   uniqueEmail,
 } from '../support/app.js';
 import {
+  addCoTeacher,
   createAssignment,
   createCourse,
   createStudent,
   createTeacher,
   inDays,
+  inviteCoTeacher,
   joinCourse,
   submit,
+  type Actor,
 } from '../support/factories.js';
 import {
   categoriesFor,
@@ -109,6 +112,8 @@ const REPEATABLE = new Set([
   'PATCH /api/courses/:id/stream',
   'PUT /api/courses/:id/mutes/:studentId',
   'DELETE /api/courses/:id/mutes/:studentId',
+  // Co-teachers (DESIGN §20): inviting an address again replaces its open invitation.
+  'POST /api/courses/:id/teachers',
 ]);
 
 const [teacher, student, peer, sessionUser] = await Promise.all([
@@ -127,6 +132,10 @@ interface Context {
   studentId: string;
   /** The course's join code (for {code} and the join body). */
   joinCode: string;
+  /** A co-teacher of the course (for {userId}, DESIGN §20). */
+  userId: string;
+  /** An open invitation to co-teach the course, sent to the caller (for {token}). */
+  inviteToken: string;
   /** For POST /api/auth/reset: an unused reset token (a success spends it, and the context is renewed). */
   resetToken?: string;
   /** For GET /api/calendar/:file: the fuzz student's feed (`<token>.ics`), made once. */
@@ -266,7 +275,20 @@ async function freshContext(route: Route): Promise<Context> {
     });
   const acting = ACTING[route.key] ?? (route.secured ? 'teacher' : 'public');
   let headers: Record<string, string> = {};
-  if (acting === 'teacher') headers = teacher.headers;
+  // Co-teachers (DESIGN §20): a teacher of the course's to remove; an invitation mailed to the caller.
+  let coTeacherId = random.uuid();
+  if (route.path.includes('{userId}')) {
+    const co = await createTeacher(t, 'Fuzz Co-teacher');
+    await addCoTeacher(t, teacher, course, co);
+    coTeacherId = co.id;
+  }
+  let inviteToken = 'none';
+  let invitee: Actor | undefined;
+  if (route.path.includes('{token}')) {
+    invitee = await createTeacher(t, 'Fuzz Invitee');
+    inviteToken = await inviteCoTeacher(t, teacher, course, invitee.email);
+  }
+  if (acting === 'teacher') headers = invitee?.headers ?? teacher.headers;
   if (acting === 'student') headers = student.headers;
   let ownOther: string | undefined;
   if (acting === 'own') {
@@ -287,6 +309,8 @@ async function freshContext(route: Route): Promise<Context> {
     // A grade for missing work (DESIGN §17): the fuzz student has not submitted; the peer has.
     studentId: [GRADE_STUDENT, CLEAR_GRADE].includes(route.key) ? student.id : peer.id,
     joinCode: course.joinCode!,
+    userId: coTeacherId,
+    inviteToken,
     feedFile: route.key === 'GET /api/calendar/:file' ? await studentFeedFile() : 'none.ics',
     ...(['POST /api/auth/reset', 'POST /api/auth/reset/check'].includes(route.key)
       ? { resetToken: await freshResetToken() }
@@ -321,7 +345,9 @@ function validValue(route: Route, name: string, schema: JsonSchema, ctx: Context
       Object.entries(schema.properties ?? {}).map(([key, s]) => [key, validValue(route, key, s, ctx)]),
     );
   if (schema.format === 'email')
-    return route.key.endsWith('/signup') ? uniqueEmail('fuzz') : sessionUser.email;
+    return route.key.endsWith('/signup') || route.key === 'POST /api/courses/:id/teachers'
+      ? uniqueEmail('fuzz')
+      : sessionUser.email;
   if (schema.format === 'uuid')
     return name === 'courseId' ? ctx.courseId : name === 'studentId' ? ctx.studentId : random.uuid();
   if (schema.format === 'date-time') return inDays(7);
@@ -369,6 +395,8 @@ async function send(route: Route, { name, attempt }: Case): Promise<string[]> {
   const id = typeof a.id === 'function' ? a.id(ctx.id) : (a.id ?? ctx.id);
   const studentId =
     typeof a.studentId === 'function' ? a.studentId(ctx.studentId) : (a.studentId ?? ctx.studentId);
+  const userId = typeof a.userId === 'function' ? a.userId(ctx.userId) : (a.userId ?? ctx.userId);
+  const token = typeof a.token === 'function' ? a.token(ctx.inviteToken) : (a.token ?? ctx.inviteToken);
   const query =
     a.query ??
     route.query
@@ -380,6 +408,8 @@ async function send(route: Route, { name, attempt }: Case): Promise<string[]> {
     .replace('{id}', id)
     .replace('{kind}', 'assignment')
     .replace('{studentId}', studentId)
+    .replace('{userId}', userId)
+    .replace('{token}', token)
     .replace('{code}', ctx.joinCode)
     .replace('{file}', ctx.feedFile);
   const url = `${path}${query ? `?${query}` : ''}`;

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment, Course, OwnSubmission } from '@classwave/shared';
-import { bearer, createTestApp, type TestApp } from '../support/app.js';
+import { bearer, createTestApp, uniqueEmail, type TestApp } from '../support/app.js';
 import {
+  addCoTeacher,
   createAssignment,
   createCourse,
   createStudent,
   createTeacher,
   inDays,
+  inviteCoTeacher,
   joinCourse,
   submit,
   type Actor,
@@ -21,6 +23,8 @@ import { comments, posts } from '../../src/db/schema.js';
  */
 let t: TestApp;
 let owner: Actor;
+/** Co-teaches every course of the owner's the rows act on (DESIGN §20). */
+let coTeacher: Actor;
 let otherTeacher: Actor;
 let studentA: Actor;
 let studentB: Actor;
@@ -35,6 +39,7 @@ const NAMES = {
   anonymous: 'Nobody',
   signedOut: 'Gone Student',
   owner: 'Owner Teacher',
+  coTeacher: 'Co Teacher',
   otherTeacher: 'Other Teacher',
   studentA: 'Student A',
   studentB: 'Student B',
@@ -45,15 +50,17 @@ const NAMES = {
 
 beforeAll(async () => {
   t = await createTestApp();
-  [owner, otherTeacher, studentA, studentB, nonMember, formerMember, otherMember] = await Promise.all([
-    createTeacher(t, NAMES.owner),
-    createTeacher(t, NAMES.otherTeacher),
-    createStudent(t, NAMES.studentA),
-    createStudent(t, NAMES.studentB),
-    createStudent(t, NAMES.nonMember),
-    createStudent(t, NAMES.formerMember),
-    createStudent(t, NAMES.otherMember),
-  ]);
+  [owner, coTeacher, otherTeacher, studentA, studentB, nonMember, formerMember, otherMember] =
+    await Promise.all([
+      createTeacher(t, NAMES.owner),
+      createTeacher(t, NAMES.coTeacher),
+      createTeacher(t, NAMES.otherTeacher),
+      createStudent(t, NAMES.studentA),
+      createStudent(t, NAMES.studentB),
+      createStudent(t, NAMES.nonMember),
+      createStudent(t, NAMES.formerMember),
+      createStudent(t, NAMES.otherMember),
+    ]);
   await joinCourse(t, otherMember, await createCourse(t, otherTeacher));
   const gone = await createStudent(t, 'Gone Student');
   await t.app.inject({ method: 'POST', url: '/api/auth/signout', headers: gone.headers });
@@ -85,6 +92,7 @@ type Who =
   | 'formerMember'
   | 'otherMember'
   | 'owner'
+  | 'coTeacher'
   | 'otherTeacher';
 const headersOf = (who: Who) =>
   ({
@@ -96,6 +104,7 @@ const headersOf = (who: Who) =>
     formerMember: formerMember.headers,
     otherMember: otherMember.headers,
     owner: owner.headers,
+    coTeacher: coTeacher.headers,
     otherTeacher: otherTeacher.headers,
   })[who];
 
@@ -112,6 +121,8 @@ interface Fixture {
   scores?: Record<string, string>;
   /** A file of the row's own (DESIGN §18: rows that `prepare` one). */
   fileId?: string;
+  /** A co-teacher invitation's token (DESIGN §20: rows that `prepare` one). */
+  inviteToken?: string;
 }
 
 /** The owner's course: a second assignment, student A's file on it handed in with a submit. */
@@ -188,7 +199,7 @@ async function pendingUpload(f: Fixture): Promise<Partial<Fixture>> {
   return { fileId: String(created.headers.location).split('/').pop()! };
 }
 /** Only `who` gets `status`; other signed-in callers 404 (a file's existence does not leak). */
-const only = (answers: Partial<Record<Who, number>>): Record<Who, number> => ({
+const only = (answers: Partial<Record<Who, number>>): Expected => ({
   ...everyoneSignedIn(404),
   ...answers,
 });
@@ -257,6 +268,9 @@ async function binnedCourse(f: Fixture): Promise<Partial<Fixture>> {
 }
 async function fixture(): Promise<Fixture> {
   const [own, emptyCourse] = await Promise.all([createCourse(t, owner), createCourse(t, owner)]);
+  // One after the other: each waits for the next mail to the co-teacher's address.
+  await addCoTeacher(t, owner, own, coTeacher);
+  await addCoTeacher(t, owner, emptyCourse, coTeacher);
   await Promise.all([
     ...[studentA, studentB, formerMember].map((s) => joinCourse(t, s, own)),
     ...[studentA, studentB].map((s) => joinCourse(t, s, emptyCourse)),
@@ -289,10 +303,18 @@ interface Row {
     payload?: object;
     headers?: Record<string, string>;
   };
-  expected: Record<Who, number>;
+  expected: Expected;
 }
 
-const everyoneSignedIn = (status: number): Record<Who, number> => ({
+/**
+ * The answers of a row. The co-teacher answers as the owner unless the row says otherwise
+ * (DESIGN §20: all but deleting or archiving the course, removing the owner, transferring).
+ */
+type Expected = Record<Exclude<Who, 'coTeacher'>, number> & { coTeacher?: number };
+const answersOf = (expected: Expected) =>
+  Object.entries({ coTeacher: expected.owner, ...expected }) as Array<[Who, number]>;
+
+const everyoneSignedIn = (status: number): Expected => ({
   anonymous: 401,
   signedOut: 401,
   studentA: status,
@@ -304,7 +326,7 @@ const everyoneSignedIn = (status: number): Record<Who, number> => ({
   otherTeacher: status,
 });
 /** Students in the course get `member`, students who cannot see it 404 (DESIGN §11), teachers as given. */
-const byMembership = (member: number, owner: number, otherTeacher: number): Record<Who, number> => ({
+const byMembership = (member: number, owner: number, otherTeacher: number): Expected => ({
   anonymous: 401,
   signedOut: 401,
   studentA: member,
@@ -316,18 +338,61 @@ const byMembership = (member: number, owner: number, otherTeacher: number): Reco
   otherTeacher,
 });
 /** Anyone at all, signed in or not: the same answer (a feed's token is its only secret). */
-const anyone = (status: number): Record<Who, number> => ({
+const anyone = (status: number): Expected => ({
   ...everyoneSignedIn(status),
   anonymous: status,
   signedOut: status,
 });
-const teachersOnly = (status: number): Record<Who, number> => ({
+const teachersOnly = (status: number): Expected => ({
   ...everyoneSignedIn(403),
   owner: status,
   otherTeacher: status,
 });
 
+/** An invitation to the other teacher to co-teach the fixture's course (DESIGN §20). */
+async function invitation(f: Fixture): Promise<Partial<Fixture>> {
+  return { inviteToken: await inviteCoTeacher(t, owner, f.course, otherTeacher.email) };
+}
+
 const table: Row[] = [
+  // Co-teachers (DESIGN §20): the owner invites and removes; the teachers see who teaches; only
+  // the teacher account invited accepts (the owner and co-teacher hold the wrong address: 403).
+  {
+    endpoint: 'GET /api/courses/:id/teachers',
+    request: (f) => ({ method: 'GET', url: `/api/courses/${f.course.id}/teachers` }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'POST /api/courses/:id/teachers',
+    request: (f) => ({
+      method: 'POST',
+      url: `/api/courses/${f.course.id}/teachers`,
+      payload: { email: uniqueEmail('invitee') },
+    }),
+    expected: { ...byMembership(403, 201, 404), coTeacher: 403 },
+  },
+  {
+    endpoint: 'DELETE /api/courses/:id/teachers/:userId (the co-teacher)',
+    request: (f) => ({ method: 'DELETE', url: `/api/courses/${f.course.id}/teachers/${coTeacher.id}` }),
+    expected: { ...byMembership(403, 200, 404), coTeacher: 403 },
+  },
+  {
+    endpoint: 'DELETE /api/courses/:id/teachers/:userId (the owner)',
+    request: (f) => ({ method: 'DELETE', url: `/api/courses/${f.course.id}/teachers/${owner.id}` }),
+    expected: byMembership(403, 403, 404),
+  },
+  {
+    endpoint: 'GET /api/teacher-invites/:token',
+    prepare: invitation,
+    request: (f) => ({ method: 'GET', url: `/api/teacher-invites/${f.inviteToken}` }),
+    expected: teachersOnly(200),
+  },
+  {
+    endpoint: 'POST /api/teacher-invites/:token/accept',
+    prepare: invitation,
+    request: (f) => ({ method: 'POST', url: `/api/teacher-invites/${f.inviteToken}/accept` }),
+    expected: { ...everyoneSignedIn(403), owner: 403, coTeacher: 403, otherTeacher: 200 },
+  },
   {
     endpoint: 'GET /api/me',
     request: () => ({ method: 'GET', url: '/api/me' }),
@@ -375,7 +440,8 @@ const table: Row[] = [
   {
     endpoint: 'DELETE /api/courses/:id (no assignments)',
     request: (f) => ({ method: 'DELETE', url: `/api/courses/${f.emptyCourse.id}` }),
-    expected: byMembership(403, 204, 404),
+    // Deleting is the owner's alone (DESIGN §20): the co-teacher sees the course, so 403.
+    expected: { ...byMembership(403, 204, 404), coTeacher: 403 },
   },
   {
     endpoint: 'POST /api/assignments',
@@ -423,7 +489,8 @@ const table: Row[] = [
     endpoint: 'POST /api/bin/:kind/:id/restore (a course)',
     prepare: binnedCourse,
     request: (f) => ({ method: 'POST', url: `/api/bin/course/${f.emptyCourse.id}/restore` }),
-    expected: { ...everyoneSignedIn(404), owner: 204 },
+    // A binned course is its owner's to bring back (deleting it was theirs alone).
+    expected: { ...everyoneSignedIn(404), owner: 204, coTeacher: 404 },
   },
   {
     endpoint: 'POST /api/bin/:kind/:id/restore (an unknown kind)',
@@ -967,7 +1034,7 @@ const fixtureFor = (row: Pick<Row, 'endpoint' | 'prepare'>, status: number) =>
     : fixture();
 
 describe.each(table)('$endpoint', ({ endpoint, prepare, request, expected }) => {
-  it.each(Object.entries(expected) as Array<[Who, number]>)('answers %s with %i', async (who, status) => {
+  it.each(answersOf(expected))('answers %s with %i', async (who, status) => {
     const base = await fixtureFor({ endpoint, prepare }, status);
     const f = { ...base, ...(prepare ? await prepare(base) : {}) };
     const { headers, body, ...rest } = request(f, who);
@@ -997,6 +1064,7 @@ describe('notifications reach exactly their audience', () => {
     otherMember: [],
     otherTeacher: [],
     owner: ['submissions'],
+    coTeacher: ['submissions'],
   };
   it.each(Object.entries(expectedKinds))('%s gets %j', async (who, kinds) => {
     const f = await fixture();
@@ -1330,6 +1398,7 @@ let conv: ConversationFixture;
 
 beforeAll(async () => {
   const course = await createCourse(t, owner);
+  await addCoTeacher(t, owner, course, coTeacher);
   await Promise.all([studentA, studentB, formerMember].map((s) => joinCourse(t, s, course)));
   const removed = await t.app.inject({
     method: 'DELETE',
@@ -1371,12 +1440,12 @@ interface ConversationRow {
     url: string;
     payload?: object;
   };
-  expected: Record<Who, number>;
+  expected: Expected;
 }
 
 const ownPost = () => insertPost(conv.courseId);
 /** Student A's own: only its student and the course's teacher; everyone else 404 (it does not leak). */
-const threadParties = (status: number): Record<Who, number> => ({
+const threadParties = (status: number): Expected => ({
   ...only({ studentA: status, owner: status }),
 });
 
@@ -1504,7 +1573,7 @@ const conversationTable: ConversationRow[] = [
 ];
 
 describe.each(conversationTable)('$endpoint', ({ prepare, request, expected }) => {
-  it.each(Object.entries(expected) as Array<[Who, number]>)('answers %s with %i', async (who, status) => {
+  it.each(answersOf(expected))('answers %s with %i', async (who, status) => {
     const own = prepare ? await prepare() : undefined;
     const res = await t.app.inject({ ...request(own), headers: headersOf(who) });
     expect(res.statusCode, res.body).toBe(status);

@@ -11,6 +11,7 @@ import {
   SocketRefusal,
   type Assignment,
   type Course,
+  type CourseTeachers,
   type LiveEvent,
   type MissedEvents,
   type OwnSubmission,
@@ -19,8 +20,10 @@ import { createAccessTokens } from '../../src/auth/tokens.js';
 import { chatbotConversations } from '../../src/db/schema.js';
 import { bearer, createTestApp, signIn, TEST_ORIGIN, TEST_SECRET, type TestApp } from '../support/app.js';
 import {
+  addCoTeacher,
   createAssignment,
   createCourse,
+  inviteCoTeacher,
   createStudent,
   createTeacher,
   joinCourse,
@@ -1056,6 +1059,19 @@ describe('who hears each server event', () => {
       hears: studentAAndOwner,
     },
     {
+      event: 'course:teachers',
+      when: 'the owner invites a co-teacher by e-mail (not yet accepted)',
+      act: async () => {
+        const email = `invitee.${Date.now()}@school.test`;
+        expect(await inviteCoTeacher(t, actors.owner, state.course, email)).toEqual(expect.any(String));
+        return (h) =>
+          h.name === 'course:teachers' &&
+          (h.args[0] as { data: CourseTeachers }).data.invites.some((i) => i.email === email);
+      },
+      // The course's teachers only (no co-teacher has accepted): never its members.
+      hears: onlyOwner,
+    },
+    {
       event: 'course:updated',
       when: 'the owner resets the join code',
       act: async () => {
@@ -1826,5 +1842,109 @@ describe('the socket permission table', () => {
     );
     for (const row of emitTable)
       expect(Object.keys(row.expected).sort()).toEqual([...SIGNED_IN, 'anonymous', 'signedOut'].sort());
+  });
+});
+
+// ─── co-teachers (DESIGN §20) ────────────────────────────────────────────────────────────────────
+// A course of its own: an owner, a co-teacher, a second co-teacher the owner removes, a member
+// student, and another teacher. Every event "to the teacher" reaches both teachers live and in the
+// replay; from the removal on, nothing of the course reaches the removed one.
+describe('co-teachers hear what the owner hears', () => {
+  type Party = 'owner' | 'coTeacher' | 'removed' | 'member' | 'otherTeacher';
+  const parties = {} as Record<Party, Actor>;
+  const tabs = {} as Record<Party, Recorder>;
+  let course: Course;
+  let firstId = 0;
+
+  beforeAll(async () => {
+    [parties.owner, parties.coTeacher, parties.removed, parties.member, parties.otherTeacher] =
+      await Promise.all([
+        createTeacher(t, 'Owning Teacher'),
+        createTeacher(t, 'Co Teacher'),
+        createTeacher(t, 'Removed Co Teacher'),
+        createStudent(t, 'Member Student'),
+        createTeacher(t, 'Outside Teacher'),
+      ]);
+    course = await createCourse(t, parties.owner);
+    await joinCourse(t, parties.member, course);
+    await addCoTeacher(t, parties.owner, course, parties.coTeacher);
+    await addCoTeacher(t, parties.owner, course, parties.removed);
+    firstId = (
+      await t.app.inject({ method: 'GET', url: '/api/events', headers: parties.owner.headers })
+    ).json<{ lastId: number }>().lastId;
+    for (const who of Object.keys(parties) as Party[]) tabs[who] = await join(parties[who].token);
+  });
+
+  /** Who of the parties heard a message matching `match`, once everything sent so far has arrived. */
+  async function heardBy(match: (h: Heard) => boolean, expected: Party[]): Promise<Party[]> {
+    await Promise.all(expected.map((who) => tabs[who].waitForHeard(match)));
+    await barrier(...Object.values(tabs));
+    return (Object.keys(tabs) as Party[]).filter((who) => tabs[who].heard.some(match));
+  }
+  const ofAssignment = (type: string, assignmentId: () => string) => (h: Heard) =>
+    h.name === type && dataOf(h)?.assignmentId === assignmentId();
+  const state = {} as { assignment: Assignment; assignmentId: string; submission: OwnSubmission };
+
+  it('both teachers and the member hear a new assignment', async () => {
+    const made = await createAssignment(t, parties.coTeacher, course, { maxPoints: 10 });
+    state.assignment = made;
+    state.assignmentId = made.id;
+    const match = (h: Heard) => h.name === 'assignment:created' && idOf(h) === made.id;
+    expect(await heardBy(match, ['owner', 'coTeacher', 'removed', 'member'])).toEqual([
+      'owner',
+      'coTeacher',
+      'removed',
+      'member',
+    ]);
+  });
+
+  it('the removed co-teacher is told the course is gone; the others see the new list', async () => {
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/courses/${course.id}/teachers/${parties.removed.id}`,
+      headers: parties.owner.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    const gone = (h: Heard) => h.name === 'course:deleted' && idOf(h) === course.id;
+    expect(await heardBy(gone, ['removed'])).toEqual(['removed']);
+    const list = (h: Heard) =>
+      h.name === 'course:teachers' &&
+      !(h.args[0] as { data: CourseTeachers }).data.teachers.some((x) => x.id === parties.removed.id);
+    expect(await heardBy(list, ['owner', 'coTeacher'])).toEqual(['owner', 'coTeacher']);
+  });
+
+  it('a submission reaches both teachers and its student, not the removed co-teacher', async () => {
+    state.submission = await submit(t, parties.member, state.assignment);
+    const match = ofAssignment('submission:created', () => state.assignmentId);
+    expect(await heardBy(match, ['owner', 'coTeacher', 'member'])).toEqual(['owner', 'coTeacher', 'member']);
+  });
+
+  it("the co-teacher's grade reaches the owner's tab and the student, not the removed co-teacher", async () => {
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/submissions/${state.submission.id}`,
+      headers: parties.coTeacher.headers,
+      payload: { grade: 8, baseVersion: 0 },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const graded = ofAssignment('submission:graded', () => state.assignmentId);
+    expect(await heardBy(graded, ['owner', 'coTeacher', 'member'])).toEqual(['owner', 'coTeacher', 'member']);
+  });
+
+  it('replays the same after a reconnect: the co-teacher gets the work, the removed one nothing after removal', async () => {
+    const replay = async (who: Party) => {
+      const tab = await join(parties[who].token, { auth: { token: parties[who].token, after: firstId } });
+      tab.close();
+      return tab.missed[0]!.events.map((e) => e.type);
+    };
+    const co = await replay('coTeacher');
+    expect(co).toEqual(
+      expect.arrayContaining(['assignment:created', 'submission:created', 'submission:graded']),
+    );
+    const removed = await replay('removed');
+    expect(removed).toContain('course:deleted');
+    expect(removed.filter((type) => type.startsWith('submission:'))).toEqual([]);
+    const outsider = await replay('otherTeacher');
+    expect(outsider).toEqual([]);
   });
 });

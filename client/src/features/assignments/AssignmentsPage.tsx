@@ -55,8 +55,9 @@ export function AssignmentsPage() {
   // told how to join one.
   const courses = useGetCoursesQuery();
   const ownCourses = useMemo(
-    () => (courses.data ?? []).filter((course) => course.teacherId === profile?.id),
-    [courses.data, profile?.id],
+    // A teacher's list holds the courses they teach, owned or co-taught (DESIGN §20).
+    () => (isTeacher ? (courses.data ?? []) : []),
+    [courses.data, isTeacher],
   );
   const [createSamples, { isLoading: creatingSamples }] = useCreateSampleAssignmentsMutation();
   const [confirm, confirmDialog] = useConfirm();

@@ -11,18 +11,20 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-/** A teacher with one own course (and someone else's; `more` own ones) opens Create Assignment. */
+/**
+ * A teacher with one own course (`more` courses besides, their own unless another `teacherId` says
+ * they co-teach it, DESIGN §20) opens Create Assignment.
+ */
 async function openDialog(
   extraRoutes: (me: Profile) => Record<string, Route> = () => ({}),
-  more: readonly { title: string; code: string }[] = [],
+  more: readonly { title: string; code: string; teacherId?: string }[] = [],
 ) {
   const view = renderAssignments('teacher', (me) => ({
     'GET /api/assignments': { body: [] },
     'GET /api/courses': {
       body: [
-        createCourse({ title: 'Other Teacher’s Course', code: 'OT1' }),
         createCourse({ title: 'My Biology', code: 'BIO1', teacherId: me.id }),
-        ...more.map((course) => createCourse({ ...course, teacherId: me.id })),
+        ...more.map((course) => createCourse({ teacherId: me.id, ...course })),
       ],
     },
     ...extraRoutes(me),
@@ -34,14 +36,18 @@ async function openDialog(
 }
 
 describe('CreateAssignmentModal', () => {
-  it('offers only the teacher’s own courses, after the placeholder', async () => {
-    const { dialog } = await openDialog(undefined, [{ title: 'My Chemistry', code: 'CHE1' }]);
+  it('offers every course the teacher teaches, co-taught ones too, after the placeholder', async () => {
+    const { dialog } = await openDialog(undefined, [
+      { title: 'My Chemistry', code: 'CHE1' },
+      { title: 'Shared Physics', code: 'PHY1', teacherId: 'c0000000-0000-4000-8000-0000000000f1' },
+    ]);
     const course = within(dialog).getByLabelText('Course');
     const options = within(course).getAllByRole('option');
     expect(options.map((option) => option.textContent)).toEqual([
       'Select a course',
       'My Biology (BIO1)',
       'My Chemistry (CHE1)',
+      'Shared Physics (PHY1)',
     ]);
     expect(course).toHaveValue('');
   });

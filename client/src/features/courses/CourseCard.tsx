@@ -5,6 +5,7 @@ import { toast } from 'sonner';
 import { apiErrorBody, httpStatus } from '../../api/errors';
 import { useDeleteToBin } from '../bin/useDeleteToBin';
 import { Avatar } from '../../components/Avatar';
+import { Badge } from '../../components/Badge';
 import { ButtonLink } from '../../components/ButtonLink';
 import { IconButton } from '../../components/IconButton';
 import { Skeleton } from '../../components/Skeleton';
@@ -19,8 +20,20 @@ function accentOf(id: string): number {
   return hash % ACCENTS;
 }
 
-/** One course in the grid. Its owner also gets edit and delete. */
-export function CourseCard({ course, isOwner }: { course: Course; isOwner: boolean }) {
+/**
+ * One course in the grid. Its teachers also get edit; its owner delete (DESIGN §20). A course the
+ * viewer co-teaches says so.
+ */
+export function CourseCard({
+  course,
+  isOwner,
+  teaches = isOwner,
+}: {
+  course: Course;
+  isOwner: boolean;
+  /** The viewer teaches it, owned or co-taught. */
+  teaches?: boolean;
+}) {
   const titleId = useId();
   const [deleteCourse, { isLoading: deleting }] = useDeleteCourseMutation();
   const [editing, setEditing] = useState(false);
@@ -50,16 +63,19 @@ export function CourseCard({ course, isOwner }: { course: Course; isOwner: boole
           <BookOpen />
         </span>
         <span className="course-card__code">{course.code}</span>
-        {isOwner && (
+        {teaches && !isOwner && <Badge tone="primary">Co-teaching</Badge>}
+        {teaches && (
           <div className="course-card__tools">
             <IconButton label="Edit course" icon={<Pencil />} onClick={() => setEditing(true)} />
-            <IconButton
-              label="Delete course"
-              tone="danger"
-              icon={<Trash2 />}
-              loading={deleting}
-              onClick={() => void handleDelete()}
-            />
+            {isOwner && (
+              <IconButton
+                label="Delete course"
+                tone="danger"
+                icon={<Trash2 />}
+                loading={deleting}
+                onClick={() => void handleDelete()}
+              />
+            )}
           </div>
         )}
       </div>
@@ -76,7 +92,7 @@ export function CourseCard({ course, isOwner }: { course: Course; isOwner: boole
           View Course
         </ButtonLink>
       </div>
-      {isOwner && <EditCourseModal course={editing ? course : null} onClose={() => setEditing(false)} />}
+      {teaches && <EditCourseModal course={editing ? course : null} onClose={() => setEditing(false)} />}
       {dialog}
     </article>
   );

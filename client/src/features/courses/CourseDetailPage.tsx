@@ -19,6 +19,7 @@ import { LeaveClassButton } from '../classes/LeaveClassButton';
 import { RosterSection } from '../classes/RosterSection';
 import { CourseBin } from '../bin/BinSection';
 import { EditCourseModal } from './EditCourseModal';
+import { TeachersSection } from '../coteachers/TeachersSection';
 import { CourseStream } from '../conversations/CourseStream';
 import { BackLink } from '../../components/BackLink';
 import { useGetCourseQuery } from './coursesApi';
@@ -109,9 +110,11 @@ export function CourseDetailPage() {
 
 function CourseDetailView({ detail: { course, assignments } }: { detail: CourseDetail }) {
   const profile = useAppSelector(selectProfile);
-  // Only the owner is sent the code (DESIGN §11); it also marks the page as theirs.
-  const isOwner = profile?.role === 'teacher' && course.teacherId === profile.id;
-  const joinCode = isOwner ? course.joinCode : null;
+  // A teacher sees only the courses they teach, owned or co-taught (DESIGN §20); the teachers are
+  // sent the code (DESIGN §11). Deleting the course and managing co-teachers stay the owner's.
+  const teaches = profile?.role === 'teacher';
+  const isOwner = teaches && course.teacherId === profile.id;
+  const joinCode = teaches ? course.joinCode : null;
   const [editing, setEditing] = useState(false);
   return (
     <>
@@ -121,7 +124,7 @@ function CourseDetailView({ detail: { course, assignments } }: { detail: CourseD
         <h1 className="course-detail__title">{course.title}</h1>
         <p className="course-detail__meta">Created {formatDetailDate(course.createdAt)}</p>
         {profile?.role === 'student' && <LeaveClassButton course={course} />}
-        {isOwner && (
+        {teaches && (
           <div className="course-detail__owner-actions">
             <Button variant="secondary" size="sm" icon={<Pencil />} onClick={() => setEditing(true)}>
               Edit course
@@ -132,13 +135,14 @@ function CourseDetailView({ detail: { course, assignments } }: { detail: CourseD
           </div>
         )}
       </header>
-      {isOwner && <EditCourseModal course={editing ? course : null} onClose={() => setEditing(false)} />}
+      {teaches && <EditCourseModal course={editing ? course : null} onClose={() => setEditing(false)} />}
 
       <div className="course-detail__layout">
         <div className="course-detail__main">
-          <CourseStream courseId={course.id} teaches={isOwner} />
-          {isOwner && <RosterSection courseId={course.id} />}
-          {isOwner && <CourseBin courseId={course.id} />}
+          <CourseStream courseId={course.id} teaches={teaches} />
+          {teaches && <TeachersSection courseId={course.id} isOwner={isOwner} />}
+          {teaches && <RosterSection courseId={course.id} />}
+          {teaches && <CourseBin courseId={course.id} />}
         </div>
 
         <aside className="course-detail__side" aria-label="About this course">
@@ -173,7 +177,7 @@ function CourseDetailView({ detail: { course, assignments } }: { detail: CourseD
                           <span>Due {formatListDate(assignment.dueDate)}</span>
                           <span aria-hidden="true"> · </span>
                           <span className="course-assignment__points">{assignment.maxPoints} points</span>
-                          {isOwner && (assignment.needsGrading ?? 0) > 0 && (
+                          {teaches && (assignment.needsGrading ?? 0) > 0 && (
                             <>
                               <span aria-hidden="true"> · </span>
                               <span className="course-assignment__to-grade">

@@ -50,7 +50,8 @@ describe('CoursesPage', () => {
     );
   });
 
-  it('gives a teacher Create Course, Generate Samples, and edit and delete on their own courses only', async () => {
+  // A teacher's list holds the courses they teach (DESIGN §20): a co-taught one is edited, not deleted.
+  it('gives a teacher Create Course, Generate Samples, edit on every course, delete on their own only', async () => {
     renderRoute('/courses', 'teacher', (me) => ({
       'GET /api/courses': {
         body: [createCourse({ title: 'Mine', teacherId: me.id }), createCourse({ title: 'Theirs' })],
@@ -62,7 +63,9 @@ describe('CoursesPage', () => {
     expect(within(mine).getByRole('button', { name: 'Delete course' })).toBeInTheDocument();
     const theirs = screen.getByRole('article', { name: 'Theirs' });
     expect(within(theirs).queryByRole('button', { name: 'Delete course' })).not.toBeInTheDocument();
-    expect(within(theirs).queryByRole('button', { name: 'Edit course' })).not.toBeInTheDocument();
+    expect(within(theirs).getByRole('button', { name: 'Edit course' })).toBeInTheDocument();
+    expect(within(theirs).getByText('Co-teaching')).toBeInTheDocument();
+    expect(within(mine).queryByText('Co-teaching')).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Create Course' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Generate Samples' })).toBeInTheDocument();
     expect(screen.getByText('Manage your courses and content')).toBeInTheDocument();

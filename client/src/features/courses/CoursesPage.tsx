@@ -107,7 +107,11 @@ export function CoursesPage() {
       <ul className="course-grid" aria-label="Courses">
         {visible.map((course) => (
           <li key={course.id}>
-            <CourseCard course={course} isOwner={isTeacher && course.teacherId === profile?.id} />
+            <CourseCard
+              course={course}
+              teaches={isTeacher}
+              isOwner={isTeacher && course.teacherId === profile?.id}
+            />
           </li>
         ))}
       </ul>

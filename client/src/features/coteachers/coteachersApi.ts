@@ -1,0 +1,84 @@
+import type {
+  AcceptedTeacherInvite,
+  CourseTeachers,
+  InviteTeacherBody,
+  TeacherInvitePreview,
+} from '@classwave/shared';
+import type { AppThunk } from '../../app/store';
+import { upsertCourses } from '../courses/courseCache';
+import { coursesApi } from '../courses/coursesApi';
+
+const path = (courseId: string) => `/courses/${encodeURIComponent(courseId)}/teachers`;
+const invitePath = (token: string) => `/teacher-invites/${encodeURIComponent(token)}`;
+
+const coTeacherQueries = coursesApi
+  .enhanceEndpoints({ addTagTypes: ['CourseTeachers', 'TeacherInvite'] })
+  .injectEndpoints({
+    endpoints: (build) => ({
+      /** A course's teachers (owner first) and open invitations: for its teachers (DESIGN §20). */
+      getCourseTeachers: build.query<CourseTeachers, string>({
+        query: (courseId) => path(courseId),
+        providesTags: (_result, _error, courseId) => [{ type: 'CourseTeachers', id: courseId }],
+      }),
+      /** What a mailed invitation is for, before Accept. */
+      getTeacherInvite: build.query<TeacherInvitePreview, string>({
+        query: (token) => invitePath(token),
+        providesTags: ['TeacherInvite'],
+      }),
+    }),
+  });
+
+/** Writes a course's teacher list as the server sent it (an answer or `course:teachers`). */
+export const setCourseTeachers =
+  (list: CourseTeachers): AppThunk =>
+  (dispatch) =>
+    void dispatch(coTeacherQueries.util.upsertQueryData('getCourseTeachers', list.courseId, list));
+
+/**
+ * Co-teachers (DESIGN §20): the owner invites by e-mail and removes; the invited teacher accepts
+ * from the mailed link. Answers are written into the cache that shows them; `course:teachers`
+ * does the same in the other tabs.
+ */
+export const coTeachersApi = coTeacherQueries.injectEndpoints({
+  endpoints: (build) => ({
+    inviteTeacher: build.mutation<CourseTeachers, { courseId: string } & InviteTeacherBody>({
+      query: ({ courseId, email }) => ({ url: path(courseId), method: 'POST', body: { email } }),
+      async onQueryStarted(_args, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (data) dispatch(setCourseTeachers(data));
+      },
+    }),
+    removeTeacher: build.mutation<CourseTeachers, { courseId: string; userId: string }>({
+      query: ({ courseId, userId }) => ({
+        url: `${path(courseId)}/${encodeURIComponent(userId)}`,
+        method: 'DELETE',
+      }),
+      async onQueryStarted(_args, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (data) dispatch(setCourseTeachers(data));
+      },
+    }),
+    /** Accepting puts the course in the teacher's list at once; its assignments load with it. */
+    acceptTeacherInvite: build.mutation<AcceptedTeacherInvite, string>({
+      query: (token) => ({ url: `${invitePath(token)}/accept`, method: 'POST' }),
+      async onQueryStarted(_token, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (!data) return;
+        dispatch(
+          coursesApi.util.updateQueryData('getCourses', undefined, (list) =>
+            upsertCourses(list, [data.course]),
+          ),
+        );
+        dispatch(coursesApi.util.invalidateTags([{ type: 'Assignment', id: 'LIST' }, 'Dashboard']));
+      },
+    }),
+  }),
+});
+
+export const {
+  useGetCourseTeachersQuery,
+  useGetTeacherInviteQuery,
+  useInviteTeacherMutation,
+  useRemoveTeacherMutation,
+  useAcceptTeacherInviteMutation,
+} = coTeachersApi;

@@ -1,0 +1,126 @@
+import { expect, test, type Page } from '@playwright/test';
+import {
+  classCodeOf,
+  joinClass,
+  navTo,
+  screenshots,
+  signUpAndSignIn,
+  teacherInviteLinkFor,
+  uniqueEmail,
+} from './support.js';
+
+/** A datetime-local value `days` from now, in the browser's zone. */
+const localDateTime = (days: number) => {
+  const d = new Date(Date.now() + days * 86_400_000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+};
+
+const courseCard = (page: Page, course: string) =>
+  page.getByRole('list', { name: 'Courses' }).getByRole('article').filter({ hasText: course });
+
+async function openCourse(page: Page, course: string) {
+  await page.goto('/courses');
+  await courseCard(page, course).getByRole('link', { name: 'View Course' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: course })).toBeVisible();
+}
+
+async function openGradebook(page: Page, course: string) {
+  await openCourse(page, course);
+  await page.getByRole('link', { name: 'Gradebook' }).click();
+  return page.getByRole('grid', { name: `Gradebook for ${course}` });
+}
+
+test.describe('co-teachers (DESIGN §20)', () => {
+  // Three people sign up and a class is built first.
+  test.describe.configure({ timeout: 150_000 });
+
+  test('the owner invites a co-teacher, who accepts from the mailed link and grades live beside them', async ({
+    browser,
+  }) => {
+    const page = async () => (await browser.newContext()).newPage();
+    const [owner, co, student] = [await page(), await page(), await page()];
+    const coEmail = uniqueEmail('co-teacher');
+    await signUpAndSignIn(owner, { fullName: 'Olive Owner', role: 'Teacher', email: uniqueEmail('owner') });
+    await signUpAndSignIn(co, { fullName: 'Cora Coteacher', role: 'Teacher', email: coEmail });
+    await signUpAndSignIn(student, { fullName: 'Sid Student', role: 'Student', email: uniqueEmail('sid') });
+
+    const course = 'Team Biology';
+    const code = `CT${Date.now().toString(36).slice(-5).toUpperCase()}`;
+    await owner.goto('/courses');
+    await owner.getByRole('button', { name: 'Create Course' }).first().click();
+    const create = owner.getByRole('dialog', { name: 'Create Course' });
+    await create.getByLabel('Course Title').fill(course);
+    await create.getByLabel('Course Code').fill(code);
+    await create.getByLabel('Description').fill('Taught by two teachers.');
+    await create.getByRole('button', { name: 'Create Course' }).click();
+    await expect(owner.getByText('Course created successfully!')).toBeVisible();
+    await joinClass(student, await classCodeOf(owner, course));
+
+    // The owner invites by e-mail from the course page.
+    await openCourse(owner, course);
+    const teachers = owner.getByRole('region', { name: 'Teachers' });
+    await teachers.getByLabel('Invite a co-teacher').fill(coEmail);
+    await teachers.getByRole('button', { name: 'Send invitation' }).click();
+    await expect(teachers.getByRole('listitem', { name: `Invited: ${coEmail}` })).toBeVisible();
+    // Sent: the field is cleared for the next address.
+    await expect(teachers.getByLabel('Invite a co-teacher')).toHaveValue('');
+    await screenshots(owner, 'co-teachers-invited');
+
+    // The co-teacher opens the mailed link and accepts.
+    await co.goto(await teacherInviteLinkFor(coEmail));
+    await expect(co.getByRole('heading', { level: 1, name: course })).toBeVisible();
+    await expect(co.getByText('Olive Owner')).toBeVisible();
+    await screenshots(co, 'co-teachers-invitation');
+    await co.getByRole('button', { name: 'Accept and co-teach' }).click();
+    await expect(co.getByRole('heading', { level: 1, name: course })).toBeVisible();
+    await expect(co).toHaveURL(/\/courses\/[0-9a-f-]{36}$/);
+    // The owner's open page follows, live: the invitation became a co-teacher.
+    await expect(teachers.getByRole('listitem', { name: 'Cora Coteacher' })).toContainText('Co-teacher');
+    await expect(teachers.getByRole('listitem', { name: `Invited: ${coEmail}` })).toBeHidden();
+    await screenshots(owner, 'co-teachers-list');
+
+    // The owner sets work; the student hands it in.
+    await navTo(owner, 'Assignments');
+    await owner.getByRole('button', { name: 'Create Assignment' }).click();
+    const assignment = owner.getByRole('dialog', { name: 'Create Assignment' });
+    await assignment.getByLabel('Title').fill('Cell diagram');
+    await assignment.getByLabel('Course').selectOption({ label: `${course} (${code})` });
+    await assignment.getByLabel('Due Date').fill(localDateTime(2));
+    await assignment.getByLabel('Max Points').fill('10');
+    await assignment.getByRole('button', { name: 'Create Assignment' }).click();
+    await expect(assignment).toBeHidden();
+    await navTo(student, 'Assignments');
+    await student
+      .getByRole('list', { name: 'Assignments' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Cell diagram' })
+      .getByRole('button', { name: 'Submit' })
+      .click();
+    const submit = student.getByRole('dialog', { name: 'Submit Assignment' });
+    await submit.getByLabel('Your Submission').fill('The nucleus, the membrane and the mitochondria.');
+    await submit.getByRole('button', { name: 'Submit' }).click();
+    await expect(student.getByText('Assignment submitted!')).toBeVisible();
+
+    // Both teachers open the gradebook; the co-teacher grades, the owner's tab sees it arrive.
+    const ownerGrid = await openGradebook(owner, course);
+    const coGrid = await openGradebook(co, course);
+    const cellIn = (grid: typeof ownerGrid) =>
+      grid.getByRole('gridcell', { name: /^Sid Student, Cell diagram:/ });
+    await expect(cellIn(ownerGrid)).toHaveAccessibleName('Sid Student, Cell diagram: not graded');
+    await cellIn(coGrid).focus();
+    await co.keyboard.press('Enter');
+    await coGrid.getByRole('textbox', { name: /Grade for Sid Student/ }).fill('9');
+    await co.keyboard.press('Enter');
+    await expect(coGrid.getByText('Saved')).toBeVisible();
+    await expect(cellIn(ownerGrid)).toHaveAccessibleName(/^Sid Student, Cell diagram: 9 of 10/);
+    await screenshots(owner, 'co-teachers-gradebook-owner');
+
+    // The co-teacher's course list marks the course as co-taught, with no delete.
+    await co.goto('/courses');
+    const card = courseCard(co, course);
+    await expect(card.getByText('Co-teaching')).toBeVisible();
+    await expect(card.getByRole('button', { name: 'Delete course' })).toHaveCount(0);
+    await screenshots(co, 'co-teachers-courses');
+  });
+});

@@ -18,3 +18,4 @@ export * from './chatbot.js';
 export * from './realtime.js';
 export * from './notifications.js';
 export * from './conversations.js';
+export * from './lessons.js';

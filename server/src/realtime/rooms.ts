@@ -43,6 +43,11 @@ export const audience = {
    * counts or the join code) goes to `owner` as a separate event (DESIGN §13).
    */
   members: (courseId: string) => [courseRoom(courseId)],
+  /**
+   * The course's teachers only (DESIGN §21 `lesson:tally`, a question's teachers' view): today the
+   * owner's tabs; where "the course's teachers" grows (co-teachers, §20), it grows here.
+   */
+  courseTeachers: (_courseId: string, teacherId: string) => [userRoom(teacherId)],
   /** One student's own tabs: their own view (e.g. excused), draft:saved (DESIGN §12). */
   student: (studentId: string) => [userRoom(studentId)],
   /** submission:*, member:*: the student and the course's teacher. */

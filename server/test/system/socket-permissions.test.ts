@@ -1023,6 +1023,117 @@ describe('who hears each server event', () => {
   };
   // ─── end of conversations (issue 27) ───────────────────────────────────────────────────────────
 
+  // ─── live lessons (issue 29) ───────────────────────────────────────────────────────────────────
+  // Student A in the matrix course: the class hears each change in its own view (no right answer
+  // before the close), the owner in the teachers' view; an answer's tally goes to the teachers
+  // only, the answer itself to the student's own tabs.
+  const lessonState = {} as { lessonId: string; questionId: string };
+  const lessonEvent =
+    (type: string, id: () => string, view: 'teachers' | 'members' | 'any' = 'any') =>
+    (h: Heard) => {
+      const data = dataOf(h);
+      if (h.name !== type || (data?.id ?? data?.questionId) !== id()) return false;
+      if (view === 'any') return true;
+      // The teachers' view carries the right answer (the fuzzless question below has one) or the roster.
+      const teachers =
+        data?.correct !== null && data?.correct !== undefined ? true : Array.isArray(data?.students);
+      return view === 'teachers' ? teachers : !teachers;
+    };
+  const lessonRows: LiveRow[] = [
+    {
+      event: 'lesson:started',
+      when: 'the owner starts a live lesson (the class’s view)',
+      act: async () => {
+        const res = await post(`/api/courses/${state.course.id}/lessons`, owner());
+        expect(res.statusCode).toBe(201);
+        lessonState.lessonId = res.json<{ id: string }>().id;
+        return lessonEvent('lesson:started', () => lessonState.lessonId, 'members');
+      },
+      hears: onlyStudentA,
+    },
+    {
+      event: 'lesson:started',
+      when: 'that start, in the teachers’ view (with the roster)',
+      act: async () => lessonEvent('lesson:started', () => lessonState.lessonId, 'teachers'),
+      hears: onlyOwner,
+    },
+    {
+      event: 'lesson:question',
+      when: 'the owner pushes a question (the class’s view: no right answer)',
+      act: async () => {
+        const res = await post(`/api/lessons/${lessonState.lessonId}/questions`, owner(), {
+          kind: 'multiple_choice',
+          prompt: 'Pick one',
+          options: ['A', 'B'],
+          correct: 1,
+        });
+        expect(res.statusCode).toBe(201);
+        lessonState.questionId = res.json<{ id: string }>().id;
+        return lessonEvent('lesson:question', () => lessonState.questionId, 'members');
+      },
+      hears: onlyStudentA,
+    },
+    {
+      event: 'lesson:question',
+      when: 'that question, in the teachers’ view (with its right answer)',
+      act: async () => lessonEvent('lesson:question', () => lessonState.questionId, 'teachers'),
+      hears: onlyOwner,
+    },
+    {
+      event: 'lesson:answer',
+      when: 'student A answers it (their own tabs)',
+      act: async () => {
+        const res = await t.app.inject({
+          method: 'PUT',
+          url: `/api/lessons/${lessonState.lessonId}/questions/${lessonState.questionId}/answer`,
+          headers: actors.studentA.headers,
+          payload: { answer: 0 },
+        });
+        expect(res.statusCode).toBe(200);
+        return lessonEvent('lesson:answer', () => lessonState.questionId);
+      },
+      hears: onlyStudentA,
+    },
+    {
+      event: 'lesson:tally',
+      when: 'that answer, counted for the teachers only',
+      act: async () => lessonEvent('lesson:tally', () => lessonState.questionId),
+      hears: onlyOwner,
+    },
+    {
+      event: 'lesson:closed',
+      when: 'the owner closes the question (the reveal, in the class’s view)',
+      act: async () => {
+        const res = await post(
+          `/api/lessons/${lessonState.lessonId}/questions/${lessonState.questionId}/close`,
+          owner(),
+        );
+        expect(res.statusCode).toBe(200);
+        return (h) =>
+          lessonEvent('lesson:closed', () => lessonState.questionId)(h) && dataOf(h)?.answers === null;
+      },
+      hears: onlyStudentA,
+    },
+    {
+      event: 'lesson:closed',
+      when: 'that close, in the teachers’ view (with every answer)',
+      act: async () => (h) =>
+        lessonEvent('lesson:closed', () => lessonState.questionId)(h) && Array.isArray(dataOf(h)?.answers),
+      hears: onlyOwner,
+    },
+    {
+      event: 'lesson:ended',
+      when: 'the owner ends the lesson',
+      act: async () => {
+        const res = await post(`/api/lessons/${lessonState.lessonId}/end`, owner(), {});
+        expect(res.statusCode).toBe(200);
+        return lessonEvent('lesson:ended', () => lessonState.lessonId);
+      },
+      hears: studentAAndOwner,
+    },
+  ];
+  // ─── end of live lessons (issue 29) ────────────────────────────────────────────────────────────
+
   const liveTable: LiveRow[] = [
     {
       event: 'session:ended',
@@ -1542,6 +1653,7 @@ describe('who hears each server event', () => {
       hears: onlyOwner,
     },
     ...conversationRows.member,
+    ...lessonRows,
     {
       event: 'member:removed',
       when: 'the owner removes student A',
@@ -1765,6 +1877,8 @@ describe('who hears each server event', () => {
         // The stream's events went to the course room (a private thread's went to A's own room).
         e.type.startsWith('post:') ||
         e.type === 'stream:updated' ||
+        // A live lesson's class-wide events went to the course room (its own answer to A's room, and does come back).
+        (e.type.startsWith('lesson:') && e.type !== 'lesson:answer') ||
         ((e.type === 'comment:created' || e.type === 'comment:deleted') &&
           (e.data as { postId: string | null }).postId !== null);
       expect(replayed.map((e) => e.type)).toEqual(heard.filter((e) => !courseRoomOnly(e)).map((e) => e.type));

@@ -20,6 +20,7 @@ import { RosterSection } from '../classes/RosterSection';
 import { CourseBin } from '../bin/BinSection';
 import { EditCourseModal } from './EditCourseModal';
 import { CourseStream } from '../conversations/CourseStream';
+import { CourseLessonPanel } from '../lessons/CourseLessonPanel';
 import { BackLink } from '../../components/BackLink';
 import { useGetCourseQuery } from './coursesApi';
 import { usePageTitle } from '../layout/usePageFocus';
@@ -136,6 +137,7 @@ function CourseDetailView({ detail: { course, assignments } }: { detail: CourseD
 
       <div className="course-detail__layout">
         <div className="course-detail__main">
+          <CourseLessonPanel courseId={course.id} teaches={isOwner} />
           <CourseStream courseId={course.id} teaches={isOwner} />
           {isOwner && <RosterSection courseId={course.id} />}
           {isOwner && <CourseBin courseId={course.id} />}

@@ -37,8 +37,13 @@ export function ResultsChart({
             className={right ? 'lesson-chart__row is-right' : 'lesson-chart__row'}
           >
             <span className="lesson-chart__label">
+              {right && (
+                <span className="lesson-chart__mark" aria-hidden="true">
+                  ✓{' '}
+                </span>
+              )}
               {label}
-              {right && <span className="lesson-chart__mark"> (right answer)</span>}
+              {right && <span className="sr-only"> (right answer)</span>}
             </span>
             <span className="lesson-chart__bar" aria-hidden="true">
               <span style={{ width: `${(c.count / max) * 100}%` }} />

@@ -19,3 +19,4 @@ export * from './realtime.js';
 export * from './notifications.js';
 export * from './conversations.js';
 export * from './lessons.js';
+export * from './lessonRules.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerProblem, isCorrectAnswer, questionProblem } from './lessons.js';
+import { answerProblem, isCorrectAnswer, questionProblem } from './lessonRules.js';
 
 describe('live lesson rules', () => {
   it('scores accuracy by kind: short answers without case or spaces, numbers without float noise, polls never', () => {

@@ -9,7 +9,7 @@ import { shellPreload } from './shellPreload.ts';
  * after sign-in: left out of the first chunk (date-fns alone is 7 KB of the sign-in page's 150).
  */
 const SIGNED_IN_ONLY =
-  /[\\/]node_modules[\\/]date-fns[\\/]|[\\/]shared[\\/]src[\\/](dates|zones|greeting|status|chatbot)\.ts$/;
+  /[\\/]node_modules[\\/]date-fns[\\/]|[\\/]shared[\\/]src[\\/](dates|zones|greeting|status|chatbot|lessonRules)\.ts$/;
 
 // Where `npm run dev -w server` listens; the dev server forwards API and socket traffic there.
 const apiTarget = 'http://localhost:3000';

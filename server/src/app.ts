@@ -14,6 +14,7 @@ import { courses } from './courses/module.js';
 import { dashboard } from './dashboard/module.js';
 import { files } from './files/module.js';
 import { grading } from './grading/module.js';
+import { lessons } from './lessons/module.js';
 import { builtClient, serveClient } from './http/client.js';
 import { registerPlatform } from './http/platform.js';
 import { createHttpServer } from './http/server.js';
@@ -52,6 +53,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     grading,
     categories,
     conversations,
+    lessons,
     panel,
     dashboard,
     notifications,

@@ -84,6 +84,14 @@ export const ErrorCode = {
   teacherInviteExpired: 'teacher_invite_expired',
   /** A course already has MAX_CO_TEACHERS co-teachers: 409. */
   tooManyTeachers: 'too_many_teachers',
+  /** A course already has a live lesson (DESIGN §21): 409. */
+  lessonInProgress: 'lesson_in_progress',
+  /** The lesson has ended: nothing more can be pushed, closed or answered (409). */
+  lessonEnded: 'lesson_ended',
+  /** An answer to a question that is closed (or not the open one): 409. */
+  questionClosed: 'question_closed',
+  /** End into the gradebook with no question that has a right answer: 409. */
+  nothingToGrade: 'nothing_to_grade',
   internal: 'internal_error',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

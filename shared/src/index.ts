@@ -19,3 +19,5 @@ export * from './realtime.js';
 export * from './notifications.js';
 export * from './conversations.js';
 export * from './coteachers.js';
+export * from './lessons.js';
+export * from './lessonRules.js';

@@ -16,6 +16,13 @@ import type {
   TypingEvent,
   TypingTarget,
 } from './conversations.js';
+import type {
+  LessonAnswerEvent,
+  LessonEndedEvent,
+  LessonTallyEvent,
+  Lesson,
+  LessonQuestion,
+} from './lessons.js';
 
 /** Every live event: `data` is what the matching REST read returns for that item (DESIGN §8). */
 export interface LiveEvent<T extends LiveEventType = LiveEventType> {
@@ -79,6 +86,18 @@ export interface LiveEventData {
   'thread:comment': Comment;
   /** Comments turned off or on for a whole course. */
   'stream:updated': StreamUpdatedEvent;
+  /**
+   * Live lessons (DESIGN §21): each to the course's members in their view and to its teachers in
+   * theirs (a question's right answer and the students' answers only in the teachers' view until it closes).
+   */
+  'lesson:started': Lesson;
+  'lesson:question': LessonQuestion;
+  'lesson:closed': LessonQuestion;
+  'lesson:ended': LessonEndedEvent;
+  /** An answer came in: to the course's teachers only. */
+  'lesson:tally': LessonTallyEvent;
+  /** A student's own answer: to their own tabs only. */
+  'lesson:answer': LessonAnswerEvent;
 }
 export type LiveEventType = keyof LiveEventData;
 
@@ -124,6 +143,12 @@ export const LIVE_EVENT_TYPES = [
   'comment:deleted',
   'thread:comment',
   'stream:updated',
+  'lesson:started',
+  'lesson:question',
+  'lesson:closed',
+  'lesson:ended',
+  'lesson:tally',
+  'lesson:answer',
 ] as const satisfies readonly LiveEventType[];
 true satisfies Covers<LiveEventType, typeof LIVE_EVENT_TYPES>;
 
@@ -168,6 +193,12 @@ export interface ServerToClientEvents {
   'comment:deleted': (event: LiveEvent<'comment:deleted'>) => void;
   'thread:comment': (event: LiveEvent<'thread:comment'>) => void;
   'stream:updated': (event: LiveEvent<'stream:updated'>) => void;
+  'lesson:started': (event: LiveEvent<'lesson:started'>) => void;
+  'lesson:question': (event: LiveEvent<'lesson:question'>) => void;
+  'lesson:closed': (event: LiveEvent<'lesson:closed'>) => void;
+  'lesson:ended': (event: LiveEvent<'lesson:ended'>) => void;
+  'lesson:tally': (event: LiveEvent<'lesson:tally'>) => void;
+  'lesson:answer': (event: LiveEvent<'lesson:answer'>) => void;
   /** Someone is typing a comment on a post or in a thread the tab may read (not stored, never replayed). */
   typing: (event: TypingEvent) => void;
   /** This tab's session signed out or was revoked; the socket is closed right after. */

@@ -74,6 +74,14 @@ const CalendarPage = lazyPage(
   () => import('../features/calendar/CalendarPage'),
   (m) => m.CalendarPage,
 );
+const LessonPage = lazyPage(
+  () => import('../features/lessons/LessonPage'),
+  (m) => m.LessonPage,
+);
+const PresentPage = lazyPage(
+  () => import('../features/lessons/PresentPage'),
+  (m) => m.PresentPage,
+);
 const SettingsPage = lazyPage(
   () => import('../features/settings/SettingsPage'),
   (m) => m.SettingsPage,
@@ -118,6 +126,8 @@ export const preloadAllPages = () =>
       CalendarPage,
       JoinPage,
       TeacherInvitePage,
+      LessonPage,
+      PresentPage,
     ].map((page) => page.preload()),
   );
 
@@ -160,6 +170,8 @@ export function AppRoutes() {
         {/* Open signed in or out: a reset link works whichever tab it lands in. */}
         <Route path="/reset-password" element={<ResetPasswordPage />} />
         <Route element={<RequireAuth />}>
+          {/* The classroom projector: the whole screen, no frame around it. */}
+          <Route path="/courses/:courseId/lesson/present" element={<PresentPage />} />
           <Route element={<AppLayout />}>
             <Route element={<PageOutlet />}>
               <Route index element={<Navigate to="/dashboard" replace />} />
@@ -167,6 +179,7 @@ export function AppRoutes() {
               <Route path="/courses" element={<CoursesPage />} />
               <Route path="/courses/:courseId" element={<CourseDetailPage />} />
               <Route path="/courses/:courseId/gradebook" element={<GradebookPage />} />
+              <Route path="/courses/:courseId/lesson" element={<LessonPage />} />
               <Route path="/assignments" element={<AssignmentsPage />} />
               <Route path="/assignments/:assignmentId/grading" element={<GradingPage />} />
               <Route path="/grades" element={<GradesPage />} />

@@ -12,6 +12,7 @@ import { dashboardLive } from '../features/dashboard/live';
 import { draftsLive } from '../features/drafts/live';
 import { filesLive } from '../features/files/live';
 import { gradingLive } from '../features/grading/live';
+import { lessonsLive } from '../features/lessons/live';
 import { notificationsLive } from '../features/notifications/live';
 import { rubricsLive } from '../features/rubrics/live';
 import { submissionsLive } from '../features/submissions/live';
@@ -38,6 +39,7 @@ const FEATURES: readonly LiveFeature[] = [
   rubricsLive,
   filesLive,
   conversationsLive,
+  lessonsLive,
   authLive,
   binLive,
   dashboardLive,

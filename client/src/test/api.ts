@@ -35,6 +35,8 @@ const CHROME_ROUTES: Record<string, Reply> = {
   'GET /api/me/notification-settings': { body: DEFAULT_SETTINGS },
   // A teacher's Courses page shows their bin under the list (DESIGN §17).
   'GET /api/bin': { body: { items: [] } },
+  // A student's frame waits for live lessons' questions (DESIGN §21): none running.
+  'GET /api/lessons/live': { body: [] },
 };
 
 /** A course's stream with no posts, as a course page reads it first. */
@@ -62,6 +64,8 @@ function noRubric(key: string): Reply | undefined {
   // A teacher's course page lists the course's teachers (DESIGN §20): nobody yet, unless routed.
   const teachers = /^GET \/api\/courses\/([^/]+)\/teachers$/.exec(key);
   if (teachers) return { body: { courseId: teachers[1], teachers: [], invites: [], maxCoTeachers: 20 } };
+  // A course page shows its live lesson (DESIGN §21): none running.
+  if (/^GET \/api\/courses\/[^/]+\/lessons\/current$/.test(key)) return { body: { lesson: null } };
   return undefined;
 }
 

@@ -737,3 +737,88 @@ export const streamMutes = pgTable(
     index('stream_mutes_student_idx').on(t.studentId),
   ],
 );
+
+/**
+ * Live lessons (DESIGN §21): one live lesson per course at a time (ended_at null), made by its
+ * teacher; at its end it may become a graded assignment (assignment_id).
+ */
+export const lessons = pgTable(
+  'lessons',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    courseId: uuid('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    startedBy: uuid('started_by').references(() => profiles.id, { onDelete: 'set null' }),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    assignmentId: uuid('assignment_id').references(() => assignments.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    // One live lesson per course: a second start meets this index (409 lesson_in_progress).
+    uniqueIndex('lessons_live_course_key')
+      .on(t.courseId)
+      .where(sql`${t.endedAt} is null`),
+    index('lessons_course_started_idx').on(t.courseId, t.startedAt),
+    index('lessons_assignment_idx').on(t.assignmentId),
+  ],
+);
+
+/**
+ * A lesson's questions in the order pushed. One is open at a time (closed_at null); `correct` is
+ * the right answer (null for a poll), shown to students only once the question is closed.
+ */
+export const lessonQuestions = pgTable(
+  'lesson_questions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    lessonId: uuid('lesson_id')
+      .notNull()
+      .references(() => lessons.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    kind: text('kind', {
+      enum: ['multiple_choice', 'true_false', 'number', 'short_answer', 'poll'],
+    }).notNull(),
+    prompt: text('prompt').notNull(),
+    options: jsonb('options').$type<string[]>().notNull(),
+    correct: jsonb('correct').$type<number | boolean | string>(),
+    anonymous: boolean('anonymous').notNull().default(false),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('lesson_questions_position_key').on(t.lessonId, t.position),
+    // One open question per lesson.
+    uniqueIndex('lesson_questions_open_key')
+      .on(t.lessonId)
+      .where(sql`${t.closedAt} is null`),
+    check(
+      'lesson_questions_kind_check',
+      sql`${t.kind} in ('multiple_choice', 'true_false', 'number', 'short_answer', 'poll')`,
+    ),
+    check('lesson_questions_anonymous_check', sql`not ${t.anonymous} or ${t.kind} = 'poll'`),
+  ],
+);
+
+/**
+ * One answer per student and question, the last before closing (an upsert). Kept with the student
+ * even on an anonymous poll, so each student has one answer and sees it in every tab; the API never
+ * shows anyone else who gave it.
+ */
+export const lessonAnswers = pgTable(
+  'lesson_answers',
+  {
+    questionId: uuid('question_id')
+      .notNull()
+      .references(() => lessonQuestions.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    answer: jsonb('answer').$type<number | boolean | string>().notNull(),
+    answeredAt: timestamp('answered_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'lesson_answers_pkey', columns: [t.questionId, t.studentId] }),
+    index('lesson_answers_student_idx').on(t.studentId),
+  ],
+);

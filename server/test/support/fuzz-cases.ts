@@ -739,6 +739,87 @@ const coTeacherCases = (route: Route): Case[] => [
     : []),
 ];
 // ─── end of co-teachers ────────────────────────────────────────────────────────────────────────
+// ─── live lessons (issue 29) ──────────────────────────────────────────────────────────────────────
+/** A body that fits the schema but not the question's kind: a 400 naming the field at fault. */
+const kindMismatch = (name: string, body: Json, mentions: string): Case => ({
+  name,
+  attempt: () => ({ body: JSON.stringify(body), expect: 'reject', status: 400, mentions }),
+});
+
+/**
+ * Questions and answers (DESIGN §21): each kind's own rules beyond the schema — choices for
+ * multiple choice and polls only, a right answer that fits the kind, none for a poll, anonymous
+ * only for a poll —, and answers to the fuzz question (two choices) of every wrong shape.
+ */
+const lessonCases = (route: Route): Case[] => {
+  if (route.key === 'POST /api/lessons/:id/questions')
+    return [
+      kindMismatch(
+        'choices without options',
+        { kind: 'multiple_choice', prompt: 'Q', correct: 0 },
+        'options',
+      ),
+      kindMismatch('one choice', { kind: 'poll', prompt: 'Q', options: ['only'] }, 'options'),
+      kindMismatch(
+        'a right answer beyond the choices',
+        { kind: 'multiple_choice', prompt: 'Q', options: ['a', 'b'], correct: 2 },
+        'correct',
+      ),
+      kindMismatch(
+        'a fractional choice',
+        { kind: 'multiple_choice', prompt: 'Q', options: ['a', 'b'], correct: 0.5 },
+        'correct',
+      ),
+      kindMismatch(
+        'a poll with a right answer',
+        { kind: 'poll', prompt: 'Q', options: ['a', 'b'], correct: 0 },
+        'correct',
+      ),
+      kindMismatch('true/false answered 1', { kind: 'true_false', prompt: 'Q', correct: 1 }, 'correct'),
+      kindMismatch(
+        'true/false with choices',
+        { kind: 'true_false', prompt: 'Q', options: ['a', 'b'], correct: true },
+        'options',
+      ),
+      kindMismatch('a number answered in words', { kind: 'number', prompt: 'Q', correct: 'ten' }, 'correct'),
+      kindMismatch('a short answer with none', { kind: 'short_answer', prompt: 'Q' }, 'correct'),
+      kindMismatch('a blank short answer', { kind: 'short_answer', prompt: 'Q', correct: '   ' }, 'correct'),
+      kindMismatch(
+        'an anonymous number question',
+        { kind: 'number', prompt: 'Q', correct: 1, anonymous: true },
+        'anonymous',
+      ),
+      kindMismatch(
+        '11 choices',
+        { kind: 'poll', prompt: 'Q', options: Array.from({ length: 11 }, (_, i) => `c${i}`) },
+        'options',
+      ),
+      {
+        name: 'a right answer of 1e400 (Infinity once parsed)',
+        attempt: () => ({
+          body: '{"kind":"number","prompt":"Q","correct":1e400}',
+          expect: 'reject',
+          status: 400,
+          mentions: 'correct',
+        }),
+      },
+    ];
+  if (route.key === 'PUT /api/lessons/:id/questions/:qid/answer')
+    return [
+      ...[2, -1, 0.5, 1e300, true, 'A', '0', ''].map((answer) =>
+        kindMismatch(`the answer ${JSON.stringify(answer)} to a two-choice question`, { answer }, 'answer'),
+      ),
+      ...[null, {}, [], [0], { $gt: 0 }].map((answer) =>
+        kindMismatch(`the answer ${JSON.stringify(answer)}`, { answer }, 'answer'),
+      ),
+      {
+        name: 'the answer 1e400 (Infinity once parsed)',
+        attempt: () => ({ body: '{"answer":1e400}', expect: 'reject', status: 400, mentions: 'answer' }),
+      },
+    ];
+  return [];
+};
+// ─── end of live lessons (issue 29) ──────────────────────────────────────────────────────────────
 
 /** Every category of hostile input, for one route. */
 export function categoriesFor(route: Route, random: SeededRandom): Record<string, Case[]> {
@@ -770,5 +851,6 @@ export function categoriesFor(route: Route, random: SeededRandom): Record<string
     'rubric bodies': rubricBodies(route),
     'conversation text and cursors': conversationCases(route),
     'co-teacher e-mails and invitation tokens': coTeacherCases(route),
+    'lesson questions and answers': lessonCases(route),
   };
 }

@@ -74,6 +74,8 @@ const ACTING: Record<string, 'student' | 'session' | 'own'> = {
   'GET /api/join/:code': 'student',
   'POST /api/courses/:id/leave': 'student',
   'GET /api/grades': 'student',
+  // Answering a live lesson's question is a member student's (DESIGN §21).
+  'PUT /api/lessons/:id/questions/:qid/answer': 'student',
   'POST /api/auth/refresh': 'session',
   'POST /api/auth/signout': 'session',
   // The account routes act on the caller: a throwaway student of the context's own (deleted, renamed).
@@ -114,6 +116,10 @@ const REPEATABLE = new Set([
   'DELETE /api/courses/:id/mutes/:studentId',
   // Co-teachers (DESIGN §20): inviting an address again replaces its open invitation.
   'POST /api/courses/:id/teachers',
+  // Live lessons (issue 29): the next question (closing the open one), a close again, an answer changed.
+  'POST /api/lessons/:id/questions',
+  'POST /api/lessons/:id/questions/:qid/close',
+  'PUT /api/lessons/:id/questions/:qid/answer',
 ]);
 
 const [teacher, student, peer, sessionUser] = await Promise.all([
@@ -140,6 +146,8 @@ interface Context {
   resetToken?: string;
   /** For GET /api/calendar/:file: the fuzz student's feed (`<token>.ics`), made once. */
   feedFile: string;
+  /** For the live lessons' {qid}: the open question of the context's lesson. */
+  qid: string;
 }
 
 let feedFile: string | undefined;
@@ -202,6 +210,23 @@ async function postAndComment(courseId: string): Promise<{ posts: string; commen
   return { posts: postId, comments: comment.json<{ id: string }>().id };
 }
 
+/** A live lesson of the course with an open multiple-choice question whose right answer is the first choice. */
+async function liveLesson(courseId: string): Promise<{ lessons: string; qid: string }> {
+  const started = await t.app.inject({
+    method: 'POST',
+    url: `/api/courses/${courseId}/lessons`,
+    headers: teacher.headers,
+  });
+  const lessonId = started.json<{ id: string }>().id;
+  const pushed = await t.app.inject({
+    method: 'POST',
+    url: `/api/lessons/${lessonId}/questions`,
+    headers: teacher.headers,
+    payload: { kind: 'multiple_choice', prompt: 'Fuzz question', options: ['A', 'B'], correct: 0 },
+  });
+  return { lessons: lessonId, qid: pushed.json<{ id: string }>().id };
+}
+
 const GRADE_STUDENT = 'PUT /api/assignments/:id/grades/:studentId';
 const SIGN_OUT_SESSION = 'DELETE /api/me/sessions/:id';
 
@@ -260,6 +285,8 @@ async function freshContext(route: Route): Promise<Context> {
     ...(route.path.startsWith('/api/posts/') || route.path.startsWith('/api/comments/')
       ? await postAndComment(course.id)
       : {}),
+    // A live lesson of the course with an open question (issue 29), for the routes under /api/lessons/{id}.
+    ...(route.path.startsWith('/api/lessons/{id}') ? await liveLesson(course.id) : {}),
     // Undo needs a Return waiting out its window: the peer's grade held, then returned with undo.
     ...(route.key === 'DELETE /api/returns/:id'
       ? { returns: await scheduledReturn(assignment.id, submission.id) }
@@ -304,6 +331,7 @@ async function freshContext(route: Route): Promise<Context> {
   }
   return {
     headers,
+    qid: ids.qid ?? random.uuid(),
     id: ownOther ?? (binned ? assignment.id : ((resource && ids[resource]) ?? random.uuid())),
     courseId: course.id,
     // A grade for missing work (DESIGN §17): the fuzz student has not submitted; the peer has.
@@ -329,6 +357,11 @@ function validValue(route: Route, name: string, schema: JsonSchema, ctx: Context
   if (name === 'rubric') return null;
   // A post goes out now (issue 27): a publishAt later would make the fuzz post a scheduled one.
   if (name === 'publishAt') return null;
+  // A live lesson's question (issue 29): a multiple-choice one of two choices, the first right; answers pick it.
+  if (name === 'kind' && route.key === 'POST /api/lessons/:id/questions') return 'multiple_choice';
+  if (name === 'options') return ['Valid A', 'Valid B'];
+  if (name === 'correct' || name === 'answer') return 0;
+  if (name === 'anonymous') return false;
   if (schema.enum) return schema.enum[0];
   if (schema.anyOf) return validValue(route, name, schema.anyOf[0]!, ctx);
   if (schema.type === 'integer' || schema.type === 'number')
@@ -411,7 +444,8 @@ async function send(route: Route, { name, attempt }: Case): Promise<string[]> {
     .replace('{userId}', userId)
     .replace('{token}', token)
     .replace('{code}', ctx.joinCode)
-    .replace('{file}', ctx.feedFile);
+    .replace('{file}', ctx.feedFile)
+    .replace('{qid}', ctx.qid);
   const url = `${path}${query ? `?${query}` : ''}`;
   const text =
     a.body === undefined ? (route.body ? JSON.stringify(valid()) : undefined) : (a.body ?? undefined);

@@ -15,7 +15,8 @@ import {
   type Actor,
 } from '../support/factories.js';
 import { TUS, createUpload, tusMetadata, uploadFile } from '../support/uploads.js';
-import { comments, posts } from '../../src/db/schema.js';
+import { comments, courseMembers, posts } from '../../src/db/schema.js';
+import { pushQuestion, startLesson } from '../support/lessons.js';
 
 /**
  * Who may do what (spec §6, DESIGN §6): every teaching endpoint × every kind of caller → the
@@ -1376,7 +1377,7 @@ describe('the permission table', () => {
     );
     const covered = new Set([
       ...PUBLIC_ROUTES,
-      ...[...table, ...conversationTable].map((row) => row.endpoint.replace(/ \(.*\)$/, '')),
+      ...[...table, ...conversationTable, ...lessonTable].map((row) => row.endpoint.replace(/ \(.*\)$/, '')),
     ]);
     expect(served.filter((route) => !covered.has(route))).toEqual([]);
     expect(served.length).toBeGreaterThan(15);
@@ -1581,3 +1582,120 @@ describe.each(conversationTable)('$endpoint', ({ prepare, request, expected }) =
   });
 });
 // ─── end of conversations (issue 27) ────────────────────────────────────────────────────────────
+
+// ─── live lessons (issue 29, DESIGN §21) ────────────────────────────────────────────────────────
+// A course of the owner's with students A and B active members and the former member removed, as
+// for conversations. Reads and answers share one live lesson with an open question; rows that
+// start, push, close or end act on a course and lesson of their own (members written straight to
+// the database: cheap).
+
+interface LessonFixture {
+  courseId: string;
+  lessonId: string;
+  questionId: string;
+}
+let live: LessonFixture;
+
+/** A course of the owner's with the co-teacher: A and B active, the former member removed. */
+async function lessonCourse(): Promise<Course> {
+  const course = await createCourse(t, owner);
+  await addCoTeacher(t, owner, course, coTeacher);
+  await t.app.core.db.insert(courseMembers).values([
+    { courseId: course.id, studentId: studentA.id, status: 'active' },
+    { courseId: course.id, studentId: studentB.id, status: 'active' },
+    { courseId: course.id, studentId: formerMember.id, status: 'removed', endedAt: new Date() },
+  ]);
+  return course;
+}
+/** A live lesson of a course of its own, with an open question. */
+async function ownLesson(): Promise<LessonFixture> {
+  const course = await lessonCourse();
+  const lesson = await startLesson(t, owner, course.id);
+  const question = await pushQuestion(t, owner, lesson.id);
+  return { courseId: course.id, lessonId: lesson.id, questionId: question.id };
+}
+
+beforeAll(async () => {
+  live = await ownLesson();
+});
+
+interface LessonRow {
+  endpoint: string;
+  /** Data of the row's own (a course to start a lesson in, a lesson to change); the shared one otherwise. */
+  prepare?: () => Promise<LessonFixture>;
+  request: (own: LessonFixture) => { method: 'GET' | 'POST' | 'PUT'; url: string; payload?: object };
+  expected: Expected;
+}
+
+const lessonTable: LessonRow[] = [
+  {
+    endpoint: 'POST /api/courses/:id/lessons',
+    prepare: async () => ({ ...live, courseId: (await lessonCourse()).id }),
+    request: (own) => ({ method: 'POST', url: `/api/courses/${own.courseId}/lessons` }),
+    expected: byMembership(403, 201, 404),
+  },
+  {
+    endpoint: 'GET /api/courses/:id/lessons/current',
+    request: (own) => ({ method: 'GET', url: `/api/courses/${own.courseId}/lessons/current` }),
+    expected: byMembership(200, 200, 404),
+  },
+  {
+    endpoint: 'GET /api/lessons/live',
+    request: () => ({ method: 'GET', url: '/api/lessons/live' }),
+    expected: everyoneSignedIn(200),
+  },
+  {
+    endpoint: 'GET /api/lessons/:id',
+    request: (own) => ({ method: 'GET', url: `/api/lessons/${own.lessonId}` }),
+    expected: byMembership(200, 200, 404),
+  },
+  {
+    endpoint: 'POST /api/lessons/:id/questions',
+    prepare: ownLesson,
+    request: (own) => ({
+      method: 'POST',
+      url: `/api/lessons/${own.lessonId}/questions`,
+      payload: { kind: 'true_false', prompt: 'The sky is blue', correct: true },
+    }),
+    expected: byMembership(403, 201, 404),
+  },
+  {
+    endpoint: 'POST /api/lessons/:id/questions/:qid/close',
+    prepare: ownLesson,
+    request: (own) => ({
+      method: 'POST',
+      url: `/api/lessons/${own.lessonId}/questions/${own.questionId}/close`,
+    }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'POST /api/lessons/:id/end',
+    prepare: ownLesson,
+    request: (own) => ({
+      method: 'POST',
+      url: `/api/lessons/${own.lessonId}/end`,
+      payload: { gradebook: true },
+    }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'PUT /api/lessons/:id/questions/:qid/answer',
+    request: (own) => ({
+      method: 'PUT',
+      url: `/api/lessons/${own.lessonId}/questions/${own.questionId}/answer`,
+      payload: { answer: 1 },
+    }),
+    // A teacher does not answer (403); the removed member knows the lesson is there: told why (403 not_a_member).
+    expected: { ...byMembership(200, 403, 404), formerMember: 403 },
+  },
+];
+
+describe.each(lessonTable)('$endpoint', ({ prepare, request, expected }) => {
+  it.each(answersOf(expected))('answers %s with %i', async (who, status) => {
+    const own = prepare ? await prepare() : live;
+    const res = await t.app.inject({ ...request(own), headers: headersOf(who) });
+    expect(res.statusCode, res.body).toBe(status);
+    if (status >= 400) expect(res.json()).toMatchObject({ statusCode: status, code: expect.any(String) });
+  });
+});
+// ─── end of live lessons (issue 29) ─────────────────────────────────────────────────────────────

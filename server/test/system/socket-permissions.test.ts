@@ -1026,6 +1026,117 @@ describe('who hears each server event', () => {
   };
   // ─── end of conversations (issue 27) ───────────────────────────────────────────────────────────
 
+  // ─── live lessons (issue 29) ───────────────────────────────────────────────────────────────────
+  // Student A in the matrix course: the class hears each change in its own view (no right answer
+  // before the close), the owner in the teachers' view; an answer's tally goes to the teachers
+  // only, the answer itself to the student's own tabs.
+  const lessonState = {} as { lessonId: string; questionId: string };
+  const lessonEvent =
+    (type: string, id: () => string, view: 'teachers' | 'members' | 'any' = 'any') =>
+    (h: Heard) => {
+      const data = dataOf(h);
+      if (h.name !== type || (data?.id ?? data?.questionId) !== id()) return false;
+      if (view === 'any') return true;
+      // The teachers' view carries the right answer (the fuzzless question below has one) or the roster.
+      const teachers =
+        data?.correct !== null && data?.correct !== undefined ? true : Array.isArray(data?.students);
+      return view === 'teachers' ? teachers : !teachers;
+    };
+  const lessonRows: LiveRow[] = [
+    {
+      event: 'lesson:started',
+      when: 'the owner starts a live lesson (the class’s view)',
+      act: async () => {
+        const res = await post(`/api/courses/${state.course.id}/lessons`, owner());
+        expect(res.statusCode).toBe(201);
+        lessonState.lessonId = res.json<{ id: string }>().id;
+        return lessonEvent('lesson:started', () => lessonState.lessonId, 'members');
+      },
+      hears: onlyStudentA,
+    },
+    {
+      event: 'lesson:started',
+      when: 'that start, in the teachers’ view (with the roster)',
+      act: async () => lessonEvent('lesson:started', () => lessonState.lessonId, 'teachers'),
+      hears: onlyOwner,
+    },
+    {
+      event: 'lesson:question',
+      when: 'the owner pushes a question (the class’s view: no right answer)',
+      act: async () => {
+        const res = await post(`/api/lessons/${lessonState.lessonId}/questions`, owner(), {
+          kind: 'multiple_choice',
+          prompt: 'Pick one',
+          options: ['A', 'B'],
+          correct: 1,
+        });
+        expect(res.statusCode).toBe(201);
+        lessonState.questionId = res.json<{ id: string }>().id;
+        return lessonEvent('lesson:question', () => lessonState.questionId, 'members');
+      },
+      hears: onlyStudentA,
+    },
+    {
+      event: 'lesson:question',
+      when: 'that question, in the teachers’ view (with its right answer)',
+      act: async () => lessonEvent('lesson:question', () => lessonState.questionId, 'teachers'),
+      hears: onlyOwner,
+    },
+    {
+      event: 'lesson:answer',
+      when: 'student A answers it (their own tabs)',
+      act: async () => {
+        const res = await t.app.inject({
+          method: 'PUT',
+          url: `/api/lessons/${lessonState.lessonId}/questions/${lessonState.questionId}/answer`,
+          headers: actors.studentA.headers,
+          payload: { answer: 0 },
+        });
+        expect(res.statusCode).toBe(200);
+        return lessonEvent('lesson:answer', () => lessonState.questionId);
+      },
+      hears: onlyStudentA,
+    },
+    {
+      event: 'lesson:tally',
+      when: 'that answer, counted for the teachers only',
+      act: async () => lessonEvent('lesson:tally', () => lessonState.questionId),
+      hears: onlyOwner,
+    },
+    {
+      event: 'lesson:closed',
+      when: 'the owner closes the question (the reveal, in the class’s view)',
+      act: async () => {
+        const res = await post(
+          `/api/lessons/${lessonState.lessonId}/questions/${lessonState.questionId}/close`,
+          owner(),
+        );
+        expect(res.statusCode).toBe(200);
+        return (h) =>
+          lessonEvent('lesson:closed', () => lessonState.questionId)(h) && dataOf(h)?.answers === null;
+      },
+      hears: onlyStudentA,
+    },
+    {
+      event: 'lesson:closed',
+      when: 'that close, in the teachers’ view (with every answer)',
+      act: async () => (h) =>
+        lessonEvent('lesson:closed', () => lessonState.questionId)(h) && Array.isArray(dataOf(h)?.answers),
+      hears: onlyOwner,
+    },
+    {
+      event: 'lesson:ended',
+      when: 'the owner ends the lesson',
+      act: async () => {
+        const res = await post(`/api/lessons/${lessonState.lessonId}/end`, owner(), {});
+        expect(res.statusCode).toBe(200);
+        return lessonEvent('lesson:ended', () => lessonState.lessonId);
+      },
+      hears: studentAAndOwner,
+    },
+  ];
+  // ─── end of live lessons (issue 29) ────────────────────────────────────────────────────────────
+
   const liveTable: LiveRow[] = [
     {
       event: 'session:ended',
@@ -1558,6 +1669,7 @@ describe('who hears each server event', () => {
       hears: onlyOwner,
     },
     ...conversationRows.member,
+    ...lessonRows,
     {
       event: 'member:removed',
       when: 'the owner removes student A',
@@ -1781,6 +1893,8 @@ describe('who hears each server event', () => {
         // The stream's events went to the course room (a private thread's went to A's own room).
         e.type.startsWith('post:') ||
         e.type === 'stream:updated' ||
+        // A live lesson's class-wide events went to the course room (its own answer to A's room, and does come back).
+        (e.type.startsWith('lesson:') && e.type !== 'lesson:answer') ||
         ((e.type === 'comment:created' || e.type === 'comment:deleted') &&
           (e.data as { postId: string | null }).postId !== null);
       expect(replayed.map((e) => e.type)).toEqual(heard.filter((e) => !courseRoomOnly(e)).map((e) => e.type));
@@ -1929,6 +2043,33 @@ describe('co-teachers hear what the owner hears', () => {
     expect(res.statusCode, res.body).toBe(200);
     const graded = ofAssignment('submission:graded', () => state.assignmentId);
     expect(await heardBy(graded, ['owner', 'coTeacher', 'member'])).toEqual(['owner', 'coTeacher', 'member']);
+  });
+
+  it("a live lesson the co-teacher runs: both teachers hear each answer's tally, the class never does", async () => {
+    const started = await t.app.inject({
+      method: 'POST',
+      url: `/api/courses/${course.id}/lessons`,
+      headers: parties.coTeacher.headers,
+    });
+    expect(started.statusCode, started.body).toBe(201);
+    const lessonId = started.json<{ id: string }>().id;
+    const pushed = await t.app.inject({
+      method: 'POST',
+      url: `/api/lessons/${lessonId}/questions`,
+      headers: parties.coTeacher.headers,
+      payload: { kind: 'true_false', prompt: 'Water boils at 100 °C at sea level', correct: true },
+    });
+    expect(pushed.statusCode, pushed.body).toBe(201);
+    const questionId = pushed.json<{ id: string }>().id;
+    const answered = await t.app.inject({
+      method: 'PUT',
+      url: `/api/lessons/${lessonId}/questions/${questionId}/answer`,
+      headers: parties.member.headers,
+      payload: { answer: true },
+    });
+    expect(answered.statusCode, answered.body).toBe(200);
+    const tally = (h: Heard) => h.name === 'lesson:tally' && dataOf(h)?.questionId === questionId;
+    expect(await heardBy(tally, ['owner', 'coTeacher'])).toEqual(['owner', 'coTeacher']);
   });
 
   it('replays the same after a reconnect: the co-teacher gets the work, the removed one nothing after removal', async () => {

@@ -21,6 +21,7 @@ import { CourseBin } from '../bin/BinSection';
 import { EditCourseModal } from './EditCourseModal';
 import { TeachersSection } from '../coteachers/TeachersSection';
 import { CourseStream } from '../conversations/CourseStream';
+import { CourseLessonPanel } from '../lessons/CourseLessonPanel';
 import { BackLink } from '../../components/BackLink';
 import { useGetCourseQuery } from './coursesApi';
 import { usePageTitle } from '../layout/usePageFocus';
@@ -139,6 +140,7 @@ function CourseDetailView({ detail: { course, assignments } }: { detail: CourseD
 
       <div className="course-detail__layout">
         <div className="course-detail__main">
+          <CourseLessonPanel courseId={course.id} teaches={teaches} />
           <CourseStream courseId={course.id} teaches={teaches} />
           {teaches && <TeachersSection courseId={course.id} isOwner={isOwner} />}
           {teaches && <RosterSection courseId={course.id} />}

@@ -6,6 +6,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Logo } from '../../components/Logo';
 import { ConnectionIndicator } from '../../realtime/ConnectionIndicator';
 import { SubmitQueueFlusher } from '../drafts/SubmitQueueFlusher';
+import { StudentQuestionDialog } from '../lessons/StudentQuestionDialog';
 import { HeldAlerts } from '../notifications/HeldAlerts';
 import { NotificationBell } from '../notifications/NotificationBell';
 import { mobileNavSet, selectMobileNavOpen } from './layoutSlice';
@@ -83,6 +84,7 @@ export function AppLayout() {
         </header>
         <ConnectionIndicator />
         <SubmitQueueFlusher />
+        <StudentQuestionDialog />
         <main ref={mainRef} id="main-content" className="app-main" tabIndex={-1}>
           <Outlet />
         </main>

@@ -16,7 +16,9 @@ beforeAll(() => {
   process.env.TZ = 'America/New_York';
 });
 afterAll(() => {
-  process.env.TZ = zoneBefore;
+  // Assigning undefined would set the text "undefined", a zone that does not exist, for the next file.
+  if (zoneBefore === undefined) delete process.env.TZ;
+  else process.env.TZ = zoneBefore;
 });
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -1,5 +1,13 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { classCodeOf, joinClass, navTo, screenshots, signUpAndSignIn, uniqueEmail } from './support.js';
+import {
+  classCodeOf,
+  joinClass,
+  navTo,
+  RETURN_CONFIRMED_MS,
+  screenshots,
+  signUpAndSignIn,
+  uniqueEmail,
+} from './support.js';
 
 /** A datetime-local value `days` from now, in the browser's (and this machine's) zone. */
 const localDateTime = (days: number) => {
@@ -166,7 +174,9 @@ test.describe('grading teachers can trust', () => {
     await expect(studentCard).not.toContainText('9/10');
 
     // The tab confirms once the server's Return comes back to it as returned.
-    await expect(teacher.getByText('1 grade returned to students')).toBeVisible({ timeout: 15_000 });
+    await expect(teacher.getByText('1 grade returned to students')).toBeVisible({
+      timeout: RETURN_CONFIRMED_MS,
+    });
     await expect(studentCard).toContainText('Graded · 9/10');
     await expect(studentCard).toContainText('Lovely work.');
     await expect(
@@ -583,7 +593,9 @@ test.describe('grading teachers can trust', () => {
     await student.keyboard.press('Escape');
 
     await dialog.getByRole('button', { name: 'Return all graded (1)' }).click();
-    await expect(teacher.getByText('1 grade returned to students')).toBeVisible({ timeout: 15_000 });
+    await expect(teacher.getByText('1 grade returned to students')).toBeVisible({
+      timeout: RETURN_CONFIRMED_MS,
+    });
     await expect(studentCard).toContainText('Graded · 6/10');
     await studentCard.getByRole('button', { name: 'View Submission' }).click();
     view = student.getByRole('dialog', { name: 'Your Submission' });

@@ -1,5 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
-import { classCodeOf, joinClass, navTo, screenshots, signUpAndSignIn, uniqueEmail } from './support.js';
+import {
+  classCodeOf,
+  joinClass,
+  navTo,
+  RETURN_CONFIRMED_MS,
+  screenshots,
+  signUpAndSignIn,
+  uniqueEmail,
+} from './support.js';
 
 /**
  * A student can read back what they handed in (DESIGN §17): the text as sent, the receipt the
@@ -94,7 +102,9 @@ test.describe('a student reads back their submission', () => {
     await expect(teacher.getByText('Grade saved')).toBeVisible();
     await expect(view).not.toContainText('9/10');
     await submissions.getByRole('button', { name: 'Return all graded (1)' }).click();
-    await expect(teacher.getByText('1 grade returned to students')).toBeVisible({ timeout: 20_000 });
+    await expect(teacher.getByText('1 grade returned to students')).toBeVisible({
+      timeout: RETURN_CONFIRMED_MS,
+    });
 
     await expect(view.locator('dd').getByText('9/10', { exact: true })).toBeVisible();
     await expect(view.getByRole('region', { name: 'Teacher feedback' })).toContainText('Clear and careful.');

@@ -160,3 +160,10 @@ export async function joinClass(student: Page, code: string): Promise<void> {
   await expect(student).toHaveURL(/\/courses\/[0-9a-f-]{36}$/);
   await expect(dialog).toBeHidden();
 }
+
+/**
+ * How long a Return may take to be confirmed in the teacher's tab: the server's 10-second undo
+ * window, then its job and the event back. On a loaded two-core runner the last two took more than
+ * the 5 seconds an earlier 15-second wait left them.
+ */
+export const RETURN_CONFIRMED_MS = 30_000;

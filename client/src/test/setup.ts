@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { toast } from 'sonner';
 import { afterEach, vi } from 'vitest';
+
+// findBy… and waitFor wait up to 5 s, not 1: a page reached through the routes loads its chunk
+// first, which on a loaded two-core runner took more than a second (the dashboard's stats).
+configure({ asyncUtilTimeout: 5000 });
 
 // A browser resolves a relative Request URL ('/api/...') against the page; the Node Request that
 // jsdom leaves in place does not, so give it the page's base as a browser would.

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
+import { rowsOf } from '../db/rows.js';
 import { comments, events, posts } from '../db/schema.js';
 import type { CommentRow, PostRow } from './views.js';
 
@@ -40,9 +41,4 @@ export async function tombstoneComment(
         and ${events.type} in ('comment:created', 'thread:comment') and ${events.data}->>'id' = ${comment.id})
     select exists (select 1 from gone) as changed`);
   return Boolean(rowsOf<{ changed: boolean }>(rows)[0]?.changed);
-}
-
-/** `execute` answers rows as an array (PGlite) or in `rows` (node-postgres). */
-export function rowsOf<T>(result: unknown): T[] {
-  return Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
 }

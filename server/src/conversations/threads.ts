@@ -17,6 +17,7 @@ import type { Db, Tx } from '../db/client.js';
 import {
   assignments,
   comments,
+  courseTeachers,
   courseMembers,
   courses,
   jobs,
@@ -25,10 +26,10 @@ import {
   threadReads,
 } from '../db/schema.js';
 import { AppError, notFound } from '../http/errors.js';
-import { DEFAULT_SETTINGS, settingsOf } from '../notifications/store.js';
+import { DEFAULT_SETTINGS } from '../notifications/store.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience, userRoom } from '../realtime/rooms.js';
-import { teacherIdsOf, teaches } from '../courses/teaching.js';
+import { teaches } from '../courses/teaching.js';
 import { membershipOf } from './access.js';
 import { commentPage } from './comments.js';
 import { toComment, type CommentRow } from './views.js';
@@ -62,6 +63,13 @@ interface RawSettings {
   time_zone: string;
   email: boolean;
 }
+/** A teacher of the course and their notification settings (none stored: the defaults). */
+interface TeacherSettings {
+  id: string;
+  settings: RawSettings | null;
+}
+/** A json column as the driver gives it: parsed (node-postgres, PGlite) or as text. */
+const jsonOf = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
 const settingsFrom = (raw: RawSettings | string | null): NotificationSettings => {
   const row = typeof raw === 'string' ? (JSON.parse(raw) as RawSettings) : raw;
   return row
@@ -105,9 +113,14 @@ async function threadStanding(
         and ${threadReads.studentId} = ${studentId} and ${threadReads.userId} = ${caller.userId})`.mapWith(
           threadReads.readAt,
         ),
-      // The student's, for a teacher's reply (a student's comment reads each teacher's: create).
+      // The student's, for a teacher's reply; each teacher's (the owner first), for a student's comment.
       studentSettings: sql<RawSettings | string | null>`(select row_to_json(ns) from notification_settings ns
         where ns.user_id = ${studentId}::uuid)`,
+      teacherSettings: sql<TeacherSettings[] | string>`(select json_agg(json_build_object('id', t.id,
+          'settings', (select row_to_json(ns) from notification_settings ns where ns.user_id = t.id)) order by t.rank, t.at)
+        from (select ${courses.teacherId} as id, 0 as rank, null::timestamptz as at
+          union all select ${courseTeachers.teacherId}, 1, ${courseTeachers.createdAt} from ${courseTeachers}
+          where ${courseTeachers.courseId} = ${courses.id}) t)`,
     })
     .from(assignments)
     .innerJoin(courses, and(eq(courses.id, assignments.courseId), isNull(courses.deletedAt)))
@@ -208,7 +221,7 @@ export function createThreadService({ db, outbox, clock }: { db: Db; outbox: Out
         const fromStudent = caller.userId === studentId;
         // A student writes to all the course's teachers (DESIGN §20); a teacher's reply goes to the student.
         const recipients: Array<[string, NotificationSettings]> = fromStudent
-          ? [...(await settingsOf(tx, await teacherIdsOf(tx, row.courseId)))]
+          ? jsonOf(row.teacherSettings).map((t) => [t.id, settingsFrom(t.settings)])
           : [[studentId, settingsFrom(row.studentSettings)]];
         const noteFor = (settings: NotificationSettings): Notification => ({
           id: randomUUID(),

@@ -1,10 +1,9 @@
 import type { LiveEvent, LiveEventData, LiveEventType } from '@classwave/shared';
 import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
-import { events } from '../db/schema.js';
 import type { AudiencedEvent, Committed, DomainEventBus, PendingEvent, RecordEvent } from '../events.js';
 import { resolveMemberRooms } from './member-rooms.js';
-import { resolveTeacherRooms } from './teacher-rooms.js';
+import { insertEvents } from './teacher-rooms.js';
 
 /** What a rule sees of the transaction that recorded an event. */
 export interface RuleContext {
@@ -67,20 +66,17 @@ export function createOutbox({ db, bus, clock }: { db: Db; bus: DomainEventBus; 
         const value = await work(tx, record);
         await resolveMemberRooms(tx, pending);
         if (ruleSets.length > 0 && pending.length > 0) pending.push(...(await derive(tx, pending)));
-        // After the rules, which read the audience as recorded and may record more for the teachers.
-        await resolveTeacherRooms(tx, pending);
+        // Co-teachers' rooms are resolved as the events are written, after the rules (which read the
+        // audience as recorded and may record more for the teachers).
         if (pending.length > 0) {
           const at = clock.now();
-          const rows = await tx
-            .insert(events)
-            .values(pending.map((e) => ({ type: e.type, data: e.data, audience: e.audience, createdAt: at })))
-            .returning({ id: events.id });
+          const rows = await insertEvents(tx, pending, at);
           stored = pending.map((e, i) => ({
             id: rows[i]!.id,
             type: e.type,
             at: at.toISOString(),
             data: e.data as LiveEvent['data'],
-            audience: e.audience,
+            audience: rows[i]!.audience,
           }));
         }
         return value;

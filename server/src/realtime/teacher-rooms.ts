@@ -1,6 +1,7 @@
-import { inArray } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
-import { courseTeachers } from '../db/schema.js';
+import { courseTeachers, events } from '../db/schema.js';
+import { rowsOf } from '../db/rows.js';
 import type { PendingEvent } from '../events.js';
 import { CO_TEACHERS_PREFIX, userRoom } from './rooms.js';
 
@@ -39,12 +40,53 @@ export async function resolveCoTeacherRooms(
   ]);
 }
 
-/** The pending events' audiences with their co-teachers resolved, before they are written. */
-export async function resolveTeacherRooms(tx: Tx, pending: readonly PendingEvent[]): Promise<void> {
-  const resolved = await resolveCoTeacherRooms(
-    tx,
-    pending.map((e) => e.audience),
-    true,
-  );
-  pending.forEach((event, i) => (event.audience = resolved[i]!));
+/**
+ * Writes the pending events with each `coTeachersRoom` in their audience replaced by the own rooms
+ * of the course's co-teachers at that moment, share-locked (a removal committing meanwhile waits for
+ * the event or is seen by it), in the one insert statement: resolving them first was a round trip
+ * more for every write that tells the teachers (DESIGN §22: a write in three). Returns each event's
+ * id and stored audience, in the order given.
+ */
+export async function insertEvents(
+  tx: Tx,
+  pending: readonly PendingEvent[],
+  at: Date,
+): Promise<Array<{ id: number; audience: string[] }>> {
+  const rows = pending.map((e) => ({
+    type: e.type,
+    data: e.data,
+    rooms: e.audience.filter((r) => !r.startsWith(CO_TEACHERS_PREFIX)),
+    courses: e.audience
+      .filter((r) => r.startsWith(CO_TEACHERS_PREFIX))
+      .map((r) => r.slice(CO_TEACHERS_PREFIX.length)),
+  }));
+  if (rows.every((r) => r.courses.length === 0)) {
+    const written = await tx
+      .insert(events)
+      .values(pending.map((e) => ({ type: e.type, data: e.data, audience: e.audience, createdAt: at })))
+      .returning({ id: events.id });
+    return written.map((w, i) => ({ id: w.id, audience: pending[i]!.audience }));
+  }
+  const courseIds = [...new Set(rows.flatMap((r) => r.courses))];
+  // Ids are handed out in the select's order (ord), so sorting what comes back by id restores it.
+  const result = await tx.execute(sql`with co as (
+      select ${courseTeachers.courseId} as course_id, ${courseTeachers.teacherId} as teacher_id
+      from ${courseTeachers}
+      where ${courseTeachers.courseId} = any(array(select jsonb_array_elements_text(${JSON.stringify(courseIds)}::jsonb))::uuid[])
+      for share),
+    v as (
+      select x.ord, x.e->>'type' as type, x.e->'data' as data,
+        array(select jsonb_array_elements_text(x.e->'rooms')) as rooms,
+        array(select jsonb_array_elements_text(x.e->'courses'))::uuid[] as courses
+      from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) with ordinality as x(e, ord))
+    insert into ${events} (type, data, audience, created_at)
+    select v.type, v.data,
+      v.rooms || coalesce((select array_agg(distinct 'user:' || co.teacher_id::text) from co
+        where co.course_id = any(v.courses)), '{}'::text[]),
+      ${at.toISOString()}::timestamptz
+    from v order by v.ord
+    returning id, audience`);
+  return rowsOf<{ id: number | string; audience: string[] }>(result)
+    .map((r) => ({ id: Number(r.id), audience: [...new Set(r.audience)] }))
+    .sort((a, b) => a.id - b.id);
 }

@@ -159,6 +159,7 @@ export async function runS11lessons({
       const result = await trial({ serverPids: servers.map((s) => s.pid), db, loadgen }, () =>
         loadgen.call('run', { requests, rate, drainMs: 10_000 }),
       );
+      await sleep(600); // the teachers' re-read of the tally after the burst (lessons/tally-refresh.ts)
       const lastTallies = await loadgen.call('lastData', { ids: tabs[variant], type: 'lesson:tally' });
       const closed = await call(
         `${servers[0].url}/api/lessons/${lesson.id}/questions/${question.id}/close`,
@@ -168,7 +169,8 @@ export async function runS11lessons({
       );
       const [rows] = await q(
         `select count(*)::int as answers, count(distinct student_id)::int as students,
-           (select count(*)::int from events where type = 'lesson:tally' and data->>'questionId' = $1::text) as tallies
+           (select count(*)::int from events where type = 'lesson:tally' and data->>'questionId' = $1::text
+             and data->'answer' <> 'null'::jsonb) as tallies
          from lesson_answers where question_id = $1::uuid`,
         [question.id],
       );

@@ -1,6 +1,13 @@
-import type { AppModule } from '../module.js';
+import type { Core } from '../core.js';
+import { perApp, type AppModule } from '../module.js';
 import { lessonRoutes } from './routes.js';
 import { createLessonService } from './service.js';
+import { createTallyRefresh } from './tally-refresh.js';
+
+const lessonsOf = perApp((core: Core) => {
+  const tallies = createTallyRefresh(core);
+  return { tallies, service: createLessonService({ ...core, tallies }) };
+});
 
 /**
  * Live lessons (DESIGN §21): teacher-paced questions to the whole class, answers streaming into the
@@ -8,5 +15,9 @@ import { createLessonService } from './service.js';
  */
 export const lessons: AppModule = {
   name: 'lessons',
-  routes: (app, { core }) => lessonRoutes(app, { lessons: createLessonService(core) }),
+  setup: (core) => {
+    const { tallies } = lessonsOf(core);
+    return () => tallies.close();
+  },
+  routes: (app, { core }) => lessonRoutes(app, { lessons: lessonsOf(core).service }),
 };

@@ -1,12 +1,14 @@
 import type { Core } from '../core.js';
 import { perApp, type AppModule } from '../module.js';
+import { createBankService } from './bank.js';
+import { bankRoutes } from './bank-routes.js';
 import { lessonRoutes } from './routes.js';
 import { createLessonService } from './service.js';
 import { createTallyRefresh } from './tally-refresh.js';
 
 const lessonsOf = perApp((core: Core) => {
   const tallies = createTallyRefresh(core);
-  return { tallies, service: createLessonService({ ...core, tallies }) };
+  return { tallies, service: createLessonService({ ...core, tallies }), bank: createBankService(core) };
 });
 
 /**
@@ -19,5 +21,9 @@ export const lessons: AppModule = {
     const { tallies } = lessonsOf(core);
     return () => tallies.close();
   },
-  routes: (app, { core }) => lessonRoutes(app, { lessons: lessonsOf(core).service }),
+  routes: async (app, { core }) => {
+    const { service, bank } = lessonsOf(core);
+    await lessonRoutes(app, { lessons: service });
+    await bankRoutes(app, { bank });
+  },
 };

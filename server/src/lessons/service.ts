@@ -15,7 +15,7 @@ import {
 import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
-import { courseMembers, courses, lessonAnswers, lessonQuestions, lessons, profiles } from '../db/schema.js';
+import { courseMembers, courses, lessonQuestions, lessons } from '../db/schema.js';
 import type { RecordEvent } from '../events.js';
 import { AppError, badRequest, notFound } from '../http/errors.js';
 import type { Outbox } from '../realtime/outbox.js';

@@ -16,7 +16,7 @@ export const TALLY_REFRESH_MS = 200;
  * answer attached; answers in a burst share one re-read. Each process re-reads after its own
  * commits, so the re-read after the last answer of all comes last.
  */
-export function createTallyRefresh({ db, outbox, afterCommit, log }: Core) {
+export function createTallyRefresh({ outbox, afterCommit, log }: Core) {
   const timers = new Map<string, NodeJS.Timeout>();
 
   async function refresh(questionId: string): Promise<void> {

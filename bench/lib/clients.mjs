@@ -12,13 +12,18 @@ export const now = () => Number(process.hrtime.bigint()) / 1e6;
 /** Marks a write so its event can be matched: `~b~<key>~` goes into a title, content or feedback. */
 export const keyMark = (key) => `~b~${key}~`;
 
-/** type, id and key of a `42["type",{"id":N,...}]` frame, cheaply. */
-export function peek(text) {
+/**
+ * type, id and key of a `42["type",{"id":N,...}]` frame, cheaply. `keyAfter`: the key is the first
+ * mark after this text, and there is none without it (a lesson's tally lists other answers, each
+ * with its own mark, before the new one's `"answer":{…}`; its re-read after a burst has none).
+ */
+export function peek(text, keyAfter) {
   const q = text.indexOf('"', 4);
   const type = text.slice(4, q);
   const at = text.indexOf('"id":', q);
   const id = at < 0 ? -1 : parseInt(text.slice(at + 5, at + 25), 10);
-  const k = text.indexOf('~b~', q);
+  const from = keyAfter ? text.indexOf(keyAfter, q) : q;
+  const k = from < 0 ? -1 : text.indexOf('~b~', from);
   const key = k < 0 ? -1 : parseInt(text.slice(k + 3, k + 20), 10);
   return { type, id, key };
 }
@@ -34,6 +39,7 @@ export class LightClient {
    * @param {(client, missed, t) => void} [o.onCatchUp] the app's `events:missed` ({ resync, lastId,
    *                            events }), parsed in full: it comes once per connect, before any live event
    * @param {string[]} [o.rooms] raw ws only: rooms to join (query string)
+   * @param {string} [o.keyAfter] an event's key is the first mark after this text (see `peek`)
    * @param {(client, type, id, key, t, text) => void} o.onEvent
    * @param {(client, reason) => void} [o.onClose]
    */
@@ -78,7 +84,7 @@ export class LightClient {
         ws.on('message', (data) => {
           const t = now();
           const text = data.toString();
-          const { type, id, key } = peek(text);
+          const { type, id, key } = peek(text, this.keyAfter);
           this.onEvent(this, type, id, key, t, text);
         });
         return;
@@ -101,7 +107,7 @@ export class LightClient {
                 this.onCatchUp?.(this, JSON.parse(text.slice(2))[1], t);
                 return;
               }
-              const { type, id, key } = peek(text);
+              const { type, id, key } = peek(text, this.keyAfter);
               this.onEvent(this, type, id, key, t, text);
             } else if (kind === 48) {
               // '40{"sid":…}': connected. onConnect runs now, before any event in the same read.
@@ -133,6 +139,8 @@ export class RealClient {
     this.socket = null;
     this.connected = false;
     this.malformed = [];
+    /** The last payload of each event type (a teacher's last tally, S11). */
+    this.last = {};
   }
 
   open(timeoutMs = 15_000) {
@@ -164,8 +172,10 @@ export class RealClient {
         }
         const problem = checkLiveEvent(type, payload);
         if (problem) this.malformed.push(`${type}: ${problem}`);
+        this.last[type] = payload;
         const text = JSON.stringify(payload ?? null);
-        const k = text.indexOf('~b~');
+        const from = this.keyAfter ? text.indexOf(this.keyAfter) : 0;
+        const k = from < 0 ? -1 : text.indexOf('~b~', from);
         const key = k < 0 ? -1 : parseInt(text.slice(k + 3, k + 20), 10);
         this.onEvent(this, type, typeof payload?.id === 'number' ? payload.id : -1, key, t, text, payload);
       });
@@ -187,6 +197,8 @@ const IDENTITY = {
   'assignment:panel': 'assignmentId',
   'gradebook:cell': 'assignmentId',
   'notifications:read': null,
+  'lesson:tally': 'questionId',
+  'lesson:answer': 'questionId',
 };
 
 export function checkLiveEvent(type, payload) {

@@ -335,6 +335,11 @@ const commands = {
   /** One generated file in a plain PUT (S10's bare node:http reference). */
   putFile: (args) => putFile(args),
 
+  /** The data of the last `type` event each named real client received (null where none). */
+  async lastData({ ids, type }) {
+    return ids.map((id) => clients.get(id)?.last?.[type]?.data ?? null);
+  },
+
   /** One request, with its body (setup steps, checks). */
   async fetch(spec) {
     return request(spec, now(), true);

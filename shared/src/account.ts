@@ -198,6 +198,28 @@ const ExportComment = Type.Object(
   { additionalProperties: false },
 );
 
+/** A value as a live lesson's answer or right answer is (a choice's index, true/false, a number, text). */
+const ExportAnswerValue = Type.Union([Type.Number(), Type.Boolean(), Type.String()]);
+/**
+ * A student's own answer to a live lesson's question (DESIGN §21). Whether it was right, and the
+ * right answer, only once the question is closed (revealed); never for a poll.
+ */
+const ExportLessonAnswer = Type.Object(
+  {
+    lessonId: Type.String({ format: 'uuid' }),
+    courseId: Type.String({ format: 'uuid' }),
+    questionId: Type.String({ format: 'uuid' }),
+    kind: Type.String(),
+    prompt: Type.String(),
+    options: Type.Array(Type.String()),
+    answer: ExportAnswerValue,
+    answeredAt: Type.String({ format: 'date-time' }),
+    correct: Type.Union([Type.Boolean(), Type.Null()]),
+    rightAnswer: Type.Union([ExportAnswerValue, Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+
 export const AccountExport = Type.Object(
   {
     exportedAt: Type.String({ format: 'date-time' }),
@@ -218,6 +240,8 @@ export const AccountExport = Type.Object(
     posts: Type.Optional(Type.Array(ExportPost)),
     /** The user's own comments, on posts and in private threads, oldest first; never anyone else's. */
     comments: Type.Optional(Type.Array(ExportComment)),
+    /** A student's own answers in live lessons (DESIGN §21), oldest first. */
+    lessonAnswers: Type.Optional(Type.Array(ExportLessonAnswer)),
   },
   { additionalProperties: false },
 );

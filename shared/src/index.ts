@@ -20,4 +20,5 @@ export * from './notifications.js';
 export * from './conversations.js';
 export * from './coteachers.js';
 export * from './lessons.js';
+export * from './questionBank.js';
 export * from './lessonRules.js';

@@ -822,3 +822,33 @@ export const lessonAnswers = pgTable(
     index('lesson_answers_student_idx').on(t.studentId),
   ],
 );
+
+/**
+ * A course's question bank (DESIGN §21): questions its teachers saved to push again in a later
+ * lesson, as written (the right answer with them: only the course's teachers ever read the bank).
+ */
+export const questionBank = pgTable(
+  'question_bank',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    courseId: uuid('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    kind: text('kind', {
+      enum: ['multiple_choice', 'true_false', 'number', 'short_answer', 'poll'],
+    }).notNull(),
+    prompt: text('prompt').notNull(),
+    options: jsonb('options').$type<string[]>().notNull(),
+    correct: jsonb('correct').$type<number | boolean | string>(),
+    anonymous: boolean('anonymous').notNull().default(false),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('question_bank_course_created_idx').on(t.courseId, t.createdAt),
+    check(
+      'question_bank_kind_check',
+      sql`${t.kind} in ('multiple_choice', 'true_false', 'number', 'short_answer', 'poll')`,
+    ),
+  ],
+);

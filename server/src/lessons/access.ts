@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { ErrorCode } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import type { Db, Tx } from '../db/client.js';
-import { courseMembers, courses, lessons } from '../db/schema.js';
+import { courseMembers, courses, courseTeachers, lessonQuestions, lessons, profiles } from '../db/schema.js';
 import { AppError, forbidden, notFound } from '../http/errors.js';
 import { teaches } from '../courses/teaching.js';
 
@@ -82,6 +82,35 @@ export async function lessonStanding(
   if (!row) return undefined;
   const { lesson, ...standing } = row;
   return { lesson, standing: toStanding(standing) };
+}
+
+/**
+ * What an answer needs, in one query: the lesson (share-locked: answers run side by side, a close
+ * waits for them), the question, the caller's standing (membership share-locked) and name, and the
+ * course's co-teachers (share-locked, as the outbox's own resolution does: a removal waits for the
+ * tally or is seen by it).
+ */
+export async function answerStanding(tx: Tx, caller: Caller, lessonId: string, questionId: string) {
+  const [row] = await tx
+    .select({
+      lesson: lessons,
+      question: lessonQuestions,
+      ...standingColumns(caller, true),
+      callerName: sql<string>`(select ${profiles.fullName} from ${profiles} where ${profiles.id} = ${caller.userId})`,
+      coTeacherIds: sql<string[]>`array(select t.teacher_id::text from (select ${courseTeachers.teacherId}
+        from ${courseTeachers} where ${courseTeachers.courseId} = ${courses.id} for share) t)`,
+    })
+    .from(lessons)
+    .innerJoin(courses, and(eq(courses.id, lessons.courseId), isNull(courses.deletedAt)))
+    .leftJoin(
+      lessonQuestions,
+      and(eq(lessonQuestions.id, questionId), eq(lessonQuestions.lessonId, lessons.id)),
+    )
+    .where(eq(lessons.id, lessonId))
+    .for('share', { of: lessons });
+  if (!row) return undefined;
+  const { lesson, question, callerName, coTeacherIds, ...standing } = row;
+  return { lesson, question, callerName, coTeacherIds, standing: toStanding(standing) };
 }
 
 /** Reads: the course's teachers or an active member; anyone else is told it is not there. */

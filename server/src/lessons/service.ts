@@ -15,13 +15,14 @@ import {
 import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
-import { courseMembers, courses, lessonAnswers, lessonQuestions, lessons, profiles } from '../db/schema.js';
+import { courseMembers, courses, lessonQuestions, lessons } from '../db/schema.js';
 import type { RecordEvent } from '../events.js';
 import { AppError, badRequest, notFound } from '../http/errors.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { teaches } from '../courses/teaching.js';
 import { audience } from '../realtime/rooms.js';
 import {
+  answerStanding,
   courseStanding,
   lessonStanding,
   requireAnswerer,
@@ -32,6 +33,8 @@ import {
   type Standing,
 } from './access.js';
 import { lessonToGradebook } from './gradebook.js';
+import { saveAnswer } from './answers.js';
+import type { TallyRefresh } from './tally-refresh.js';
 import { answersOf, lessonView, talliesOf, toQuestion, type QuestionRow } from './views.js';
 
 /** The course's teachers, in their view; its active members, in theirs (no right answer before the reveal). */
@@ -44,7 +47,17 @@ const membersOf = (s: Standing) => audience.members(s.courseId);
  * waits for those in flight — an answer that was accepted is counted, one that comes after the
  * close is refused (409 question_closed).
  */
-export function createLessonService({ db, outbox, clock }: { db: Db; outbox: Outbox; clock: Clock }) {
+export function createLessonService({
+  db,
+  outbox,
+  clock,
+  tallies,
+}: {
+  db: Db;
+  outbox: Outbox;
+  clock: Clock;
+  tallies: TallyRefresh;
+}) {
   /** Closes the lesson's open question, if any, and tells the class (the reveal). */
   async function closeOpen(tx: Tx, record: RecordEvent, lesson: LessonRow, standing: Standing, now: Date) {
     const [closed] = await tx
@@ -195,14 +208,10 @@ export function createLessonService({ db, outbox, clock }: { db: Db; outbox: Out
       questionId: string,
       body: AnswerBody,
     ): Promise<AnswerReceipt> {
-      return outbox.transaction(async (tx, record) => {
-        const found = await lessonStanding(tx, caller, lessonId, 'share');
+      const receipt = await outbox.transaction(async (tx, record) => {
+        const found = await answerStanding(tx, caller, lessonId, questionId);
         requireAnswerer(found?.standing);
-        const { lesson, standing } = found!;
-        const [q] = await tx
-          .select()
-          .from(lessonQuestions)
-          .where(and(eq(lessonQuestions.id, questionId), eq(lessonQuestions.lessonId, lesson.id)));
+        const { lesson, question: q, standing } = found!;
         if (!q) throw notFound('Question not found.');
         if (lesson.endedAt !== null) throw new AppError(409, ErrorCode.lessonEnded, 'This lesson has ended.');
         if (q.closedAt !== null)
@@ -215,21 +224,9 @@ export function createLessonService({ db, outbox, clock }: { db: Db; outbox: Out
         if (problem) throw badRequest(problem);
         const answer = typeof body.answer === 'string' ? body.answer.trim() : body.answer;
         const now = clock.now();
-        const [row] = await tx
-          .insert(lessonAnswers)
-          .values({ questionId, studentId: caller.userId, answer, answeredAt: now })
-          .onConflictDoUpdate({
-            target: [lessonAnswers.questionId, lessonAnswers.studentId],
-            set: { answer, answeredAt: now },
-          })
-          .returning({
-            answer: lessonAnswers.answer,
-            answeredAt: lessonAnswers.answeredAt,
-            fullName: sql<string>`(select ${profiles.fullName} from ${profiles} where ${profiles.id} = ${caller.userId})`,
-          });
-        const tallies = await talliesOf(tx, [q.id]);
-        const teachersView = toQuestion(q, standing.courseId, { as: 'teachers' }, tallies.get(q.id) ?? []);
-        const answeredAt = row!.answeredAt.toISOString();
+        const tally = await saveAnswer(tx, { questionId, studentId: caller.userId, answer, now });
+        const teachersView = toQuestion(q, standing.courseId, { as: 'teachers' }, tally);
+        const answeredAt = now.toISOString();
         record(
           'lesson:tally',
           {
@@ -240,18 +237,21 @@ export function createLessonService({ db, outbox, clock }: { db: Db; outbox: Out
             answer: q.anonymous
               ? null
               : {
-                  student: { id: caller.userId, fullName: row!.fullName },
+                  student: { id: caller.userId, fullName: found!.callerName },
                   answer,
                   answeredAt,
                   correct: isCorrectAnswer(q.kind, q.correct ?? null, answer),
                 },
           },
-          teachersOf(standing),
+          // Named here: the standing read (and share-locked) them, so the outbox needs no statement.
+          audience.teachersNamed(standing.teacherId, found!.coTeacherIds),
         );
         const receipt = { lessonId, questionId, answer, answeredAt };
         record('lesson:answer', { ...receipt, courseId: standing.courseId }, audience.student(caller.userId));
         return receipt;
       });
+      tallies.answered(questionId);
+      return receipt;
     },
 
     /** A lesson as the caller sees it (the course's teachers and its active members). */

@@ -15,13 +15,14 @@ import {
 import { accountOf } from './account.js';
 import { filesOfUser } from '../files/service.js';
 import { ownConversations } from '../conversations/export.js';
+import { ownLessonAnswers } from '../lessons/export.js';
 import { notBinned } from '../notifications/service.js';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 /**
  * "Download my data": the profile, courses, submissions with grades, drafts, the notification
- * inbox and assistant chat. Courses
+ * inbox, assistant chat, files, posts and comments, and live lessons' answers. Courses
  * are a teacher's own, or every course a student has been a member of (left and removed included:
  * the history is theirs) or has submitted to.
  */
@@ -122,6 +123,7 @@ export async function exportAccount(db: Db, caller: Caller, now: Date): Promise<
     chat: chat.map((c) => ({ question: c.question, answer: c.answer, createdAt: c.createdAt.toISOString() })),
     files: (await filesOfUser(db, caller.userId)).map((f) => ({ ...f, download: `/api/files/${f.id}` })),
     ...(await ownConversations(db, caller.userId)),
+    lessonAnswers: await ownLessonAnswers(db, caller.userId),
   };
 }
 

@@ -45,6 +45,13 @@ export const coTeachersRoom = (courseId: string) => `${CO_TEACHERS_PREFIX}${cour
 export const audience = {
   /** The course's teachers: its owner and its co-teachers (course:created, gradebook cells, panels, counts). */
   teachers: (courseId: string, ownerId: string) => [userRoom(ownerId), coTeachersRoom(courseId)],
+  /**
+   * The course's teachers by name, for a write that read (and share-locked) its co-teachers itself
+   * in the event's transaction, so the outbox need not resolve them in a statement of its own.
+   */
+  teachersNamed: (ownerId: string, coTeacherIds: readonly string[]) => [
+    ...new Set([ownerId, ...coTeacherIds].map(userRoom)),
+  ],
   /** course:updated / course:deleted / assignment:*: the course's active members and its teachers. */
   course: (courseId: string, ownerId: string) => [
     courseRoom(courseId),

@@ -752,7 +752,7 @@ const kindMismatch = (name: string, body: Json, mentions: string): Case => ({
  * only for a poll —, and answers to the fuzz question (two choices) of every wrong shape.
  */
 const lessonCases = (route: Route): Case[] => {
-  if (route.key === 'POST /api/lessons/:id/questions')
+  if (route.key === 'POST /api/lessons/:id/questions' || route.key === 'POST /api/courses/:id/question-bank')
     return [
       kindMismatch(
         'choices without options',

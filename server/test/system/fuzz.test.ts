@@ -120,6 +120,8 @@ const REPEATABLE = new Set([
   'POST /api/lessons/:id/questions',
   'POST /api/lessons/:id/questions/:qid/close',
   'PUT /api/lessons/:id/questions/:qid/answer',
+  // The question bank: another saved question.
+  'POST /api/courses/:id/question-bank',
 ]);
 
 const [teacher, student, peer, sessionUser] = await Promise.all([
@@ -227,6 +229,19 @@ async function liveLesson(courseId: string): Promise<{ lessons: string; qid: str
   return { lessons: lessonId, qid: pushed.json<{ id: string }>().id };
 }
 
+/** A course's bank question, for the bank's {qid} (issue 29). */
+async function bankQuestion(courseId: string): Promise<{ qid: string }> {
+  const saved = await t.app.inject({
+    method: 'POST',
+    url: `/api/courses/${courseId}/question-bank`,
+    headers: teacher.headers,
+    payload: { kind: 'true_false', prompt: 'Fuzz bank question', correct: true },
+  });
+  return { qid: saved.json<{ id: string }>().id };
+}
+/** Routes whose body is a live lesson's question (pushed, or saved to the bank). */
+const QUESTION_BODIES = ['POST /api/lessons/:id/questions', 'POST /api/courses/:id/question-bank'];
+
 const GRADE_STUDENT = 'PUT /api/assignments/:id/grades/:studentId';
 const SIGN_OUT_SESSION = 'DELETE /api/me/sessions/:id';
 
@@ -287,6 +302,7 @@ async function freshContext(route: Route): Promise<Context> {
       : {}),
     // A live lesson of the course with an open question (issue 29), for the routes under /api/lessons/{id}.
     ...(route.path.startsWith('/api/lessons/{id}') ? await liveLesson(course.id) : {}),
+    ...(route.path.includes('/question-bank/{qid}') ? await bankQuestion(course.id) : {}),
     // Undo needs a Return waiting out its window: the peer's grade held, then returned with undo.
     ...(route.key === 'DELETE /api/returns/:id'
       ? { returns: await scheduledReturn(assignment.id, submission.id) }
@@ -358,7 +374,7 @@ function validValue(route: Route, name: string, schema: JsonSchema, ctx: Context
   // A post goes out now (issue 27): a publishAt later would make the fuzz post a scheduled one.
   if (name === 'publishAt') return null;
   // A live lesson's question (issue 29): a multiple-choice one of two choices, the first right; answers pick it.
-  if (name === 'kind' && route.key === 'POST /api/lessons/:id/questions') return 'multiple_choice';
+  if (name === 'kind' && QUESTION_BODIES.includes(route.key)) return 'multiple_choice';
   if (name === 'options') return ['Valid A', 'Valid B'];
   if (name === 'correct' || name === 'answer') return 0;
   if (name === 'anonymous') return false;

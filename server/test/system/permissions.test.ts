@@ -15,7 +15,7 @@ import {
   type Actor,
 } from '../support/factories.js';
 import { TUS, createUpload, tusMetadata, uploadFile } from '../support/uploads.js';
-import { comments, courseMembers, posts } from '../../src/db/schema.js';
+import { comments, courseMembers, posts, questionBank } from '../../src/db/schema.js';
 import { pushQuestion, startLesson } from '../support/lessons.js';
 
 /**
@@ -1593,6 +1593,8 @@ interface LessonFixture {
   courseId: string;
   lessonId: string;
   questionId: string;
+  /** A question in the course's bank. */
+  bankId: string;
 }
 let live: LessonFixture;
 
@@ -1612,7 +1614,27 @@ async function ownLesson(): Promise<LessonFixture> {
   const course = await lessonCourse();
   const lesson = await startLesson(t, owner, course.id);
   const question = await pushQuestion(t, owner, lesson.id);
-  return { courseId: course.id, lessonId: lesson.id, questionId: question.id };
+  return {
+    courseId: course.id,
+    lessonId: lesson.id,
+    questionId: question.id,
+    bankId: await banked(course.id),
+  };
+}
+/** A question saved straight to the course's bank. */
+async function banked(courseId: string): Promise<string> {
+  const [row] = await t.app.core.db
+    .insert(questionBank)
+    .values({
+      courseId,
+      kind: 'true_false',
+      prompt: 'Banked',
+      options: [],
+      correct: true,
+      createdAt: new Date(),
+    })
+    .returning({ id: questionBank.id });
+  return row!.id;
 }
 
 beforeAll(async () => {
@@ -1623,7 +1645,11 @@ interface LessonRow {
   endpoint: string;
   /** Data of the row's own (a course to start a lesson in, a lesson to change); the shared one otherwise. */
   prepare?: () => Promise<LessonFixture>;
-  request: (own: LessonFixture) => { method: 'GET' | 'POST' | 'PUT'; url: string; payload?: object };
+  request: (own: LessonFixture) => {
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+    url: string;
+    payload?: object;
+  };
   expected: Expected;
 }
 
@@ -1687,6 +1713,27 @@ const lessonTable: LessonRow[] = [
     }),
     // A teacher does not answer (403); the removed member knows the lesson is there: told why (403 not_a_member).
     expected: { ...byMembership(200, 403, 404), formerMember: 403 },
+  },
+  // The question bank: the course's teachers only (a member student sees the course: 403).
+  {
+    endpoint: 'GET /api/courses/:id/question-bank',
+    request: (own) => ({ method: 'GET', url: `/api/courses/${own.courseId}/question-bank` }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'POST /api/courses/:id/question-bank',
+    request: (own) => ({
+      method: 'POST',
+      url: `/api/courses/${own.courseId}/question-bank`,
+      payload: { kind: 'number', prompt: '6 × 7?', correct: 42 },
+    }),
+    expected: byMembership(403, 201, 404),
+  },
+  {
+    endpoint: 'DELETE /api/courses/:id/question-bank/:qid',
+    prepare: async () => ({ ...live, bankId: await banked(live.courseId) }),
+    request: (own) => ({ method: 'DELETE', url: `/api/courses/${own.courseId}/question-bank/${own.bankId}` }),
+    expected: byMembership(403, 204, 404),
   },
 ];
 

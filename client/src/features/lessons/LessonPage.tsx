@@ -51,34 +51,52 @@ export function LessonPage() {
       ) : lesson ? (
         <LessonControls lesson={lesson} />
       ) : (
-        <div className="card lesson-empty">
-          {ended ? (
-            <p role="status">
-              The lesson has ended.{' '}
-              {ended.assignmentId
-                ? 'Its results are in the gradebook as a graded assignment.'
-                : 'Its results were not added to the gradebook.'}
-            </p>
-          ) : (
-            <p>No live lesson in this course right now.</p>
-          )}
-          <div className="lesson-page__actions">
-            <Button
-              icon={<Play />}
-              loading={starting.isLoading}
-              onClick={() => void tried(start(courseId).unwrap(), 'The lesson could not be started.')}
-            >
-              Start a live lesson
-            </Button>
-            {ended?.assignmentId && (
-              <ButtonLink to={`/courses/${courseId}/gradebook`} variant="secondary" icon={<Table2 />}>
-                Open the gradebook
-              </ButtonLink>
+        <>
+          <div className="card lesson-empty">
+            {ended ? (
+              <p role="status">
+                The lesson has ended.{' '}
+                {ended.assignmentId
+                  ? 'Its results are in the gradebook as a graded assignment.'
+                  : 'Its results were not added to the gradebook.'}
+              </p>
+            ) : (
+              <p>No live lesson in this course right now.</p>
             )}
+            <div className="lesson-page__actions">
+              <Button
+                icon={<Play />}
+                loading={starting.isLoading}
+                onClick={() => void tried(start(courseId).unwrap(), 'The lesson could not be started.')}
+              >
+                Start a live lesson
+              </Button>
+              {ended?.assignmentId && (
+                <ButtonLink to={`/courses/${courseId}/gradebook`} variant="secondary" icon={<Table2 />}>
+                  Open the gradebook
+                </ButtonLink>
+              )}
+            </div>
           </div>
-        </div>
+          {ended && <FinalResults lesson={ended} />}
+        </>
       )}
     </div>
+  );
+}
+
+/** The ended lesson's results, question by question (the end's answer: every one closed and revealed). */
+function FinalResults({ lesson }: { lesson: Lesson }) {
+  if (lesson.questions.length === 0) return null;
+  return (
+    <section className="lesson-final" aria-labelledby="lesson-final-title">
+      <h2 id="lesson-final-title" className="lesson-section-title">
+        Final results
+      </h2>
+      {lesson.questions.map((q) => (
+        <LiveResults key={q.id} lesson={lesson} question={q} />
+      ))}
+    </section>
   );
 }
 

@@ -164,3 +164,76 @@ describe('the teacher’s live results', () => {
     expect(screen.getByRole('button', { name: 'Close and reveal' })).toBeInTheDocument();
   });
 });
+
+describe('the teacher’s question bank and the end of a lesson', () => {
+  it('fills the composer from the bank, pushes it, and saves a written question to the bank', async () => {
+    const course = createCourse();
+    const base = lessonOf(course.id, { students: [] });
+    const banked = {
+      id: nextId(),
+      courseId: course.id,
+      kind: 'true_false' as const,
+      prompt: 'The sun is a star.',
+      options: [],
+      correct: true,
+      anonymous: false,
+      createdAt: at,
+    };
+    const sent: Record<string, unknown> = {};
+    const { user } = renderRoute(`/courses/${course.id}/lesson`, 'teacher', {
+      [`GET /api/courses/${course.id}`]: { body: { course, assignments: [] } },
+      [`GET /api/courses/${course.id}/lessons/current`]: { body: { lesson: base } },
+      [`GET /api/courses/${course.id}/question-bank`]: { body: [banked] },
+      [`POST /api/lessons/${base.id}/questions`]: ({ body }) => {
+        sent.push = body;
+        return { status: 201, body: questionOf(base, { ...banked, id: nextId(), correct: true }) };
+      },
+      [`POST /api/courses/${course.id}/question-bank`]: ({ body }) => {
+        sent.save = body;
+        return { status: 201, body: { ...banked, id: nextId() } };
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'From the bank' }));
+    const dialog = await screen.findByRole('dialog', { name: 'From the question bank' });
+    await user.click(await within(dialog).findByRole('button', { name: /^The sun is a star\./ }));
+    expect(screen.getByLabelText('Question')).toHaveValue('The sun is a star.');
+    await user.click(screen.getByRole('button', { name: 'Save to the bank' }));
+    await waitFor(() =>
+      expect(sent.save).toEqual({ kind: 'true_false', prompt: 'The sun is a star.', correct: true }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Push to the class' }));
+    await waitFor(() =>
+      expect(sent.push).toEqual({ kind: 'true_false', prompt: 'The sun is a star.', correct: true }),
+    );
+  });
+
+  it('shows the final results once the lesson has ended', async () => {
+    const course = createCourse();
+    const students = [{ id: nextId(), fullName: 'Ada' }];
+    const base = lessonOf(course.id, { students });
+    const q = questionOf(base, {
+      closedAt: at,
+      correct: 1,
+      results: {
+        answered: 1,
+        correctCount: 1,
+        counts: [0, 1, 2].map((answer) => ({ answer, count: +(answer === 1) })),
+      },
+      answers: [],
+    });
+    const { user } = renderRoute(`/courses/${course.id}/lesson`, 'teacher', {
+      [`GET /api/courses/${course.id}`]: { body: { course, assignments: [] } },
+      [`GET /api/courses/${course.id}/lessons/current`]: { body: { lesson: { ...base, questions: [q] } } },
+      [`POST /api/lessons/${base.id}/end`]: {
+        body: { ...base, endedAt: at, questions: [q] },
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'End lesson' }));
+    const dialog = await screen.findByRole('dialog', { name: 'End the live lesson?' });
+    await user.click(within(dialog).getByRole('button', { name: 'End lesson' }));
+    const final = await screen.findByRole('region', { name: 'Final results' });
+    expect(final).toHaveTextContent('Which planet is largest?');
+    expect(final).toHaveTextContent('1 of 1 answered · 1 right');
+    expect(final).toHaveTextContent('Right answer: Jupiter');
+  });
+});

@@ -1,12 +1,14 @@
 import {
+  type BankQuestion,
   LESSON_OPTIONS_MAX,
   questionProblem,
   type CreateQuestionBody,
   type Lesson,
   type LessonQuestionKind,
 } from '@classwave/shared';
-import { Plus, Send, X } from 'lucide-react';
+import { BookmarkPlus, Plus, Send, X } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
 import { Button } from '../../components/Button';
 import { IconButton } from '../../components/IconButton';
 import { Input } from '../../components/Input';
@@ -14,7 +16,8 @@ import { Select } from '../../components/Select';
 import { Textarea } from '../../components/Textarea';
 import { tried } from '../conversations/tried';
 import { KIND_LABELS } from './answerText';
-import { usePushQuestionMutation } from './lessonsApi';
+import { BankPicker } from './BankPicker';
+import { usePushQuestionMutation, useSaveToBankMutation } from './lessonsApi';
 
 const KINDS = Object.keys(KIND_LABELS) as LessonQuestionKind[];
 
@@ -28,6 +31,7 @@ export function QuestionComposer({ lesson, hasOpen }: { lesson: Lesson; hasOpen:
   const [correctText, setCorrectText] = useState('');
   const [anonymous, setAnonymous] = useState(false);
   const [push, { isLoading }] = usePushQuestionMutation();
+  const [save, saving] = useSaveToBankMutation();
   const choices = kind === 'multiple_choice' || kind === 'poll';
 
   function body(): CreateQuestionBody {
@@ -48,6 +52,28 @@ export function QuestionComposer({ lesson, hasOpen }: { lesson: Lesson; hasOpen:
         ? 'Fill in every choice.'
         : questionProblem(body());
 
+  /** A question from the bank into the composer, to push as it is or changed. */
+  function fill(q: BankQuestion) {
+    setKind(q.kind);
+    setPrompt(q.prompt);
+    setOptions(q.options.length >= 2 ? q.options : ['', '']);
+    setCorrectChoice(typeof q.correct === 'number' && q.kind === 'multiple_choice' ? q.correct : 0);
+    setCorrectTf(q.correct !== false);
+    setCorrectText(q.kind === 'number' || q.kind === 'short_answer' ? String(q.correct ?? '') : '');
+    setAnonymous(q.anonymous);
+  }
+
+  async function saveToBank() {
+    if (problem || saving.isLoading) return;
+    if (
+      await tried(
+        save({ courseId: lesson.courseId, body: body() }).unwrap(),
+        'The question could not be saved.',
+      )
+    )
+      toast.success('Saved to the course’s question bank.');
+  }
+
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (problem || isLoading) return;
@@ -60,7 +86,10 @@ export function QuestionComposer({ lesson, hasOpen }: { lesson: Lesson; hasOpen:
 
   return (
     <form className="card lesson-composer" onSubmit={(e) => void submit(e)} aria-label="Next question">
-      <h2 className="lesson-section-title">Next question</h2>
+      <div className="lesson-composer__head">
+        <h2 className="lesson-section-title">Next question</h2>
+        <BankPicker courseId={lesson.courseId} onPick={fill} />
+      </div>
       <Select label="Kind" value={kind} onChange={(e) => setKind(e.target.value as LessonQuestionKind)}>
         {KINDS.map((k) => (
           <option key={k} value={k}>
@@ -140,9 +169,20 @@ export function QuestionComposer({ lesson, hasOpen }: { lesson: Lesson; hasOpen:
           Anonymous (counts only, for you too)
         </label>
       )}
-      <Button type="submit" icon={<Send />} loading={isLoading} aria-disabled={problem !== null}>
-        {hasOpen ? 'Close the open one and push' : 'Push to the class'}
-      </Button>
+      <div className="lesson-composer__buttons">
+        <Button type="submit" icon={<Send />} loading={isLoading} aria-disabled={problem !== null}>
+          {hasOpen ? 'Close the open one and push' : 'Push to the class'}
+        </Button>
+        <Button
+          variant="ghost"
+          icon={<BookmarkPlus />}
+          loading={saving.isLoading}
+          aria-disabled={problem !== null}
+          onClick={() => void saveToBank()}
+        >
+          Save to the bank
+        </Button>
+      </div>
       {problem && prompt.trim() !== '' && (
         <p className="lesson-composer__problem">{problem.replace(/^body\./, '')}</p>
       )}

@@ -1,5 +1,6 @@
 import type {
   AnswerReceipt,
+  BankQuestion,
   CreateQuestionBody,
   CurrentLesson,
   Lesson,
@@ -12,8 +13,42 @@ import { applyOwnAnswer, upsertQuestion } from './lessonCache';
 
 const id = encodeURIComponent;
 
-const queries = api.enhanceEndpoints({ addTagTypes: ['Lessons'] }).injectEndpoints({
+const queries = api.enhanceEndpoints({ addTagTypes: ['Lessons', 'QuestionBank'] }).injectEndpoints({
   endpoints: (build) => ({
+    /** The course's question bank (its teachers), newest first. */
+    getQuestionBank: build.query<BankQuestion[], string>({
+      query: (courseId) => `/courses/${id(courseId)}/question-bank`,
+      providesTags: (_r, _e, courseId) => [{ type: 'QuestionBank', id: courseId }],
+    }),
+    saveToBank: build.mutation<BankQuestion, { courseId: string; body: CreateQuestionBody }>({
+      query: ({ courseId, body }) => ({
+        url: `/courses/${id(courseId)}/question-bank`,
+        method: 'POST',
+        body,
+      }),
+      async onQueryStarted({ courseId }, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled;
+        dispatch(
+          queries.util.updateQueryData('getQuestionBank', courseId, (bank) => {
+            if (!bank.some((q) => q.id === data.id)) bank.unshift(data);
+          }),
+        );
+      },
+    }),
+    removeFromBank: build.mutation<void, { courseId: string; questionId: string }>({
+      query: ({ courseId, questionId }) => ({
+        url: `/courses/${id(courseId)}/question-bank/${id(questionId)}`,
+        method: 'DELETE',
+      }),
+      async onQueryStarted({ courseId, questionId }, { dispatch, queryFulfilled }) {
+        await queryFulfilled;
+        dispatch(
+          queries.util.updateQueryData('getQuestionBank', courseId, (bank) =>
+            bank.filter((q) => q.id !== questionId),
+          ),
+        );
+      },
+    }),
     /** Every live lesson of the caller's courses: the question overlay reads it on every page. */
     getLiveLessons: build.query<Lesson[], void>({
       query: () => '/lessons/live',
@@ -90,6 +125,9 @@ export const {
   useCloseQuestionMutation,
   useEndLessonMutation,
   useAnswerQuestionMutation,
+  useGetQuestionBankQuery,
+  useSaveToBankMutation,
+  useRemoveFromBankMutation,
 } = queries;
 
 /** Patches the lesson wherever it is cached: the live list and its course's current lesson. */

@@ -10,7 +10,9 @@ const Text = (maxLength: number, description: string) =>
 export const CourseListQuery = Type.Object(
   {
     archived: Type.Optional(
-      Type.Boolean({ description: 'true: only archived courses ("Past classes"); default: only current ones.' }),
+      Type.Boolean({
+        description: 'true: only archived courses ("Past classes"); default: only current ones.',
+      }),
     ),
   },
   { additionalProperties: false },

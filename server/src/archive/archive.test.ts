@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, type Course } from '@classwave/shared';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
@@ -137,7 +137,10 @@ describe('an archived course is read-only', () => {
     for (const [who, method, url, payload] of writes) {
       const res = await t.app.inject({ method, url, headers: who.headers, ...(payload ? { payload } : {}) });
       expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(409);
-      expect(res.json()).toMatchObject({ code: ErrorCode.courseArchived, message: expect.stringMatching(/unarchive/) });
+      expect(res.json()).toMatchObject({
+        code: ErrorCode.courseArchived,
+        message: expect.stringMatching(/unarchive/),
+      });
     }
     expect((await get(owner, `/api/courses/${course.id}`)).json().course.title).toBe(course.title);
   });
@@ -145,7 +148,12 @@ describe('an archived course is read-only', () => {
   it('refuses a new upload to it, and a new member joining by its code', async () => {
     const { course, assignment } = await classroom();
     await post(owner, `/api/courses/${course.id}/archive`);
-    const upload = await createUpload(t, owner, { purpose: 'assignment', targetId: assignment.id, name: 'a.txt' }, 3);
+    const upload = await createUpload(
+      t,
+      owner,
+      { purpose: 'assignment', targetId: assignment.id, name: 'a.txt' },
+      3,
+    );
     expect(upload.statusCode).toBe(409);
     const newcomer = await createStudent(t, 'Late Joiner');
     const joined = await post(newcomer, '/api/courses/join', { code: course.joinCode });
@@ -156,7 +164,10 @@ describe('an archived course is read-only', () => {
   it('tells nobody outside it that it is archived: they get the 404 they always got', async () => {
     const { course, assignment } = await classroom();
     await post(owner, `/api/courses/${course.id}/archive`);
-    const [stranger, outsider] = await Promise.all([createTeacher(t, 'Stranger'), createStudent(t, 'Outsider')]);
+    const [stranger, outsider] = await Promise.all([
+      createTeacher(t, 'Stranger'),
+      createStudent(t, 'Outsider'),
+    ]);
     expect((await post(stranger, `/api/courses/${course.id}/posts`, { text: 'Hi' })).statusCode).toBe(404);
     const draft = await t.app.inject({
       method: 'PUT',
@@ -185,7 +196,12 @@ describe('an archived course is read-only', () => {
     // parameters with the archived course's rows, so a route added later is checked too.
     const { course, assignment } = await classroom();
     const sub = await submit(t, student, assignment);
-    const fileId = await uploadFile(t, owner, { purpose: 'assignment', targetId: assignment.id, name: 'm.txt' }, Buffer.from('m'));
+    const fileId = await uploadFile(
+      t,
+      owner,
+      { purpose: 'assignment', targetId: assignment.id, name: 'm.txt' },
+      Buffer.from('m'),
+    );
     await post(owner, `/api/courses/${course.id}/archive`);
     const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
       paths: Record<string, Record<string, unknown>>;
@@ -207,11 +223,17 @@ describe('an archived course is read-only', () => {
       const prefix = Object.keys(values).find((p) => path === p || path.startsWith(`${p}/`));
       if (!prefix) continue;
       for (const method of Object.keys(methods).map((m) => m.toUpperCase())) {
-        if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(method) || allowed.has(`${method} ${path}`)) continue;
+        if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(method) || allowed.has(`${method} ${path}`))
+          continue;
         const url = path
           .replace(prefix, prefix.replace('{id}', values[prefix]!))
           .replace(/\{\w+\}/g, student.id);
-        const res = await t.app.inject({ method: method as 'POST', url, headers: owner.headers, payload: {} });
+        const res = await t.app.inject({
+          method: method as 'POST',
+          url,
+          headers: owner.headers,
+          payload: {},
+        });
         // A body the route's schema refuses is a 400 before the rule; any other answer is the rule's 409.
         if (res.statusCode === 400) continue;
         expect(res.statusCode, `${method} ${path}: ${res.body}`).toBe(409);

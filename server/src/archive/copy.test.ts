@@ -1,6 +1,12 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode, shiftDueDates, type Assignment, type AssignmentFiles, type Course } from '@classwave/shared';
+import {
+  ErrorCode,
+  shiftDueDates,
+  type Assignment,
+  type AssignmentFiles,
+  type Course,
+} from '@classwave/shared';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   addCoTeacher,
@@ -79,10 +85,17 @@ async function livedIn() {
 describe('POST /api/courses/:id/copy', () => {
   it('makes a new course of the caller’s with assignments, rubric, categories and materials, and no people or work', async () => {
     const source = await livedIn();
-    const res = await inject(coTeacher, 'POST', `/api/courses/${source.course.id}/copy`, { title: 'Biology 2027' });
+    const res = await inject(coTeacher, 'POST', `/api/courses/${source.course.id}/copy`, {
+      title: 'Biology 2027',
+    });
     expect(res.statusCode, res.body).toBe(201);
     const copy = res.json<Course>();
-    expect(copy).toMatchObject({ title: 'Biology 2027', teacherId: coTeacher.id, code: source.code, archivedAt: null });
+    expect(copy).toMatchObject({
+      title: 'Biology 2027',
+      teacherId: coTeacher.id,
+      code: source.code,
+      archivedAt: null,
+    });
     expect(copy.id).not.toBe(source.course.id);
     expect(copy.joinCode).not.toBe(source.course.joinCode);
     // No students, submissions, drafts, grades or posts came along.
@@ -92,7 +105,9 @@ describe('POST /api/courses/:id/copy', () => {
     expect(copied).toHaveLength(1);
     const ids = copied.map((a) => a.id);
     expect(await db.select().from(submissions).where(inArray(submissions.assignmentId, ids))).toEqual([]);
-    expect(await db.select().from(submissionDrafts).where(inArray(submissionDrafts.assignmentId, ids))).toEqual([]);
+    expect(
+      await db.select().from(submissionDrafts).where(inArray(submissionDrafts.assignmentId, ids)),
+    ).toEqual([]);
     expect(await db.select().from(posts).where(eq(posts.courseId, copy.id))).toEqual([]);
     const gradebook = (await inject(coTeacher, 'GET', `/api/courses/${copy.id}/gradebook`)).json();
     expect(gradebook.students).toEqual([]);
@@ -109,7 +124,9 @@ describe('POST /api/courses/:id/copy', () => {
     ]);
     expect(a!.categoryId).toBe(cats[1]!.id);
     // The materials download, byte for byte, from bytes of their own.
-    const listed = (await inject(coTeacher, 'GET', `/api/assignments/${a!.id}/files`)).json<AssignmentFiles>();
+    const listed = (
+      await inject(coTeacher, 'GET', `/api/assignments/${a!.id}/files`)
+    ).json<AssignmentFiles>();
     expect(listed.materials.map((m) => m.name)).toEqual(['sheet.pdf']);
     const download = await inject(coTeacher, 'GET', `/api/files/${listed.materials[0]!.id}`);
     expect(download.statusCode).toBe(200);
@@ -171,9 +188,13 @@ describe('POST /api/assignments/:id/copy', () => {
     const rubric = await inject(student, 'GET', `/api/assignments/${copy.id}/rubric`);
     expect(rubric.json().rubric.criteria[0].title).toBe('Accuracy');
     // The target's student sees it, with the materials, and no work of their own on it.
-    const detail = (await inject(student, 'GET', `/api/courses/${target.id}`)).json<{ assignments: Assignment[] }>();
+    const detail = (await inject(student, 'GET', `/api/courses/${target.id}`)).json<{
+      assignments: Assignment[];
+    }>();
     expect(detail.assignments.find((a) => a.id === copy.id)?.submission).toBeNull();
-    const listed = (await inject(student, 'GET', `/api/assignments/${copy.id}/files`)).json<AssignmentFiles>();
+    const listed = (
+      await inject(student, 'GET', `/api/assignments/${copy.id}/files`)
+    ).json<AssignmentFiles>();
     const download = await inject(student, 'GET', `/api/files/${listed.materials[0]!.id}`);
     expect(download.rawPayload.equals(MATERIAL)).toBe(true);
   });

@@ -201,7 +201,9 @@ export function createCopyService({
         rows.map((r) => r.dueDate),
         clock.now(),
       );
-      const copied = await copyBytes(caller, await materialsOf([...newIds.keys()]), (old) => newIds.get(old)!);
+      const copied = await copyBytes(caller, await materialsOf([...newIds.keys()]), (old) =>
+        newIds.get(old)!,
+      );
       const wantedCode = body.code === undefined ? undefined : normalizeCourseCode(body.code);
       try {
         return await retryOnCodeCollision(() =>
@@ -218,7 +220,9 @@ export function createCopyService({
             );
             if (wantedCode !== undefined && taken.has(wantedCode))
               throw conflict(`You already have a course with the code ${wantedCode}.`);
-            const title = body.title?.trim() ?? `${course.title.slice(0, LIMITS.courseTitle - COPY_SUFFIX.length)}${COPY_SUFFIX}`;
+            const title =
+              body.title?.trim() ??
+              `${course.title.slice(0, LIMITS.courseTitle - COPY_SUFFIX.length)}${COPY_SUFFIX}`;
             const [row] = await tx
               .insert(courses)
               .values({
@@ -259,7 +263,15 @@ export function createCopyService({
                 )
                 .returning();
               for (const a of inserted)
-                recordAssignment(record, 'assignment:created', a, created.title, caller.userId, ZERO, clock.now());
+                recordAssignment(
+                  record,
+                  'assignment:created',
+                  a,
+                  created.title,
+                  caller.userId,
+                  ZERO,
+                  clock.now(),
+                );
             }
             await insertFiles(tx, caller, copied, created.id);
             return created;

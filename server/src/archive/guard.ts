@@ -2,7 +2,16 @@ import { eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.js';
-import { assignments, comments, courseMembers, courses, files, lessons, posts, submissions } from '../db/schema.js';
+import {
+  assignments,
+  comments,
+  courseMembers,
+  courses,
+  files,
+  lessons,
+  posts,
+  submissions,
+} from '../db/schema.js';
 import { teaches } from '../courses/teaching.js';
 import { courseArchived } from './rules.js';
 

@@ -6,10 +6,10 @@ import type { ArchiveService } from './service.js';
 import type { CopyService } from './copy.js';
 
 /** Archive, unarchive and copy a course; reuse an assignment in another course (DESIGN §20). */
-export const archiveRoutes: FastifyPluginAsyncTypebox<{ archive: ArchiveService; copies: CopyService }> = async (
-  app,
-  { archive, copies },
-) => {
+export const archiveRoutes: FastifyPluginAsyncTypebox<{
+  archive: ArchiveService;
+  copies: CopyService;
+}> = async (app, { archive, copies }) => {
   const courses = { tags: ['courses'], security: bearerSecurity };
 
   app.post(

@@ -197,7 +197,9 @@ export function createAssignmentReadModel({
     const courseIds = courseId === undefined ? own.c : own.c.filter((id) => id === courseId);
     if (courseIds.length === 0) return [];
     // Every course's list leaves the archived ones out, as the course list does (DESIGN §20).
-    const shared = (await sharedOf(courseIds)).flat().filter((a) => courseId !== undefined || !a.courseArchived);
+    const shared = (await sharedOf(courseIds))
+      .flat()
+      .filter((a) => courseId !== undefined || !a.courseArchived);
     const submissions = new Map(own.s.map((s) => [s[0], s]));
     const excused = new Set(own.e);
     const now = clock.now();

@@ -183,7 +183,11 @@ export function createClassService({
       const joined = await outbox.transaction(async (tx, record) => {
         // Checked again under a lock: a reset or a "joining off" that committed since the look-up wins.
         const [now] = await tx
-          .select({ joinCode: courses.joinCode, joinEnabled: courses.joinEnabled, archivedAt: courses.archivedAt })
+          .select({
+            joinCode: courses.joinCode,
+            joinEnabled: courses.joinEnabled,
+            archivedAt: courses.archivedAt,
+          })
           .from(courses)
           .where(eq(courses.id, found.id))
           .for('share');

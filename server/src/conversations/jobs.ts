@@ -21,7 +21,11 @@ export function conversationJobs(postService: PostService): Record<string, JobHa
     async [PUBLISH_POST_KIND](job, { tx, record, now }) {
       const postId = String(job.payload.postId);
       const [post] = await tx
-        .select({ publishAt: posts.publishAt, publishedAt: posts.publishedAt, archivedAt: courses.archivedAt })
+        .select({
+          publishAt: posts.publishAt,
+          publishedAt: posts.publishedAt,
+          archivedAt: courses.archivedAt,
+        })
         .from(posts)
         .innerJoin(courses, eq(courses.id, posts.courseId))
         .where(eq(posts.id, postId));

@@ -106,8 +106,14 @@ export function createCourseService({
 }) {
   const { db } = database;
   const listStatements = {
-    teacher: { current: courseListStatement('teacher', false), archived: courseListStatement('teacher', true) },
-    student: { current: courseListStatement('student', false), archived: courseListStatement('student', true) },
+    teacher: {
+      current: courseListStatement('teacher', false),
+      archived: courseListStatement('teacher', true),
+    },
+    student: {
+      current: courseListStatement('student', false),
+      archived: courseListStatement('student', true),
+    },
   };
   const selectCourses = (tx: Db | Tx) =>
     tx

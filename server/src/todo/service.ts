@@ -74,7 +74,9 @@ export function createTodoService({ db, clock }: { db: Db; clock: Clock }) {
           .from(assignments)
           .innerJoin(courses, eq(courses.id, assignments.courseId))
           .innerJoin(submissions, eq(submissions.assignmentId, assignments.id))
-          .where(and(teaches(caller.userId), isNull(assignments.deletedAt), isNull(courses.archivedAt), pending))
+          .where(
+            and(teaches(caller.userId), isNull(assignments.deletedAt), isNull(courses.archivedAt), pending),
+          )
           .groupBy(assignments.id, courses.id)
           .orderBy(asc(assignments.dueDate), asc(assignments.id));
       const [toGrade, toReturn] = await Promise.all([

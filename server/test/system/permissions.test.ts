@@ -272,7 +272,11 @@ async function binnedCourse(f: Fixture): Promise<Partial<Fixture>> {
 }
 /** The fixture's course archived by its owner (DESIGN §20). */
 async function archivedCourse(f: Fixture): Promise<Partial<Fixture>> {
-  const res = await t.app.inject({ method: 'POST', url: `/api/courses/${f.course.id}/archive`, headers: owner.headers });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/courses/${f.course.id}/archive`,
+    headers: owner.headers,
+  });
   if (res.statusCode !== 200) throw new Error(`archive: ${res.statusCode} ${res.body}`);
   return {};
 }

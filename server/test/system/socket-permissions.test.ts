@@ -2145,7 +2145,11 @@ describe('archive and copy: who hears it', () => {
   it('course:updated on archiving reaches the teachers and the members, each in their view', async () => {
     expect((await act('owner', `/api/courses/${course.id}/archive`)).statusCode).toBe(200);
     const archived = courseUpdated(true);
-    expect(await heardBy(archived, ['owner', 'coTeacher', 'member'])).toEqual(['owner', 'coTeacher', 'member']);
+    expect(await heardBy(archived, ['owner', 'coTeacher', 'member'])).toEqual([
+      'owner',
+      'coTeacher',
+      'member',
+    ]);
     const joinCodeOf = (who: Party) => dataOf(tabs[who].heard.find(archived)!)?.joinCode;
     expect(joinCodeOf('member')).toBeNull();
     expect(joinCodeOf('coTeacher')).toEqual(expect.any(String));
@@ -2180,6 +2184,10 @@ describe('archive and copy: who hears it', () => {
     expect(res.statusCode, res.body).toBe(201);
     const id = res.json<Assignment>().id;
     const created = (h: Heard) => h.name === 'assignment:created' && idOf(h) === id;
-    expect(await heardBy(created, ['owner', 'coTeacher', 'member'])).toEqual(['owner', 'coTeacher', 'member']);
+    expect(await heardBy(created, ['owner', 'coTeacher', 'member'])).toEqual([
+      'owner',
+      'coTeacher',
+      'member',
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { archive } from './archive/module.js';
 import { assignments } from './assignments/module.js';
 import { auth } from './auth/module.js';
 import { bin } from './bin/module.js';
@@ -47,6 +48,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     coTeachers,
     assignments,
     bin,
+    archive,
     submissions,
     files,
     rubrics,

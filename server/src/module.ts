@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import type { Core } from './core.js';
 
 /** A module's routes: a Fastify plugin given the app's core, registered under `/api`. */
@@ -19,6 +20,11 @@ export interface AppModule {
   routes?: ModuleRoutes;
   /** Routes anyone may call (sign-in, a calendar app's feed): no authenticate hook. */
   publicRoutes?: ModuleRoutes;
+  /**
+   * A rule every signed-in route runs before its handler, once the caller is known and the input
+   * validated; it throws the AppError to answer with (the archive's read-only rule, DESIGN §20).
+   */
+  guard?(core: Core): (request: FastifyRequest) => Promise<void>;
   /** Runs once per app before any route is registered; returns what to undo when it closes. */
   setup?(core: Core): Teardown | void;
 }

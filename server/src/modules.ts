@@ -24,6 +24,10 @@ export async function installModules(app: FastifyInstance, core: Core, modules: 
         if (module.publicRoutes) await api.register(module.publicRoutes, { core });
       await api.register(async (signedIn) => {
         signedIn.addHook('onRequest', createAuthenticateHook(core.auth));
+        for (const module of modules) {
+          const guard = module.guard?.(core);
+          if (guard) signedIn.addHook('preHandler', guard);
+        }
         for (const module of modules) if (module.routes) await signedIn.register(module.routes, { core });
       });
     },

@@ -92,6 +92,11 @@ export const ErrorCode = {
   questionClosed: 'question_closed',
   /** End into the gradebook with no question that has a right answer: 409. */
   nothingToGrade: 'nothing_to_grade',
+  /**
+   * A write to an archived course, or to its assignments, work, grades, posts or lessons (DESIGN
+   * §20): it is read-only until its owner unarchives it (409).
+   */
+  courseArchived: 'course_archived',
   internal: 'internal_error',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -22,3 +22,4 @@ export * from './coteachers.js';
 export * from './lessons.js';
 export * from './questionBank.js';
 export * from './lessonRules.js';
+export * from './archive.js';

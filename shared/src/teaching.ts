@@ -39,6 +39,11 @@ export const Course = Type.Object(
      * and the CSV's Total Possible; false: only graded work counts (DESIGN §17).
      */
     missingCountsAsZero: Type.Boolean(),
+    /**
+     * When its owner archived it (DESIGN §20): read-only, out of the course lists, under "Past
+     * classes"; null while current.
+     */
+    archivedAt: Type.Union([Timestamp, Type.Null()]),
   },
   { additionalProperties: false },
 );

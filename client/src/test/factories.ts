@@ -68,6 +68,7 @@ export function createCourse(overrides: Partial<Course> = {}): Course {
     description: 'A course about things worth knowing.',
     createdAt: new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString(),
     joinCode: null,
+    archivedAt: null,
     joinEnabled: true,
     missingCountsAsZero: true,
     ...overrides,

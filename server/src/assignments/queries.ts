@@ -49,6 +49,8 @@ function listStatement(role: Role, scope: Scope): Statement {
     scope === 'course' ? `a.course_id = ${scopeParam}` : scope === 'one' ? `a.id = ${scopeParam}` : null,
     // Binned work is in the bin only (DESIGN §17); a binned course holds only binned assignments.
     'a.deleted_at is null',
+    // The list of all assignments leaves archived courses out, as the course list does (DESIGN §20).
+    scope === 'all' ? 'c.archived_at is null' : null,
   ].filter(Boolean);
   const perViewer = student
     ? `s.id as sub_id, ${isoText('s.submitted_at')} as sub_submitted_at, s.returned_grade as sub_grade,
@@ -58,7 +60,7 @@ function listStatement(role: Role, scope: Scope): Statement {
     : `(select count(*)::int from submissions s where s.assignment_id = a.id and s.submitted_at is not null) as submission_count,
        (select count(*)::int from submissions s where s.assignment_id = a.id and s.grade is null) as needs_grading`;
   return {
-    name: `assignments_${role}_${scope}_v6`,
+    name: `assignments_${role}_${scope}_v7`,
     text: `select a.id, a.title, a.description, ${isoText('a.due_date')} as due_date, a.max_points,
       a.course_id, c.title as course_title, ${isoText('a.created_at')} as created_at,
       a.grade_release, a.closes_at_due, a.category_id, ${perViewer}

@@ -20,6 +20,8 @@ interface SharedAssignment {
   gradeRelease: 'auto' | 'manual';
   closesAtDue: boolean;
   categoryId: string | null;
+  /** Its course is archived (DESIGN §20): left out of the list of every course, kept in its own. */
+  courseArchived: boolean;
 }
 
 /** An assignment as the hot list statements return it: timestamps as ISO text made by PostgreSQL. */
@@ -35,6 +37,8 @@ export interface SharedRow {
   grade_release: 'auto' | 'manual';
   closes_at_due: boolean;
   category_id: string | null;
+  /** The shared statement's only: whether its course is archived. */
+  course_archived?: boolean;
 }
 
 /**
@@ -49,10 +53,10 @@ interface OwnPart {
 }
 
 const sharedStatement: Statement = {
-  name: 'assignments_shared_of_courses_v3',
+  name: 'assignments_shared_of_courses_v4',
   text: `select a.id, a.title, a.description, ${isoText('a.due_date')} as due_date, a.max_points,
       a.course_id, c.title as course_title, ${isoText('a.created_at')} as created_at,
-      a.grade_release, a.closes_at_due, a.category_id
+      a.grade_release, a.closes_at_due, a.category_id, c.archived_at is not null as course_archived
     from assignments a join courses c on c.id = a.course_id
     where a.course_id = any($1::uuid[]) and a.deleted_at is null
     order by a.due_date, a.id`,
@@ -192,7 +196,10 @@ export function createAssignmentReadModel({
     const own = await owns.of(studentId);
     const courseIds = courseId === undefined ? own.c : own.c.filter((id) => id === courseId);
     if (courseIds.length === 0) return [];
-    const shared = (await sharedOf(courseIds)).flat();
+    // Every course's list leaves the archived ones out, as the course list does (DESIGN §20).
+    const shared = (await sharedOf(courseIds))
+      .flat()
+      .filter((a) => courseId !== undefined || !a.courseArchived);
     const submissions = new Map(own.s.map((s) => [s[0], s]));
     const excused = new Set(own.e);
     const now = clock.now();
@@ -290,6 +297,7 @@ function toShared(row: SharedRow): SharedAssignment {
     gradeRelease: row.grade_release,
     closesAtDue: row.closes_at_due,
     categoryId: row.category_id,
+    courseArchived: row.course_archived === true,
   };
 }
 

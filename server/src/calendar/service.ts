@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, isNull, lt, sql } from 'drizzle-orm';
 import ical from 'ical-generator';
 import { workStatus, type CalendarItem, type CalendarQuery } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
@@ -66,6 +66,8 @@ export function createCalendarService({ db, clock, appOrigin }: { db: Db; clock:
       .where(
         and(
           visibleAssignment(userId, role),
+          // An archived course leaves the calendar and the feed (DESIGN §20).
+          isNull(courses.archivedAt),
           gte(assignments.dueDate, from),
           to ? lt(assignments.dueDate, to) : undefined,
         ),

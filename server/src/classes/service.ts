@@ -25,6 +25,7 @@ import { audience } from '../realtime/rooms.js';
 import { toCourse } from '../courses/service.js';
 import { randomJoinCode, retryOnCodeCollision } from './codes.js';
 import type { WrongCodeLimiter } from './limits.js';
+import { courseArchived } from '../archive/rules.js';
 import { requireTeacherOf } from './visibility.js';
 
 const codeInvalid = () =>
@@ -182,7 +183,11 @@ export function createClassService({
       const joined = await outbox.transaction(async (tx, record) => {
         // Checked again under a lock: a reset or a "joining off" that committed since the look-up wins.
         const [now] = await tx
-          .select({ joinCode: courses.joinCode, joinEnabled: courses.joinEnabled })
+          .select({
+            joinCode: courses.joinCode,
+            joinEnabled: courses.joinEnabled,
+            archivedAt: courses.archivedAt,
+          })
           .from(courses)
           .where(eq(courses.id, found.id))
           .for('share');
@@ -190,6 +195,8 @@ export function createClassService({
         if (!now.joinEnabled) throw joinDisabled();
         const before = await lockMembership(tx, found.id, studentId);
         if (before?.status === 'active') return false;
+        // Read-only (DESIGN §20): nobody joins an archived course, whoever holds its code.
+        if (now.archivedAt) throw courseArchived();
         if (before?.status === 'removed') throw wasRemoved();
         const at = clock.now();
         await tx

@@ -1,13 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { quietHoursEnd } from '@classwave/shared';
 import { composeMail } from '../auth/mailer.js';
-import { notifications, posts, users } from '../db/schema.js';
+import { courses, notifications, posts, users } from '../db/schema.js';
 import type { JobHandler, JobOutcome } from '../jobs/schedule.js';
 import { settingsOf } from '../notifications/store.js';
 import { PUBLISH_POST_KIND, type PostService } from './posts.js';
 import { THREAD_MAIL_KIND, unreadReply } from './threads.js';
 
 const DONE: JobOutcome = { done: true };
+/** How often a scheduled post of an archived course looks again whether it was unarchived. */
+const ARCHIVED_RETRY_MS = 3600_000;
 
 /**
  * The conversations' timed work, run by the job table (one transaction per job, so a crash runs
@@ -19,13 +21,20 @@ export function conversationJobs(postService: PostService): Record<string, JobHa
     async [PUBLISH_POST_KIND](job, { tx, record, now }) {
       const postId = String(job.payload.postId);
       const [post] = await tx
-        .select({ publishAt: posts.publishAt, publishedAt: posts.publishedAt })
+        .select({
+          publishAt: posts.publishAt,
+          publishedAt: posts.publishedAt,
+          archivedAt: courses.archivedAt,
+        })
         .from(posts)
+        .innerJoin(courses, eq(courses.id, posts.courseId))
         .where(eq(posts.id, postId));
       // Deleted, or published already (by an edit, or an earlier run): nothing left to do.
       if (!post || post.publishedAt) return DONE;
       // Moved later since the job was set: wait for the new time.
       if (post.publishAt && post.publishAt > now) return { runAt: post.publishAt };
+      // Its course is archived, so read-only (DESIGN §20): it waits, and goes out once unarchived.
+      if (post.archivedAt) return { runAt: new Date(now.getTime() + ARCHIVED_RETRY_MS) };
       await postService.publish(tx, record, postId, now);
       return DONE;
     },

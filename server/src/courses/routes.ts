@@ -4,6 +4,7 @@ import {
   Course,
   CourseDetail,
   CourseList,
+  CourseListQuery,
   CreateCourseBody,
   IdParams,
   UpdateCourseBody,
@@ -25,11 +26,13 @@ export const courseRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         ...common,
-        summary: "The caller's courses (a teacher's own, a student's memberships), newest first",
+        summary:
+          "The caller's courses (a teacher's own, a student's memberships), newest first; with archived=true, the past classes",
+        querystring: CourseListQuery,
         response: { 200: CourseList, ...signedInErrors },
       },
     },
-    async (request) => courses.list(callerOf(request)),
+    async (request) => courses.list(callerOf(request), request.query.archived === true),
   );
 
   app.post(

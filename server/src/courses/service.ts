@@ -29,10 +29,17 @@ const stillHasAssignments = (n: number) =>
 type CourseRow = typeof courses.$inferSelect;
 /** A course as its teachers (`forTeachers`) or its members see it: the join code only for its teachers (DESIGN §11, §20). */
 export const toCourse = (row: CourseRow, teacherName: string, forTeachers: boolean): Course =>
-  courseView({ ...row, createdAt: row.createdAt.toISOString() }, teacherName, forTeachers);
+  courseView(
+    { ...row, createdAt: row.createdAt.toISOString(), archivedAt: row.archivedAt?.toISOString() ?? null },
+    teacherName,
+    forTeachers,
+  );
 
 const courseView = (
-  row: Omit<CourseRow, 'createdAt' | 'deletedAt' | 'deletedBy'> & { createdAt: string },
+  row: Omit<CourseRow, 'createdAt' | 'deletedAt' | 'deletedBy' | 'archivedAt'> & {
+    createdAt: string;
+    archivedAt: string | null;
+  },
   teacherName: string,
   forTeachers: boolean,
 ): Course => ({
@@ -46,6 +53,7 @@ const courseView = (
   joinCode: forTeachers ? formatJoinCode(row.joinCode) : null,
   joinEnabled: row.joinEnabled,
   missingCountsAsZero: row.missingCountsAsZero,
+  archivedAt: row.archivedAt,
 });
 
 interface CourseListRow {
@@ -59,26 +67,28 @@ interface CourseListRow {
   join_code: string;
   join_enabled: boolean;
   missing_counts_as_zero: boolean;
+  archived_at: string | null;
 }
 
 /**
  * The course list of one role as a prepared statement with a hand-written mapper (issue 15: the
  * list is read on every page load; Drizzle's query building and row mapping cost more than the
  * query). `$1` is the caller: the courses a teacher owns or co-teaches, a student's active memberships
- * (DESIGN §11, §20).
+ * (DESIGN §11, §20); the current ones, or only the archived ones ("Past classes", DESIGN §20).
  */
-function courseListStatement(role: Caller['role']): Statement {
+function courseListStatement(role: Caller['role'], archived: boolean): Statement {
   const where =
     role === 'teacher'
       ? teachesText('c', '$1')
       : `exists (select 1 from course_members m where m.course_id = c.id and m.student_id = $1 and m.status = 'active')`;
   return {
-    name: `courses_${role}_v4`,
+    name: `courses_${role}_${archived ? 'archived' : 'current'}_v5`,
     text: `select c.id, c.title, c.description, c.code, c.teacher_id, ${isoText('c.created_at')} as created_at,
-        p.full_name as teacher_name, c.join_code, c.join_enabled, c.missing_counts_as_zero
+        p.full_name as teacher_name, c.join_code, c.join_enabled, c.missing_counts_as_zero,
+        ${isoText('c.archived_at')} as archived_at
       from courses c join profiles p on p.id = c.teacher_id
-      where ${where} and c.deleted_at is null
-      order by c.created_at desc, c.id desc
+      where ${where} and c.deleted_at is null and c.archived_at is ${archived ? 'not null' : 'null'}
+      order by ${archived ? 'c.archived_at desc' : 'c.created_at desc'}, c.id desc
       limit ${COURSES_QUERY_LIMIT}`,
   };
 }
@@ -95,7 +105,16 @@ export function createCourseService({
   lists: AssignmentLists;
 }) {
   const { db } = database;
-  const listStatements = { teacher: courseListStatement('teacher'), student: courseListStatement('student') };
+  const listStatements = {
+    teacher: {
+      current: courseListStatement('teacher', false),
+      archived: courseListStatement('teacher', true),
+    },
+    student: {
+      current: courseListStatement('student', false),
+      archived: courseListStatement('student', true),
+    },
+  };
   const selectCourses = (tx: Db | Tx) =>
     tx
       .select({ course: courses, teacherName: profiles.fullName })
@@ -148,9 +167,13 @@ export function createCourseService({
   }
 
   return {
-    /** The caller's courses, newest first: a teacher's own, a student's active memberships (DESIGN §11). */
-    async list(caller: Caller): Promise<Course[]> {
-      const rows = await database.rows<CourseListRow>(listStatements[caller.role], [caller.userId]);
+    /**
+     * The caller's courses, newest first: a teacher's own, a student's active memberships (DESIGN
+     * §11); the current ones, or (`archived`) the past classes, last archived first (DESIGN §20).
+     */
+    async list(caller: Caller, archived = false): Promise<Course[]> {
+      const statement = listStatements[caller.role][archived ? 'archived' : 'current'];
+      const rows = await database.rows<CourseListRow>(statement, [caller.userId]);
       return rows.map((r) =>
         courseView(
           {
@@ -163,6 +186,7 @@ export function createCourseService({
             joinCode: r.join_code,
             joinEnabled: r.join_enabled,
             missingCountsAsZero: r.missing_counts_as_zero,
+            archivedAt: r.archived_at,
           },
           r.teacher_name,
           caller.role === 'teacher',

@@ -33,8 +33,8 @@ function dashboardStatement(role: Role): Statement {
   const student = role === 'student';
   const visible = student
     ? `select m.course_id as id from course_members m join courses c on c.id = m.course_id
-        where m.student_id = $1 and m.status = 'active' and c.deleted_at is null`
-    : `select c.id from courses c where ${teachesText('c', '$1')} and c.deleted_at is null`;
+        where m.student_id = $1 and m.status = 'active' and c.deleted_at is null and c.archived_at is null`
+    : `select c.id from courses c where ${teachesText('c', '$1')} and c.deleted_at is null and c.archived_at is null`;
   const stillOpen = student
     ? `and not exists (select 1 from submissions s where s.assignment_id = a.id and s.student_id = $1
         and s.submitted_at is not null)`
@@ -43,7 +43,7 @@ function dashboardStatement(role: Role): Statement {
     ? `(l.course_id is null or l.course_id in (select id from visible))`
     : `l.course_id in (select id from visible)`;
   return {
-    name: `dashboard_${role}_v4`,
+    name: `dashboard_${role}_v5`,
     text: `with visible as (${visible}),
       open_work as (
         select a.id, a.title, a.due_date as time, c.title as course_title

@@ -140,6 +140,11 @@ export const courses = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     /** Who binned it (the teacher), kept for the bin's listing. */
     deletedBy: uuid('deleted_by').references(() => profiles.id, { onDelete: 'set null' }),
+    /**
+     * When its owner archived it (DESIGN §20): read-only, out of the course lists, in "Past classes";
+     * null while current. Not the bin: nothing is hidden from its teachers and members.
+     */
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
   },
   (t) => [
     index('courses_teacher_id_idx').on(t.teacherId),

@@ -3,6 +3,7 @@ import { teaches } from '../courses/teaching.js';
 import { ErrorCode, type FilePurpose } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import { requireTeacherOf } from '../classes/visibility.js';
+import { requireCurrentCourse } from '../archive/rules.js';
 import type { Db, Tx } from '../db/client.js';
 import { assignments, courseMembers, courses, files, submissions } from '../db/schema.js';
 import { AppError, conflict, notFound } from '../http/errors.js';
@@ -119,6 +120,8 @@ export async function checkUpload(
     if (member?.status !== 'active') throw notFound('Student not found in this course.');
     placed = { courseId: course.id, studentId: upload.studentId };
   }
+  // An archived course takes no new files (DESIGN §20); its path does not name it, so the guard cannot.
+  await requireCurrentCourse(tx, placed.courseId);
   const [{ used } = { used: null }] = await tx
     .select({ used: sum(files.declaredSize) })
     .from(files)

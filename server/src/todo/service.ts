@@ -52,6 +52,8 @@ export function createTodoService({ db, clock }: { db: Db; clock: Clock }) {
           .where(
             and(
               visibleAssignment(caller.userId, 'student'),
+              // An archived course has nothing left to do (DESIGN §20).
+              isNull(courses.archivedAt),
               gte(assignments.dueDate, new Date(now.getTime() - TODO_OVERDUE_DAYS * DAY_MS)),
               // Closed at its due time: nothing left to do about it.
               sql`not (${assignments.closesAtDue} and ${assignments.dueDate} <= ${now})`,
@@ -72,7 +74,9 @@ export function createTodoService({ db, clock }: { db: Db; clock: Clock }) {
           .from(assignments)
           .innerJoin(courses, eq(courses.id, assignments.courseId))
           .innerJoin(submissions, eq(submissions.assignmentId, assignments.id))
-          .where(and(teaches(caller.userId), isNull(assignments.deletedAt), pending))
+          .where(
+            and(teaches(caller.userId), isNull(assignments.deletedAt), isNull(courses.archivedAt), pending),
+          )
           .groupBy(assignments.id, courses.id)
           .orderBy(asc(assignments.dueDate), asc(assignments.id));
       const [toGrade, toReturn] = await Promise.all([

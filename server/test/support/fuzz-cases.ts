@@ -106,6 +106,7 @@ const SEMANTIC = new Set([
   'POST /api/courses/join code',
   'POST /api/courses code',
   'PATCH /api/courses/:id code',
+  'POST /api/courses/:id/copy code',
   'PUT /api/me/time-zone timeZone',
 ]);
 const isSemantic = (route: Route, name: string) =>

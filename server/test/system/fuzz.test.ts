@@ -122,6 +122,11 @@ const REPEATABLE = new Set([
   'PUT /api/lessons/:id/questions/:qid/answer',
   // The question bank: another saved question.
   'POST /api/courses/:id/question-bank',
+  // Archive and copy (DESIGN §20): another copy is another course of the teacher's (its own code),
+  // a reuse another assignment; unarchiving a current course changes nothing.
+  'POST /api/courses/:id/copy',
+  'POST /api/assignments/:id/copy',
+  'POST /api/courses/:id/unarchive',
 ]);
 
 const [teacher, student, peer, sessionUser] = await Promise.all([
@@ -410,7 +415,10 @@ function validValue(route: Route, name: string, schema: JsonSchema, ctx: Context
   if (name === 'timeZone') return 'Europe/Paris';
   if (name === 'code' && route.key === 'POST /api/courses/join') return ctx.joinCode;
   // A teacher's course codes are unique, and the fuzz teacher creates many courses.
-  if (name === 'code' && (route.key === 'POST /api/courses' || route.key === 'PATCH /api/courses/:id'))
+  if (
+    name === 'code' &&
+    ['POST /api/courses', 'PATCH /api/courses/:id', 'POST /api/courses/:id/copy'].includes(route.key)
+  )
     return `FZ${++courseCodes}`;
   return `Valid ${name}`.slice(0, schema.maxLength ?? 100);
 }
@@ -429,6 +437,8 @@ const VALID_QUERY: Record<string, string> = {
   studentId: '00000000-0000-4000-8000-000000000001',
   // A page of the stream or of comments (issue 27).
   limit: '5',
+  // The past classes instead of the current ones (DESIGN §20).
+  archived: 'true',
 };
 
 let courseCodes = 0;

@@ -33,6 +33,8 @@ let nonMember: Actor;
 let formerMember: Actor;
 let otherMember: Actor;
 let signedOut: { headers: { authorization: string } };
+/** A course of the other teacher's, which the owner and co-teacher do not teach. */
+let otherTeachersCourse: Course;
 /** Paths of a student's personal ICS feed: the live one, and one reset since. */
 const feeds = { live: '', reset: '' };
 
@@ -62,7 +64,8 @@ beforeAll(async () => {
       createStudent(t, NAMES.formerMember),
       createStudent(t, NAMES.otherMember),
     ]);
-  await joinCourse(t, otherMember, await createCourse(t, otherTeacher));
+  otherTeachersCourse = await createCourse(t, otherTeacher);
+  await joinCourse(t, otherMember, otherTeachersCourse);
   const gone = await createStudent(t, 'Gone Student');
   await t.app.inject({ method: 'POST', url: '/api/auth/signout', headers: gone.headers });
   signedOut = { headers: bearer(gone.token) };
@@ -265,6 +268,26 @@ async function binnedCourse(f: Fixture): Promise<Partial<Fixture>> {
     headers: owner.headers,
   });
   if (res.statusCode !== 204) throw new Error(`bin course: ${res.statusCode} ${res.body}`);
+  return {};
+}
+/** The fixture's course archived by its owner (DESIGN §20). */
+async function archivedCourse(f: Fixture): Promise<Partial<Fixture>> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/courses/${f.course.id}/archive`,
+    headers: owner.headers,
+  });
+  if (res.statusCode !== 200) throw new Error(`archive: ${res.statusCode} ${res.body}`);
+  return {};
+}
+/** The fixture's empty (co-taught) course archived by its owner. */
+async function archivedEmptyCourse(f: Fixture): Promise<Partial<Fixture>> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/courses/${f.emptyCourse.id}/archive`,
+    headers: owner.headers,
+  });
+  if (res.statusCode !== 200) throw new Error(`archive: ${res.statusCode} ${res.body}`);
   return {};
 }
 async function fixture(): Promise<Fixture> {
@@ -1018,6 +1041,121 @@ const table: Row[] = [
   {
     endpoint: 'GET /api/assignments/:id/submissions.zip',
     request: (f) => ({ method: 'GET', url: `/api/assignments/${f.assignment.id}/submissions.zip` }),
+    expected: byMembership(403, 200, 404),
+  },
+  // Archive and copy (DESIGN §20): archiving is the owner's alone; copying any teacher's of the
+  // course; reusing an assignment needs both courses taught (the fixture's empty course is co-taught).
+  {
+    endpoint: 'POST /api/courses/:id/archive',
+    request: (f) => ({ method: 'POST', url: `/api/courses/${f.course.id}/archive` }),
+    expected: { ...byMembership(403, 200, 404), coTeacher: 403 },
+  },
+  {
+    endpoint: 'POST /api/courses/:id/unarchive',
+    prepare: archivedCourse,
+    request: (f) => ({ method: 'POST', url: `/api/courses/${f.course.id}/unarchive` }),
+    expected: { ...byMembership(403, 200, 404), coTeacher: 403 },
+  },
+  {
+    endpoint: 'POST /api/courses/:id/copy',
+    request: (f) => ({ method: 'POST', url: `/api/courses/${f.course.id}/copy`, payload: {} }),
+    expected: byMembership(403, 201, 404),
+  },
+  {
+    endpoint: 'POST /api/courses/:id/copy (an archived course)',
+    prepare: archivedCourse,
+    request: (f) => ({ method: 'POST', url: `/api/courses/${f.course.id}/copy`, payload: {} }),
+    expected: byMembership(403, 201, 404),
+  },
+  {
+    endpoint: 'POST /api/assignments/:id/copy',
+    request: (f) => ({
+      method: 'POST',
+      url: `/api/assignments/${f.assignment.id}/copy`,
+      payload: { courseId: f.emptyCourse.id },
+    }),
+    expected: byMembership(403, 201, 404),
+  },
+  {
+    endpoint: 'POST /api/assignments/:id/copy (into an archived course)',
+    prepare: archivedEmptyCourse,
+    request: (f) => ({
+      method: 'POST',
+      url: `/api/assignments/${f.assignment.id}/copy`,
+      payload: { courseId: f.emptyCourse.id },
+    }),
+    expected: byMembership(403, 409, 404),
+  },
+  {
+    endpoint: 'POST /api/assignments/:id/copy (into a course of the other teacher)',
+    request: (f) => ({
+      method: 'POST',
+      url: `/api/assignments/${f.assignment.id}/copy`,
+      payload: { courseId: otherTeachersCourse.id },
+    }),
+    // A target the caller does not teach is not there for them (404), as on POST /api/assignments.
+    expected: byMembership(403, 404, 404),
+  },
+  // Writes to an archived course (DESIGN §20): whoever can see the course is told it is read-only
+  // (409 course_archived, before what their role may do); anyone else gets the answer they always got.
+  {
+    endpoint: 'PATCH /api/courses/:id (archived)',
+    prepare: archivedCourse,
+    request: (f) => ({ method: 'PATCH', url: `/api/courses/${f.course.id}`, payload: { title: 'New' } }),
+    expected: byMembership(409, 409, 404),
+  },
+  {
+    endpoint: 'POST /api/assignments (to an archived course)',
+    prepare: archivedCourse,
+    request: (f) => ({
+      method: 'POST',
+      url: '/api/assignments',
+      payload: { title: 'A', dueDate: inDays(3), courseId: f.course.id },
+    }),
+    expected: { ...everyoneSignedIn(403), studentA: 409, studentB: 409, owner: 409, otherTeacher: 404 },
+  },
+  {
+    endpoint: 'PATCH /api/submissions/:id (archived)',
+    prepare: archivedCourse,
+    request: (f) => ({
+      method: 'PATCH',
+      url: `/api/submissions/${f.submission.id}`,
+      payload: { grade: 5, baseVersion: 0 },
+    }),
+    expected: byMembership(409, 409, 404),
+  },
+  {
+    endpoint: 'PUT /api/assignments/:id/draft (archived)',
+    prepare: archivedCourse,
+    request: (f) => ({
+      method: 'PUT',
+      url: `/api/assignments/${f.assignment.id}/draft`,
+      payload: { content: 'More', baseVersion: 1 },
+    }),
+    expected: { ...byMembership(409, 409, 403), formerMember: 403 },
+  },
+  {
+    endpoint: 'POST /api/courses/:id/posts (archived)',
+    prepare: archivedCourse,
+    request: (f) => ({ method: 'POST', url: `/api/courses/${f.course.id}/posts`, payload: { text: 'Hi' } }),
+    expected: byMembership(409, 409, 404),
+  },
+  {
+    endpoint: 'DELETE /api/courses/:id/members/:studentId (archived)',
+    prepare: archivedCourse,
+    request: (f) => ({ method: 'DELETE', url: `/api/courses/${f.course.id}/members/${studentB.id}` }),
+    expected: byMembership(409, 409, 404),
+  },
+  {
+    endpoint: 'GET /api/courses/:id (archived)',
+    prepare: archivedCourse,
+    request: (f) => ({ method: 'GET', url: `/api/courses/${f.course.id}` }),
+    expected: byMembership(200, 200, 404),
+  },
+  {
+    endpoint: 'GET /api/courses/:id/gradebook (archived)',
+    prepare: archivedCourse,
+    request: (f) => ({ method: 'GET', url: `/api/courses/${f.course.id}/gradebook` }),
     expected: byMembership(403, 200, 404),
   },
 ];

@@ -2089,3 +2089,105 @@ describe('co-teachers hear what the owner hears', () => {
     expect(outsider).toEqual([]);
   });
 });
+
+// ─── archive and copy (DESIGN §20) ───────────────────────────────────────────────────────────────
+// A course of its own: the owner, a co-teacher, a member, a removed member, another teacher and a
+// student of no course. Archiving and unarchiving reach the course's teachers and members (each in
+// their own view, so open tabs move it between the lists); a copy only its new owner.
+describe('archive and copy: who hears it', () => {
+  type Party = 'owner' | 'coTeacher' | 'member' | 'removed' | 'otherTeacher' | 'otherStudent';
+  const parties = {} as Record<Party, Actor>;
+  const tabs = {} as Record<Party, Recorder>;
+  let course: Course;
+  let assignment: Assignment;
+  let copy: Course;
+
+  beforeAll(async () => {
+    [
+      parties.owner,
+      parties.coTeacher,
+      parties.member,
+      parties.removed,
+      parties.otherTeacher,
+      parties.otherStudent,
+    ] = await Promise.all([
+      createTeacher(t, 'Archiving Owner'),
+      createTeacher(t, 'Archive Co Teacher'),
+      createStudent(t, 'Archive Member'),
+      createStudent(t, 'Removed Member'),
+      createTeacher(t, 'Outside Teacher'),
+      createStudent(t, 'Outside Student'),
+    ]);
+    course = await createCourse(t, parties.owner);
+    await addCoTeacher(t, parties.owner, course, parties.coTeacher);
+    await joinCourse(t, parties.member, course);
+    await joinCourse(t, parties.removed, course);
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/courses/${course.id}/members/${parties.removed.id}`,
+      headers: parties.owner.headers,
+    });
+    expect(removed.statusCode).toBe(200);
+    assignment = await createAssignment(t, parties.owner, course);
+    for (const who of Object.keys(parties) as Party[]) tabs[who] = await join(parties[who].token);
+  });
+
+  async function heardBy(match: (h: Heard) => boolean, expected: Party[]): Promise<Party[]> {
+    await Promise.all(expected.map((who) => tabs[who].waitForHeard(match)));
+    await barrier(...Object.values(tabs));
+    return (Object.keys(tabs) as Party[]).filter((who) => tabs[who].heard.some(match));
+  }
+  const act = (who: Party, url: string, payload?: object) =>
+    t.app.inject({ method: 'POST', url, headers: parties[who].headers, ...(payload ? { payload } : {}) });
+  const courseUpdated = (archived: boolean) => (h: Heard) =>
+    h.name === 'course:updated' && idOf(h) === course.id && (dataOf(h)?.archivedAt !== null) === archived;
+
+  it('course:updated on archiving reaches the teachers and the members, each in their view', async () => {
+    expect((await act('owner', `/api/courses/${course.id}/archive`)).statusCode).toBe(200);
+    const archived = courseUpdated(true);
+    expect(await heardBy(archived, ['owner', 'coTeacher', 'member'])).toEqual([
+      'owner',
+      'coTeacher',
+      'member',
+    ]);
+    const joinCodeOf = (who: Party) => dataOf(tabs[who].heard.find(archived)!)?.joinCode;
+    expect(joinCodeOf('member')).toBeNull();
+    expect(joinCodeOf('coTeacher')).toEqual(expect.any(String));
+  });
+
+  it('course:updated on unarchiving reaches the same, and nobody else', async () => {
+    expect((await act('owner', `/api/courses/${course.id}/unarchive`)).statusCode).toBe(200);
+    expect(await heardBy(courseUpdated(false), ['owner', 'coTeacher', 'member'])).toEqual([
+      'owner',
+      'coTeacher',
+      'member',
+    ]);
+  });
+
+  it('course:created of a copy reaches only the teacher who copied it', async () => {
+    const res = await act('coTeacher', `/api/courses/${course.id}/copy`, { title: 'Next year' });
+    expect(res.statusCode, res.body).toBe(201);
+    copy = res.json<Course>();
+    const created = (h: Heard) => h.name === 'course:created' && idOf(h) === copy.id;
+    expect(await heardBy(created, ['coTeacher'])).toEqual(['coTeacher']);
+  });
+
+  it('assignment:created of a reused assignment reaches the target course’s teachers and members', async () => {
+    const detail = await t.app.inject({
+      method: 'GET',
+      url: `/api/courses/${copy.id}`,
+      headers: parties.coTeacher.headers,
+    });
+    const copied = detail.json<{ assignments: Assignment[] }>().assignments[0]!;
+    expect(copied.title).toBe(assignment.title);
+    const res = await act('coTeacher', `/api/assignments/${copied.id}/copy`, { courseId: course.id });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json<Assignment>().id;
+    const created = (h: Heard) => h.name === 'assignment:created' && idOf(h) === id;
+    expect(await heardBy(created, ['owner', 'coTeacher', 'member'])).toEqual([
+      'owner',
+      'coTeacher',
+      'member',
+    ]);
+  });
+});

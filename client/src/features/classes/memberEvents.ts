@@ -3,6 +3,7 @@ import { toast } from 'sonner';
 import type { AppThunk } from '../../app/store';
 import { upsertCourses } from '../courses/courseCache';
 import { coursesApi } from '../courses/coursesApi';
+import { archiveApi, placeCourse } from '../archive/archiveApi';
 import { classesApi, dropCourse } from './classesApi';
 import { upsertMember } from './rosterCache';
 import { removedToastId } from './toastIds';
@@ -16,7 +17,17 @@ type MemberEvent = LiveEvent<'member:joined' | 'member:left' | 'member:removed' 
 
 export const applyCourseUpdated =
   (course: Course): AppThunk =>
-  (dispatch) => {
+  (dispatch, getState) => {
+    // Archived or unarchived (DESIGN §20): it moves between the course list and the past classes.
+    // (The store's type knows the api's tags only as the features inject them.)
+    const listed = (list: Course[] | undefined) => list?.some((c) => c.id === course.id) ?? false;
+    const current = coursesApi.endpoints.getCourses.select(undefined);
+    const past = archiveApi.endpoints.getPastCourses.select(undefined);
+    const state = getState() as unknown as Parameters<typeof current>[0] & Parameters<typeof past>[0];
+    if (listed(current(state).data) || listed(past(state).data)) {
+      dispatch(placeCourse(course));
+      return;
+    }
     dispatch(
       coursesApi.util.updateQueryData('getCourses', undefined, (list) => {
         if (list.some((existing) => existing.id === course.id)) upsertCourses(list, [course]);

@@ -36,6 +36,8 @@ export function CourseCard({
 }) {
   const titleId = useId();
   const [deleteCourse, { isLoading: deleting }] = useDeleteCourseMutation();
+  // Archived (DESIGN §20): read-only, so neither edited nor deleted from its card.
+  const archived = course.archivedAt !== null;
   const [editing, setEditing] = useState(false);
   const { confirmDelete, deleted, dialog } = useDeleteToBin();
 
@@ -64,7 +66,8 @@ export function CourseCard({
         </span>
         <span className="course-card__code">{course.code}</span>
         {teaches && !isOwner && <Badge tone="primary">Co-teaching</Badge>}
-        {teaches && (
+        {archived && <Badge>Archived</Badge>}
+        {teaches && !archived && (
           <div className="course-card__tools">
             <IconButton label="Edit course" icon={<Pencil />} onClick={() => setEditing(true)} />
             {isOwner && (
@@ -92,7 +95,9 @@ export function CourseCard({
           View Course
         </ButtonLink>
       </div>
-      {teaches && <EditCourseModal course={editing ? course : null} onClose={() => setEditing(false)} />}
+      {teaches && !archived && (
+        <EditCourseModal course={editing ? course : null} onClose={() => setEditing(false)} />
+      )}
       {dialog}
     </article>
   );

@@ -23,6 +23,9 @@ import { TeachersSection } from '../coteachers/TeachersSection';
 import { CourseStream } from '../conversations/CourseStream';
 import { CourseLessonPanel } from '../lessons/CourseLessonPanel';
 import { BackLink } from '../../components/BackLink';
+import { Notice } from '../../components/Notice';
+import { CourseArchiveActions } from '../archive/CourseArchiveActions';
+import '../archive/archive.css';
 import { useGetCourseQuery } from './coursesApi';
 import { usePageTitle } from '../layout/usePageFocus';
 import './CourseDetailPage.css';
@@ -117,6 +120,8 @@ function CourseDetailView({ detail: { course, assignments } }: { detail: CourseD
   const isOwner = teaches && course.teacherId === profile.id;
   const joinCode = teaches ? course.joinCode : null;
   const [editing, setEditing] = useState(false);
+  // Archived (DESIGN §20): read-only for everyone until its owner unarchives it.
+  const archived = course.archivedAt !== null;
   return (
     <>
       <BackToCourses />
@@ -124,19 +129,30 @@ function CourseDetailView({ detail: { course, assignments } }: { detail: CourseD
         <span className="course-detail__code">{course.code}</span>
         <h1 className="course-detail__title">{course.title}</h1>
         <p className="course-detail__meta">Created {formatDetailDate(course.createdAt)}</p>
-        {profile?.role === 'student' && <LeaveClassButton course={course} />}
+        {profile?.role === 'student' && !archived && <LeaveClassButton course={course} />}
         {teaches && (
           <div className="course-detail__owner-actions">
-            <Button variant="secondary" size="sm" icon={<Pencil />} onClick={() => setEditing(true)}>
-              Edit course
-            </Button>
+            {!archived && (
+              <Button variant="secondary" size="sm" icon={<Pencil />} onClick={() => setEditing(true)}>
+                Edit course
+              </Button>
+            )}
             <ButtonLink to={`/courses/${course.id}/gradebook`} size="sm" icon={<Table2 />}>
               Gradebook
             </ButtonLink>
+            <CourseArchiveActions course={course} isOwner={isOwner} />
           </div>
         )}
       </header>
-      {teaches && <EditCourseModal course={editing ? course : null} onClose={() => setEditing(false)} />}
+      {archived && (
+        <Notice tone="info" title="This class is archived" className="course-archived">
+          It is read-only: its work, grades and stream can be read, and nothing can be changed.
+          {isOwner ? ' Unarchive it to make changes.' : ''}
+        </Notice>
+      )}
+      {teaches && !archived && (
+        <EditCourseModal course={editing ? course : null} onClose={() => setEditing(false)} />
+      )}
 
       <div className="course-detail__layout">
         <div className="course-detail__main">

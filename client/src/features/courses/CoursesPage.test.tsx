@@ -160,7 +160,8 @@ describe('CoursesPage', () => {
     });
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(courseCards()[0]).toHaveAccessibleName('Marine Biology');
-    expect(calls.filter((call) => call.path === '/api/courses' && call.method === 'GET')).toHaveLength(1);
+    // Loaded once each, never again: the current courses and the past classes (?archived=true, DESIGN §20).
+    expect(calls.filter((call) => call.path === '/api/courses' && call.method === 'GET')).toHaveLength(2);
   });
 
   it("toasts 'Failed to create course' and keeps the dialog open when the server refuses", async () => {

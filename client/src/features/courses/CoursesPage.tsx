@@ -12,6 +12,7 @@ import { useErrorToast } from '../../components/useErrorToast';
 import { useNavigationFlag } from '../../components/useNavigationFlag';
 import { selectProfile } from '../auth/authSlice';
 import { TeacherBin } from '../bin/BinSection';
+import { PastClasses } from '../archive/PastClasses';
 import { JoinClassDialog, OPEN_JOIN_CLASS } from '../classes/JoinClassDialog';
 import { CourseCard, CourseCardSkeleton } from './CourseCard';
 import { useCreateSampleCoursesMutation, useGetCoursesQuery } from './coursesApi';
@@ -145,6 +146,7 @@ export function CoursesPage() {
       }
     >
       {renderList()}
+      <PastClasses teaches={isTeacher} userId={profile?.id} />
       {isTeacher && <TeacherBin />}
       {confirmDialog}
       {isTeacher ? (

@@ -77,7 +77,7 @@ export interface Attempt {
   userId?: string | ((real: string) => string);
   /** The same for {token} (a co-teacher invitation's mailed token). */
   token?: string | ((real: string) => string);
-  /** The raw query string; the route's valid one when absent. */
+  /** The raw query string; the route's valid one when absent. `{state}`, `{iss}`: the context's OIDC state, the provider. */
   query?: string;
   /** The raw body text; the valid body as JSON when absent; none when null. */
   body?: string | null;
@@ -90,6 +90,8 @@ export interface Attempt {
   mentions?: string;
   /** Fields a success must return (and a later read must show) exactly as sent. */
   verbatim?: Record<string, string>;
+  /** Where a redirect must go: a path (and query) on the app. */
+  lands?: string;
 }
 export interface Case {
   name: string;
@@ -821,6 +823,79 @@ const lessonCases = (route: Route): Case[] => {
 };
 // ─── end of live lessons (issue 29) ──────────────────────────────────────────────────────────────
 
+// ─── the school's sign-in (issue 28, DESIGN §20) ────────────────────────────────────────────────
+const CALLBACK = 'GET /api/auth/oidc/callback';
+/** Where a refused school sign-in lands: the login page saying why, never an error page. */
+const refusedTo = (reason: string) => ({
+  expect: 'accept' as const,
+  status: 302,
+  lands: `/login?error=${reason}`,
+});
+
+/**
+ * The provider's answer as an attacker (or a broken provider) sends it, with the browser's real flow
+ * cookie: hostile codes reach the provider's token endpoint and come back refused; a state that
+ * is not the sealed one never gets that far; the provider's own error words are never shown raw.
+ */
+const oidcCallbackCases = (route: Route): Case[] => {
+  if (route.key !== CALLBACK) return [];
+  const withState = (what: string, query: string, reason = 'oidc_failed'): Case => ({
+    name: what,
+    attempt: () => ({ query, ...refusedTo(reason) }),
+  });
+  const hostileCodes = [
+    ['a quoted code', encodeURIComponent(`"'\\`)],
+    ['an HTML code', encodeURIComponent('<script>alert(1)</script>')],
+    ['a NUL in the code', 'abc%00def'],
+    ['an empty code', ''],
+    ['a 2,048-character code', 'c'.repeat(2048)],
+    ['a broken percent escape', 'a%zz%E0%A4%A'],
+    ['right-to-left and zero-width characters', encodeURIComponent('\u202Ecode\u200B')],
+  ];
+  return [
+    ...hostileCodes.map(([what, code]) =>
+      withState(`${what} with the right state`, `code=${code}&state={state}`),
+    ),
+    withState('no code at all', 'state={state}'),
+    withState(
+      'another issuer (mix-up)',
+      `code=x&state={state}&iss=${encodeURIComponent('https://evil.test')}`,
+    ),
+    withState(
+      'a javascript: issuer',
+      `code=x&state={state}&iss=${encodeURIComponent('javascript:alert(1)')}`,
+    ),
+    withState(
+      "the provider's access_denied with HTML words",
+      `state={state}&iss={iss}&error=access_denied&error_description=${encodeURIComponent('<img src=x onerror=alert(1)>')}`,
+      'oidc_denied',
+    ),
+    withState('an unknown error code', 'state={state}&iss={iss}&error=%3Cb%3E', 'oidc_denied'),
+    withState('a state not sealed here', 'code=x&state=forged', 'oidc_state'),
+    withState('an empty state', 'code=x&state=', 'oidc_state'),
+    withState('no state', 'code=x', 'oidc_state'),
+    withState('the state in another case', 'code=x&STATE={state}', 'oidc_state'),
+    {
+      name: 'a 2,049-character state',
+      attempt: () => ({ query: `code=x&state=${'s'.repeat(2049)}`, expect: 'reject', status: 400 }),
+    },
+    {
+      name: 'the state twice',
+      attempt: () => ({ query: 'code=x&state={state}&state={state}', expect: 'reject', status: 400 }),
+    },
+    { name: 'the state as an object', attempt: () => ({ query: 'code=x&state[a]=b', expect: 'any' }) },
+    {
+      name: 'a __proto__ parameter',
+      attempt: () => ({ query: 'code=x&state={state}&__proto__[admin]=1', expect: 'any' }),
+    },
+    {
+      name: 'a 20,000-character query',
+      attempt: () => ({ query: `code=x&state={state}&x=${'y'.repeat(20_000)}`, expect: 'any' }),
+    },
+  ];
+};
+// ─── end of the school's sign-in ────────────────────────────────────────────────────────────────
+
 /** Every category of hostile input, for one route. */
 export function categoriesFor(route: Route, random: SeededRandom): Record<string, Case[]> {
   const bodyOnly = (cases: Case[]) => (readsBody(route) ? cases : cases.slice(0, GET_SAMPLE));
@@ -852,5 +927,6 @@ export function categoriesFor(route: Route, random: SeededRandom): Record<string
     'conversation text and cursors': conversationCases(route),
     'co-teacher e-mails and invitation tokens': coTeacherCases(route),
     'lesson questions and answers': lessonCases(route),
+    'OIDC callback parameters': oidcCallbackCases(route),
   };
 }

@@ -28,11 +28,22 @@ export class TestOidcProvider {
   issuer = '';
 
   /** `appOrigin`: the app whose /api/auth/oidc/callback is the client's redirect URI. */
-  async start(appOrigin: string, port = 0): Promise<this> {
+  async start(appOrigin: string): Promise<this> {
+    await this.listen();
+    return this.serve(appOrigin);
+  }
+
+  /** Listens on a free loopback port: the issuer is known from here on (an app may be started with it). */
+  async listen(): Promise<this> {
     const server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     this.server = server;
     this.issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  /** Becomes the provider for the app at `appOrigin` (known once that app is listening). */
+  serve(appOrigin: string): this {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     this.provider = new Provider(this.issuer, {
       clients: [

@@ -94,6 +94,10 @@ export const ErrorCode = {
   nothingToGrade: 'nothing_to_grade',
   /** PASSWORD_SIGNIN=off: the server signs people in only through the school's provider (403). */
   passwordSigninOff: 'password_signin_off',
+  /** A roster import over ROSTER_MAX_ROWS rows (413; the body's bytes have payload_too_large). */
+  rosterTooLarge: 'roster_too_large',
+  /** A roster file that cannot be read as one: no name/e-mail header, broken quotes, no such class (422). */
+  rosterInvalid: 'roster_invalid',
   internal: 'internal_error',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

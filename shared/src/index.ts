@@ -21,3 +21,4 @@ export * from './conversations.js';
 export * from './coteachers.js';
 export * from './lessons.js';
 export * from './lessonRules.js';
+export * from './roster.js';

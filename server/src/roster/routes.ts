@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorBody, ROSTER_MAX_BYTES, RosterImportBody, RosterImportResult } from '@classwave/shared';
 import { callerOf } from '../auth/authenticate.js';
+import { badRequest } from '../http/errors.js';
 import { bearerSecurity } from '../http/responses.js';
 import type { RosterService } from './service.js';
 
@@ -52,12 +53,18 @@ export const rosterRoutes: FastifyPluginAsyncTypebox<{ roster: RosterService }> 
         response: { 200: RosterImportResult, ...errors },
       },
     },
-    async (request) =>
-      roster.import(
+    async (request) => {
+      // A bare string is a CSV only as text/csv: a JSON body is the object.
+      if (typeof request.body === 'string' && !request.headers['content-type']?.startsWith('text/csv'))
+        throw badRequest(
+          'body must be an object: {csv} or {users, enrollments}, or send the CSV as text/csv',
+        );
+      return roster.import(
         callerOf(request),
         request.params.id,
         request.body,
         request.query.dryRun === '1' || request.query.dryRun === 'true',
-      ),
+      );
+    },
   );
 };

@@ -128,6 +128,8 @@ const REPEATABLE = new Set([
   'DELETE /api/courses/:id/mutes/:studentId',
   // Co-teachers (DESIGN §20): inviting an address again replaces its open invitation.
   'POST /api/courses/:id/teachers',
+  // Roster import (DESIGN §20): the same file again changes nothing.
+  'POST /api/courses/:id/roster-import',
   // Live lessons (issue 29): the next question (closing the open one), a close again, an answer changed.
   'POST /api/lessons/:id/questions',
   'POST /api/lessons/:id/questions/:qid/close',
@@ -384,6 +386,8 @@ function validValue(route: Route, name: string, schema: JsonSchema, ctx: Context
   if (name === 'options') return ['Valid A', 'Valid B'];
   if (name === 'correct' || name === 'answer') return 0;
   if (name === 'anonymous') return false;
+  // A roster import's CSV (DESIGN §20): one student, a fresh address each time.
+  if (name === 'csv') return `name,email\nFuzz Roster,${uniqueEmail('roster')}\n`;
   if (schema.enum) return schema.enum[0];
   if (schema.anyOf) return validValue(route, name, schema.anyOf[0]!, ctx);
   if (schema.type === 'integer' || schema.type === 'number')
@@ -435,6 +439,8 @@ const VALID_QUERY: Record<string, string> = {
   studentId: '00000000-0000-4000-8000-000000000001',
   // A page of the stream or of comments (issue 27).
   limit: '5',
+  // A roster import's dry run (DESIGN §20); its own cases commit.
+  dryRun: '1',
 };
 
 let courseCodes = 0;

@@ -387,6 +387,25 @@ const table: Row[] = [
     }),
     expected: { ...byMembership(403, 201, 404), coTeacher: 403 },
   },
+  // Roster import (DESIGN §20): the course's teachers, owner and co-teachers alike.
+  {
+    endpoint: 'POST /api/courses/:id/roster-import (dry run)',
+    request: (f) => ({
+      method: 'POST',
+      url: `/api/courses/${f.course.id}/roster-import?dryRun=1`,
+      payload: { csv: `name,email\nRow Student,${uniqueEmail('roster')}\n` },
+    }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'POST /api/courses/:id/roster-import (commit)',
+    request: (f) => ({
+      method: 'POST',
+      url: `/api/courses/${f.course.id}/roster-import`,
+      payload: { csv: `name,email\nRow Student,${uniqueEmail('roster')}\n` },
+    }),
+    expected: byMembership(403, 200, 404),
+  },
   {
     endpoint: 'DELETE /api/courses/:id/teachers/:userId (the co-teacher)',
     request: (f) => ({ method: 'DELETE', url: `/api/courses/${f.course.id}/teachers/${coTeacher.id}` }),

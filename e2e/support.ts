@@ -27,6 +27,26 @@ export async function verificationLinkFor(to: string): Promise<string> {
   return link!;
 }
 
+/** The newest class join link mailed to `to` (a roster import's invitation), waiting until it arrives. */
+export async function joinLinkFor(to: string): Promise<string> {
+  const dir = process.env.E2E_MAIL_DIR!;
+  let link: string | undefined;
+  await expect
+    .poll(
+      () => {
+        const mails = readdirSync(dir)
+          .sort()
+          .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { to: string; text: string })
+          .filter((m) => m.to.toLowerCase() === to.toLowerCase());
+        link = /https?:\/\/\S+\/join\/[A-Z0-9]{4}-[A-Z0-9]{4}/.exec(mails.at(-1)?.text ?? '')?.[0];
+        return link;
+      },
+      { message: `a class invitation mailed to ${to}` },
+    )
+    .toBeTruthy();
+  return link!;
+}
+
 /** The newest password-reset link mailed to `to`, waiting until it arrives. */
 export async function resetLinkFor(to: string): Promise<string> {
   const dir = process.env.E2E_MAIL_DIR!;

@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import { createCore, type AppOptions } from './core.js';
 import { conversations } from './conversations/module.js';
 import { coTeachers } from './coteachers/module.js';
+import { roster } from './roster/module.js';
 import { courses } from './courses/module.js';
 import { dashboard } from './dashboard/module.js';
 import { files } from './files/module.js';
@@ -46,6 +47,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     courses,
     classes,
     coTeachers,
+    roster,
     assignments,
     bin,
     archive,

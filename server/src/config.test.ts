@@ -153,4 +153,73 @@ describe('loadConfig', () => {
       /^WORKERS must be auto or a whole number from 1 to 64/,
     );
   });
+
+  describe("the school's OpenID provider (OIDC_*, PASSWORD_SIGNIN)", () => {
+    const school = {
+      OIDC_ISSUER: 'https://login.school.example/realms/pupils',
+      OIDC_CLIENT_ID: 'classwave',
+      OIDC_CLIENT_SECRET: 's3cret',
+      OIDC_ROLE_RULES:
+        ' teacher:@Staff.School.example, student:@pupils.school.example,teacher:roles=Teacher ',
+    };
+
+    it('reads the provider, its role rules in order and the button name; passwords stay on', () => {
+      const config = loadConfig({ DATA_DIR: dataDir(), ...school, OIDC_NAME: 'Northfield School' });
+      expect(config.oidc).toEqual({
+        issuer: school.OIDC_ISSUER,
+        clientId: 'classwave',
+        clientSecret: 's3cret',
+        name: 'Northfield School',
+        roleRules: [
+          { role: 'teacher', domain: 'staff.school.example' },
+          { role: 'student', domain: 'pupils.school.example' },
+          { role: 'teacher', claim: 'roles', value: 'Teacher' },
+        ],
+      });
+      expect(config.passwordSignin).toBe(true);
+      expect(loadConfig({ DATA_DIR: dataDir(), ...school, PASSWORD_SIGNIN: 'off' }).passwordSignin).toBe(
+        false,
+      );
+      expect(loadConfig({ DATA_DIR: dataDir() })).toMatchObject({ oidc: undefined, passwordSignin: true });
+    });
+
+    it.each([
+      [{ OIDC_ISSUER: 'not a url' }, /^OIDC_ISSUER must be a URL/],
+      [
+        { OIDC_ROLE_RULES: 'admin:@school.example' },
+        /^OIDC_ROLE_RULES: "admin:@school.example" must start with/,
+      ],
+      [{ OIDC_ROLE_RULES: 'teacher:@' }, /names no e-mail domain/],
+      [{ OIDC_ROLE_RULES: 'teacher:groups' }, /must be role:@domain or role:claim=value/],
+      [{ OIDC_ROLE_RULES: ' , ' }, /^OIDC_ROLE_RULES must list at least one rule/],
+      [{ OIDC_ROLE_RULES: '' }, /^OIDC_ROLE_RULES is required with OIDC_ISSUER/],
+      [{ OIDC_CLIENT_ID: '' }, /^OIDC_CLIENT_ID is required/],
+      [{ OIDC_CLIENT_SECRET: '' }, /^OIDC_CLIENT_SECRET is required/],
+      [{ PASSWORD_SIGNIN: 'no' }, /^PASSWORD_SIGNIN must be one of on, off/],
+    ])('refuses %o, naming the variable', (change, message) => {
+      expect(() => loadConfig({ DATA_DIR: dataDir(), ...school, ...change })).toThrowError(message);
+    });
+
+    it('refuses a client without an issuer, passwords off without a provider, plain http in production', () => {
+      expect(() => loadConfig({ DATA_DIR: dataDir(), OIDC_CLIENT_ID: 'x' })).toThrowError(
+        /^OIDC_CLIENT_ID is set but OIDC_ISSUER is not/,
+      );
+      expect(() => loadConfig({ DATA_DIR: dataDir(), PASSWORD_SIGNIN: 'off' })).toThrowError(
+        /^PASSWORD_SIGNIN=off needs OIDC_ISSUER/,
+      );
+      const production = {
+        NODE_ENV: 'production',
+        JWT_SECRET: 'x'.repeat(40),
+        TEACHER_SIGNUP: 'open',
+        DATA_DIR: dataDir(),
+        ...school,
+      };
+      expect(() => loadConfig({ ...production, OIDC_ISSUER: 'http://login.school.example' })).toThrowError(
+        /^OIDC_ISSUER must start with https:\/\//,
+      );
+      expect(loadConfig({ ...production, OIDC_ISSUER: 'http://127.0.0.1:9000' }).oidc?.issuer).toBe(
+        'http://127.0.0.1:9000',
+      );
+    });
+  });
 });

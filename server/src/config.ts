@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { oidcConfig, type OidcConfig } from './auth/oidc/config.js';
 
 /** Everything the server reads from its environment, parsed and checked once at start-up. */
 export interface Config {
@@ -44,6 +45,10 @@ export interface Config {
   storage: StorageConfig;
   /** Attachments' limits (DESIGN §18): bytes a file, files a submission, bytes a user. */
   uploads: { maxBytes: number; maxFiles: number; quotaBytes: number };
+  /** The school's OpenID Connect provider (DESIGN §20: OIDC_*); undefined when OIDC_ISSUER is unset. */
+  oidc: OidcConfig | undefined;
+  /** PASSWORD_SIGNIN: `off` leaves only the school's sign-in (the password routes answer 403). */
+  passwordSignin: boolean;
 }
 
 /**
@@ -222,6 +227,18 @@ function storage(env: Env, dataDir: string): StorageConfig {
   };
 }
 
+/** PASSWORD_SIGNIN=off only makes sense when there is another way in. */
+function passwordSignin(env: Env, oidc: OidcConfig | undefined): boolean {
+  const on = oneOf(env, 'PASSWORD_SIGNIN', ['on', 'off'], 'on') === 'on';
+  if (!on && !oidc)
+    throw new ConfigError('PASSWORD_SIGNIN=off needs OIDC_ISSUER: nobody could sign in without either');
+  return on;
+}
+
+const configFail = (message: string): never => {
+  throw new ConfigError(message);
+};
+
 /**
  * Parses the environment into a Config. Throws a ConfigError naming the first bad variable.
  * `overrides` lets tests and tools replace single values without touching process.env.
@@ -230,6 +247,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const nodeEnv = oneOf(env, 'NODE_ENV', NODE_ENVS, 'development');
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const dataDir = path.resolve(env.DATA_DIR || './data');
+  const oidc = oidcConfig(env, nodeEnv === 'production', configFail);
   const config: Config = {
     nodeEnv,
     port,
@@ -255,6 +273,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       maxFiles: integer(env, 'UPLOAD_MAX_FILES', 20, 1, 1000),
       quotaBytes: integer(env, 'UPLOAD_QUOTA_BYTES', 1024 * MB, 1, 1024 * 1024 * MB),
     },
+    oidc,
+    passwordSignin: passwordSignin(env, oidc),
   };
   return { ...config, ...overrides };
 }

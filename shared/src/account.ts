@@ -8,6 +8,15 @@ export const AuthSettingsResponse = Type.Object(
     domains: Type.Optional(
       Type.Array(Type.String(), { description: 'With `domains`: the e-mail domains teachers sign up from.' }),
     ),
+    passwordSignin: Type.Boolean({
+      description: 'False when PASSWORD_SIGNIN=off: sign-up, sign-in and recovery by password answer 403.',
+    }),
+    oidc: Type.Optional(
+      Type.Object(
+        { name: Type.String({ description: 'The button says "Sign in with <name>" (OIDC_NAME).' }) },
+        { additionalProperties: false, description: "Present when the school's OpenID provider is set up." },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -97,6 +97,12 @@ export const ErrorCode = {
    * §20): it is read-only until its owner unarchives it (409).
    */
   courseArchived: 'course_archived',
+  /** PASSWORD_SIGNIN=off: the server signs people in only through the school's provider (403). */
+  passwordSigninOff: 'password_signin_off',
+  /** A roster import over ROSTER_MAX_ROWS rows (413; the body's bytes have payload_too_large). */
+  rosterTooLarge: 'roster_too_large',
+  /** A roster file that cannot be read as one: no name/e-mail header, broken quotes, no such class (422). */
+  rosterInvalid: 'roster_invalid',
   internal: 'internal_error',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -129,4 +135,37 @@ export const verifyLinkErrorMessages: Record<VerifyLinkError, string> = {
   link_used: 'That verification link has already been used. Sign in, or ask for a new link below.',
   already_verified: 'Already verified — sign in.',
   link_invalid: 'That verification link is not valid. Enter your e-mail below to get a new one.',
+};
+
+/** Why a sign-in with the school's provider was refused; `/login?error=<reason>` carries it (DESIGN §20). */
+export const OidcSigninError = {
+  /** The sign-in was not started here, took over ten minutes, or was answered twice. */
+  state: 'oidc_state',
+  /** The person cancelled at the school's sign-in, or the provider would not let them in. */
+  denied: 'oidc_denied',
+  /** The provider's answer did not check out (a used or wrong code, a bad ID token). */
+  failed: 'oidc_failed',
+  /** The provider did not vouch for the e-mail address (email_verified). */
+  emailUnverified: 'oidc_email_unverified',
+  /** No OIDC_ROLE_RULES rule gives the address (or its claims) a role. */
+  noRole: 'oidc_no_role',
+  /** The provider could not be reached. */
+  unavailable: 'oidc_unavailable',
+  /** This server has no school sign-in (OIDC_ISSUER unset). */
+  notConfigured: 'oidc_not_configured',
+} as const;
+export type OidcSigninError = (typeof OidcSigninError)[keyof typeof OidcSigninError];
+
+/** What the login page says for each refused school sign-in. */
+export const oidcSigninErrorMessages: Record<OidcSigninError, string> = {
+  oidc_state:
+    'That sign-in could not be finished: it was started elsewhere, took too long or was already used. Please try again.',
+  oidc_denied: 'The school sign-in was cancelled or refused. Please try again.',
+  oidc_failed: "Your school's sign-in answered something we could not check. Please try again.",
+  oidc_email_unverified:
+    "Your school's sign-in did not confirm your e-mail address, so we cannot link it to an account. Ask your school's IT.",
+  oidc_no_role:
+    "Your account at school is not set up to use Classwave (no teacher or student rule matches it). Ask your school's IT.",
+  oidc_unavailable: "Your school's sign-in cannot be reached right now. Please try again in a few minutes.",
+  oidc_not_configured: 'Sign-in with a school account is not set up on this server.',
 };

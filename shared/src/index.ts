@@ -22,4 +22,6 @@ export * from './coteachers.js';
 export * from './lessons.js';
 export * from './questionBank.js';
 export * from './lessonRules.js';
+export * from './lessonLimits.js';
 export * from './archive.js';
+export * from './roster.js';

@@ -1,3 +1,4 @@
+import { LESSON_OPTIONS_MAX, LESSON_SHORT_ANSWER_MAX } from './lessonLimits.js';
 import type { CreateQuestionBody, LessonAnswerValue, LessonQuestionKind } from './lessons.js';
 
 /**
@@ -6,11 +7,6 @@ import type { CreateQuestionBody, LessonAnswerValue, LessonQuestionKind } from '
  * sign-in page's first chunk carries none of it (nor imports a value from the schemas' file:
  * the two chunks would import each other).
  */
-
-/** Choices of a multiple-choice question or a poll: at least 2, at most this many. */
-export const LESSON_OPTIONS_MAX = 10;
-/** The longest short answer, given or expected. */
-export const LESSON_SHORT_ANSWER_MAX = 200;
 
 const isIndex = (value: unknown, options: readonly unknown[]) =>
   typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < options.length;

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { LESSON_OPTIONS_MAX } from './lessonRules.js';
+import { LESSON_OPTIONS_MAX } from './lessonLimits.js';
 import { PersonRef } from './teaching.js';
 
 /**

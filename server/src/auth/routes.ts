@@ -5,6 +5,7 @@ import type { TeacherSignupPolicy } from '../config.js';
 import {
   AuthSettingsResponse,
   ErrorBody,
+  ErrorCode,
   RecoverBody,
   ResetBody,
   ResetCheckBody,
@@ -15,13 +16,18 @@ import {
   SignInBody,
   SignUpBody,
 } from '@classwave/shared';
+import { AppError } from '../http/errors.js';
 import { bearerToken } from './authenticate.js';
+import {
+  clearRefreshCookie as clearCookie,
+  REFRESH_COOKIE,
+  setRefreshCookie as setCookie,
+} from './refresh-cookie.js';
 import { emailKey, limitBy, type RateLimits } from './limits.js';
 import type { RecoveryService } from './recovery.js';
 import type { AuthService, IssuedSession } from './service.js';
 
-export const REFRESH_COOKIE = 'classwave_refresh';
-const COOKIE_PATH = '/api/auth';
+export { REFRESH_COOKIE } from './refresh-cookie.js';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody, 503: ErrorBody };
 
@@ -29,6 +35,10 @@ export interface AuthRoutesOptions {
   auth: AuthService;
   recovery: RecoveryService;
   teacherSignup: TeacherSignupPolicy;
+  /** PASSWORD_SIGNIN: false closes sign-up, sign-in, resend and recovery by password (403). */
+  passwordSignin: boolean;
+  /** The school sign-in button's name, when OIDC is set up. */
+  oidcName: string | undefined;
   secureCookies: boolean;
   rateLimits: RateLimits;
   /** The newest live event id, read before a session is issued (its answer's `liveFrom`). */
@@ -38,7 +48,7 @@ export interface AuthRoutesOptions {
 /** Public auth endpoints: sign-up, verification, sign-in, refresh, sign-out and password recovery. */
 export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
   app,
-  { auth, recovery, teacherSignup, secureCookies, rateLimits, liveHead },
+  { auth, recovery, teacherSignup, passwordSignin, oidcName, secureCookies, rateLimits, liveHead },
 ) => {
   const ip = (r: { ip: string }) => r.ip;
   // Per address first, so one account's budget runs out before the school's shared IP budget does.
@@ -58,27 +68,23 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
     { name: 'recover-ip', key: ip, ...rateLimits.recoverPerIp },
   ]);
 
-  function setRefreshCookie(reply: FastifyReply, issued: IssuedSession) {
-    reply.setCookie(REFRESH_COOKIE, issued.refreshToken, {
-      path: COOKIE_PATH,
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: secureCookies,
-      expires: issued.refreshExpiresAt,
-    });
-  }
-  const clearRefreshCookie = (reply: FastifyReply) =>
-    reply.clearCookie(REFRESH_COOKIE, {
-      path: COOKIE_PATH,
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: secureCookies,
-    });
+  const setRefreshCookie = (reply: FastifyReply, issued: IssuedSession) =>
+    setCookie(reply, issued, secureCookies);
+  const clearRefreshCookie = (reply: FastifyReply) => clearCookie(reply, secureCookies);
+  // PASSWORD_SIGNIN=off: every way in or back in by password is closed (DESIGN §20).
+  const passwordOnly = async () => {
+    if (!passwordSignin)
+      throw new AppError(
+        403,
+        ErrorCode.passwordSigninOff,
+        'Password sign-in is turned off on this server: use the school sign-in button.',
+      );
+  };
 
   app.post(
     '/signup',
     {
-      preHandler: signUpLimit,
+      preHandler: [passwordOnly, signUpLimit],
       schema: {
         tags: ['auth'],
         summary: 'Create an account and send the verification e-mail',
@@ -107,7 +113,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
   app.post(
     '/resend',
     {
-      preHandler: resendLimit,
+      preHandler: [passwordOnly, resendLimit],
       schema: {
         tags: ['auth'],
         summary: 'Send a new verification e-mail',
@@ -121,7 +127,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
   app.post(
     '/signin',
     {
-      preHandler: signInLimit,
+      preHandler: [passwordOnly, signInLimit],
       schema: {
         tags: ['auth'],
         summary: 'Sign in with e-mail and password',
@@ -143,20 +149,24 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
     {
       schema: {
         tags: ['auth'],
-        summary: 'Public sign-up settings: who may create a teacher account (TEACHER_SIGNUP)',
+        summary:
+          'Public sign-in settings: who may create a teacher account (TEACHER_SIGNUP), whether passwords work, the school sign-in',
         response: { 200: AuthSettingsResponse },
       },
     },
-    async () =>
-      teacherSignup.mode === 'domains'
+    async () => ({
+      ...(teacherSignup.mode === 'domains'
         ? { teacherSignup: 'domains' as const, domains: teacherSignup.domains }
-        : { teacherSignup: teacherSignup.mode },
+        : { teacherSignup: teacherSignup.mode }),
+      passwordSignin,
+      ...(oidcName ? { oidc: { name: oidcName } } : {}),
+    }),
   );
 
   app.post(
     '/recover',
     {
-      preHandler: recoverLimit,
+      preHandler: [passwordOnly, recoverLimit],
       schema: {
         tags: ['auth'],
         summary: 'Mail a single-use password-reset link (valid 1 h); the same answer for unknown addresses',
@@ -170,7 +180,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
   app.post(
     '/reset',
     {
-      preHandler: limitBy(app, [{ name: 'reset-ip', key: ip, ...rateLimits.recoverPerIp }]),
+      preHandler: [passwordOnly, limitBy(app, [{ name: 'reset-ip', key: ip, ...rateLimits.recoverPerIp }])],
       schema: {
         tags: ['auth'],
         summary: 'Choose a new password with the token from a reset link; ends every session of the user',
@@ -184,7 +194,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (
   app.post(
     '/reset/check',
     {
-      preHandler: limitBy(app, [{ name: 'reset-ip', key: ip, ...rateLimits.recoverPerIp }]),
+      preHandler: [passwordOnly, limitBy(app, [{ name: 'reset-ip', key: ip, ...rateLimits.recoverPerIp }])],
       schema: {
         tags: ['auth'],
         summary: 'Whether a reset link still works (400 reset_link_invalid saying why); spends nothing',

@@ -120,6 +120,25 @@ export function createAuthService(deps: {
     return revoked.length > 0;
   }
 
+  /**
+   * A new session for a user who proved who they are (a password, or the school's provider): the
+   * same session, refresh token and cookie whichever way they came in.
+   */
+  function startSession(user: UserRow, userAgent: string | undefined): Promise<IssuedSession> {
+    return db.transaction(async (tx) => {
+      const [session] = await tx
+        .insert(sessions)
+        .values({
+          userId: user.id,
+          createdAt: clock.now(),
+          lastSeenAt: clock.now(),
+          userAgent: userAgent?.slice(0, USER_AGENT_MAX_LENGTH) ?? null,
+        })
+        .returning({ id: sessions.id });
+      return issueSession(tx, user, session!.id, randomToken(), null);
+    });
+  }
+
   return {
     ...createSignupService({ db, clock, mailer, settings }),
 
@@ -132,19 +151,10 @@ export function createAuthService(deps: {
       const ok = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.password);
       if (!user || !ok) throw new AppError(400, ErrorCode.invalidCredentials, 'Invalid login credentials');
       if (!user.emailConfirmedAt) throw new AppError(403, ErrorCode.emailNotConfirmed, 'Email not confirmed');
-      return db.transaction(async (tx) => {
-        const [session] = await tx
-          .insert(sessions)
-          .values({
-            userId: user.id,
-            createdAt: clock.now(),
-            lastSeenAt: clock.now(),
-            userAgent: input.userAgent?.slice(0, USER_AGENT_MAX_LENGTH) ?? null,
-          })
-          .returning({ id: sessions.id });
-        return issueSession(tx, user, session!.id, randomToken(), null);
-      });
+      return startSession(user, input.userAgent);
     },
+
+    startSession,
 
     /** Exchanges a refresh token for a new session and its child token (see deriveChildToken). */
     async refresh(presented: string | undefined): Promise<IssuedSession> {

@@ -20,6 +20,7 @@ describe('TEACHER_SIGNUP', () => {
     const t = await appWith({});
     expect((await t.app.inject({ method: 'GET', url: '/api/auth/settings' })).json()).toEqual({
       teacherSignup: 'open',
+      passwordSignin: true,
     });
     expect((await signUp(t, { email: uniqueEmail(), role: 'teacher' })).statusCode).toBe(200);
   });
@@ -29,6 +30,7 @@ describe('TEACHER_SIGNUP', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/auth/settings' })).json()).toEqual({
       teacherSignup: 'domains',
       domains: ['staff.school.test'],
+      passwordSignin: true,
     });
     const refused = await signUp(t, { email: 'someone@gmail.test', role: 'teacher' });
     expect(refused.statusCode).toBe(403);
@@ -47,6 +49,7 @@ describe('TEACHER_SIGNUP', () => {
     const t = await appWith({ TEACHER_SIGNUP: 'code', TEACHER_INVITE_CODE: 'staff-room-2026' });
     expect((await t.app.inject({ method: 'GET', url: '/api/auth/settings' })).json()).toEqual({
       teacherSignup: 'code',
+      passwordSignin: true,
     });
     const missing = await signUp(t, { email: uniqueEmail(), role: 'teacher' });
     expect(missing.statusCode).toBe(403);

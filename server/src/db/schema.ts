@@ -206,6 +206,33 @@ export const courseTeachers = pgTable(
 );
 
 /**
+ * A student invited to a course by a roster import (DESIGN §20): mailed the course's join link
+ * once. Keyed by course and address (lower-cased), so importing the same file again changes
+ * nothing; `source_id` is OneRoster's sourcedId, which finds the person again after a rename or a
+ * new address.
+ */
+export const rosterInvites = pgTable(
+  'roster_invites',
+  {
+    courseId: uuid('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    /** Lower-cased and trimmed: the key. */
+    email: text('email').notNull(),
+    /** As the file had it; shown as text, never evaluated. */
+    fullName: text('full_name').notNull(),
+    sourceId: text('source_id'),
+    invitedBy: uuid('invited_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'roster_invites_pkey', columns: [t.courseId, t.email] }),
+    index('roster_invites_source_idx').on(t.courseId, t.sourceId),
+  ],
+);
+
+/**
  * An invitation to co-teach, mailed as a link with a single-use token (stored hashed, like the
  * account e-mails' tokens). Accepting sets `accepted_at`; inviting the same address again replaces
  * the open invitation (one open invitation per course and address).

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { LessonAnswerValue } from '@classwave/shared';
 import type { Tx } from '../db/client.js';
 import { lessonAnswers } from '../db/schema.js';
-import { rowsOf } from '../conversations/scrub.js';
+import { rowsOf } from '../db/rows.js';
 import type { Tally } from './views.js';
 
 /**

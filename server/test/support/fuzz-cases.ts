@@ -1,5 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { ROSTER_MAX_BYTES } from '@classwave/shared';
 import {
   BROKEN_TEXT,
   CODE_LIKE_TEXT,
@@ -77,7 +78,7 @@ export interface Attempt {
   userId?: string | ((real: string) => string);
   /** The same for {token} (a co-teacher invitation's mailed token). */
   token?: string | ((real: string) => string);
-  /** The raw query string; the route's valid one when absent. */
+  /** The raw query string; the route's valid one when absent. `{state}`, `{iss}`: the context's OIDC state, the provider. */
   query?: string;
   /** The raw body text; the valid body as JSON when absent; none when null. */
   body?: string | null;
@@ -90,6 +91,8 @@ export interface Attempt {
   mentions?: string;
   /** Fields a success must return (and a later read must show) exactly as sent. */
   verbatim?: Record<string, string>;
+  /** Where a redirect must go: a path (and query) on the app. */
+  lands?: string;
 }
 export interface Case {
   name: string;
@@ -202,13 +205,19 @@ const missingAndExtra = (route: Route): Case[] => [
   })),
 ];
 
+/** Routes with a body limit of their own, above the app's: a roster's CSV files (DESIGN §20). */
+const OWN_BODY_LIMITS: Record<string, number> = {
+  'POST /api/courses/:id/roster-import': 2 * ROSTER_MAX_BYTES + 64 * 1024,
+};
+
 const hugeAndDeep = (route: Route): Case[] => {
   const text = stringFields(route)[0]?.name;
+  const own = OWN_BODY_LIMITS[route.key];
   return [
     {
       name: 'a body over the size limit',
       attempt: (valid) => ({
-        body: JSON.stringify({ ...valid(), padding: 'x'.repeat(300 * 1024) }),
+        body: JSON.stringify({ ...valid(), padding: 'x'.repeat(own ? own + 1024 : 300 * 1024) }),
         ...refusedIfRead(route, 413),
       }),
     },
@@ -217,7 +226,10 @@ const hugeAndDeep = (route: Route): Case[] => {
           {
             name: `${text} over the size limit`,
             attempt: (valid: () => Json | undefined) => ({
-              body: JSON.stringify({ ...valid(), [text]: '\u00E9'.repeat(200 * 1024) }),
+              body: JSON.stringify({
+                ...valid(),
+                [text]: '\u00E9'.repeat(own ? own / 2 + 1024 : 200 * 1024),
+              }),
               ...refusedIfRead(route, 413),
             }),
           },
@@ -822,6 +834,156 @@ const lessonCases = (route: Route): Case[] => {
 };
 // ─── end of live lessons (issue 29) ──────────────────────────────────────────────────────────────
 
+// ─── the school's sign-in (issue 28, DESIGN §20) ────────────────────────────────────────────────
+const CALLBACK = 'GET /api/auth/oidc/callback';
+/** Where a refused school sign-in lands: the login page saying why, never an error page. */
+const refusedTo = (reason: string) => ({
+  expect: 'accept' as const,
+  status: 302,
+  lands: `/login?error=${reason}`,
+});
+
+/**
+ * The provider's answer as an attacker (or a broken provider) sends it, with the browser's real flow
+ * cookie: hostile codes reach the provider's token endpoint and come back refused; a state that
+ * is not the sealed one never gets that far; the provider's own error words are never shown raw.
+ */
+const oidcCallbackCases = (route: Route): Case[] => {
+  if (route.key !== CALLBACK) return [];
+  const withState = (what: string, query: string, reason = 'oidc_failed'): Case => ({
+    name: what,
+    attempt: () => ({ query, ...refusedTo(reason) }),
+  });
+  const hostileCodes = [
+    ['a quoted code', encodeURIComponent(`"'\\`)],
+    ['an HTML code', encodeURIComponent('<script>alert(1)</script>')],
+    ['a NUL in the code', 'abc%00def'],
+    ['an empty code', ''],
+    ['a 2,048-character code', 'c'.repeat(2048)],
+    ['a broken percent escape', 'a%zz%E0%A4%A'],
+    ['right-to-left and zero-width characters', encodeURIComponent('\u202Ecode\u200B')],
+  ];
+  return [
+    ...hostileCodes.map(([what, code]) =>
+      withState(`${what} with the right state`, `code=${code}&state={state}`),
+    ),
+    withState('no code at all', 'state={state}'),
+    withState(
+      'another issuer (mix-up)',
+      `code=x&state={state}&iss=${encodeURIComponent('https://evil.test')}`,
+    ),
+    withState(
+      'a javascript: issuer',
+      `code=x&state={state}&iss=${encodeURIComponent('javascript:alert(1)')}`,
+    ),
+    withState(
+      "the provider's access_denied with HTML words",
+      `state={state}&iss={iss}&error=access_denied&error_description=${encodeURIComponent('<img src=x onerror=alert(1)>')}`,
+      'oidc_denied',
+    ),
+    withState('an unknown error code', 'state={state}&iss={iss}&error=%3Cb%3E', 'oidc_denied'),
+    withState('a state not sealed here', 'code=x&state=forged', 'oidc_state'),
+    withState('an empty state', 'code=x&state=', 'oidc_state'),
+    withState('no state', 'code=x', 'oidc_state'),
+    withState('the state in another case', 'code=x&STATE={state}', 'oidc_state'),
+    {
+      name: 'a 2,049-character state',
+      attempt: () => ({ query: `code=x&state=${'s'.repeat(2049)}`, expect: 'reject', status: 400 }),
+    },
+    {
+      name: 'the state twice',
+      attempt: () => ({ query: 'code=x&state={state}&state={state}', expect: 'reject', status: 400 }),
+    },
+    { name: 'the state as an object', attempt: () => ({ query: 'code=x&state[a]=b', expect: 'any' }) },
+    {
+      name: 'a __proto__ parameter',
+      attempt: () => ({ query: 'code=x&state={state}&__proto__[admin]=1', expect: 'any' }),
+    },
+    {
+      name: 'a 20,000-character query',
+      attempt: () => ({ query: `code=x&state={state}&x=${'y'.repeat(20_000)}`, expect: 'any' }),
+    },
+  ];
+};
+// ─── end of the school's sign-in ────────────────────────────────────────────────────────────────
+
+// ─── roster import (issue 28, DESIGN §20) ───────────────────────────────────────────────────────
+const ROSTER = 'POST /api/courses/:id/roster-import';
+const rows = (count: number) =>
+  'name,email\n' + Array.from({ length: count }, (_, i) => `Student ${i},s${i}@fuzz-roster.test`).join('\n');
+
+/**
+ * CSV as schools' spreadsheets write it and as an attacker might: quotes, a byte-order mark,
+ * formula-looking names (kept as text), duplicates, 10,000 rows and one more, broken files (422
+ * naming the problem), the raw text/csv body, OneRoster files missing their columns.
+ */
+const rosterCases = (route: Route): Case[] => {
+  if (route.key !== ROSTER) return [];
+  const csv = (
+    name: string,
+    text: string,
+    outcome: Partial<Attempt> = { expect: 'accept', status: 200 },
+  ): Case => ({
+    name,
+    attempt: () => ({ query: 'dryRun=1', body: JSON.stringify({ csv: text }), expect: 'any', ...outcome }),
+  });
+  const refused = (status: number) => ({ expect: 'reject' as const, status });
+  return [
+    csv(
+      'quotes, commas and line breaks in a name',
+      'name,email\n"Quote ""Q"", Person\nLine",q@fuzz-roster.test\n',
+    ),
+    csv('a UTF-8 byte-order mark', '\uFEFFname,email\nBom Person,bom@fuzz-roster.test\n'),
+    ...["=cmd|' /C calc'!A0", '+1+1', '-2+3', '@SUM(A1)', '=HYPERLINK("http://evil.test","x")', '\t=1'].map(
+      (name) =>
+        csv(
+          `the formula-looking name ${name.slice(0, 30)}`,
+          `name,email\n"${name.replace(/"/g, '""')}",f@fuzz-roster.test\n`,
+        ),
+    ),
+    csv(
+      'the same address twice, in two cases',
+      'name,email\nA,dup@fuzz-roster.test\nB,DUP@fuzz-roster.test\n',
+    ),
+    csv('only the header', 'name,email\n'),
+    csv('10,000 rows', rows(10_000)),
+    csv('10,001 rows', rows(10_001), refused(413)),
+    csv('an unclosed quote', 'name,email\n"Ana,ana@fuzz-roster.test\n', refused(422)),
+    csv('no header naming the columns', 'Ana,ana@fuzz-roster.test\n', refused(422)),
+    csv('an empty file', '', refused(422)),
+    csv('control characters', 'name,email\nA\u0007\u001B[31mB,ctl@fuzz-roster.test\n'),
+    csv('a NUL character', 'name,email\nA\u0000B,nul@fuzz-roster.test\n', refused(400)),
+    csv('HTML in a name and an address', 'name,email\n<script>alert(1)</script>,<b>@fuzz-roster.test\n'),
+    {
+      name: 'the CSV as a text/csv body, committed',
+      attempt: () => ({
+        query: '',
+        body: 'name,email\nRaw Body,raw@fuzz-roster.test\n',
+        contentType: 'text/csv',
+        expect: 'accept',
+        status: 200,
+      }),
+    },
+    {
+      name: 'OneRoster files without their columns',
+      attempt: () => ({
+        query: 'dryRun=1',
+        body: JSON.stringify({ users: 'a,b\n1,2\n', enrollments: 'c,d\n3,4\n' }),
+        ...refused(422),
+      }),
+    },
+    {
+      name: 'both a CSV and OneRoster files',
+      attempt: () => ({
+        query: 'dryRun=1',
+        body: JSON.stringify({ csv: 'name,email\n', users: '', enrollments: '' }),
+        ...refused(400),
+      }),
+    },
+  ];
+};
+// ─── end of roster import ───────────────────────────────────────────────────────────────────────
+
 /** Every category of hostile input, for one route. */
 export function categoriesFor(route: Route, random: SeededRandom): Record<string, Case[]> {
   const bodyOnly = (cases: Case[]) => (readsBody(route) ? cases : cases.slice(0, GET_SAMPLE));
@@ -853,5 +1015,7 @@ export function categoriesFor(route: Route, random: SeededRandom): Record<string
     'conversation text and cursors': conversationCases(route),
     'co-teacher e-mails and invitation tokens': coTeacherCases(route),
     'lesson questions and answers': lessonCases(route),
+    'OIDC callback parameters': oidcCallbackCases(route),
+    'roster CSV files': rosterCases(route),
   };
 }

@@ -282,17 +282,23 @@ const SQL_LEAKS: Array<[string, RegExp]> = [
 
 /**
  * What every answer to a hostile request must be: never a 5xx; a redirect only to the app's
- * own origin; an error in the documented shape with its status repeated and a stable code; and
+ * own origin (or one named in `alsoTo`); an error in the documented shape with its status repeated and a stable code; and
  * nothing internal (hashes, tokens, stack traces, paths, SQL) in the body or the headers.
  * Returns the problems found (empty when the answer is fine).
  */
-export function problemsWith(res: LightMyRequestResponse, appOrigin: string): string[] {
+export function problemsWith(
+  res: LightMyRequestResponse,
+  appOrigin: string,
+  /** Other origins a redirect may go to: the school's OpenID provider (DESIGN §20). */
+  alsoTo: string[] = [],
+): string[] {
   const problems: string[] = [];
   const status = res.statusCode;
   if (status >= 500) problems.push(`answered ${status}`);
   if (status >= 300 && status < 400) {
     const location = String(res.headers.location ?? '');
-    if (!location.startsWith(`${appOrigin}/`)) problems.push(`redirects off the app: ${location}`);
+    if (![appOrigin, ...alsoTo].some((origin) => location.startsWith(`${origin}/`)))
+      problems.push(`redirects off the app: ${location}`);
   }
   let scanned = res.body;
   if (status >= 400) {

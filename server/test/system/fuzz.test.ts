@@ -32,6 +32,7 @@ import {
   type Route,
 } from '../support/fuzz-cases.js';
 import { problemsWith, prototypePolluted, seededRandom } from '../support/hostile.js';
+import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, TestOidcProvider } from '../support/oidc-provider.js';
 import { listen } from '../support/sockets.js';
 import { TUS, tusMetadata, uploadFile } from '../support/uploads.js';
 import { resetLinkIn } from '../support/mail-catcher.js';
@@ -53,7 +54,16 @@ const started = { wall: Date.now(), cpu: process.cpuUsage() };
 // The app is built while tests are collected: the routes to fuzz come from its OpenAPI document.
 const roomy = { max: 100_000, timeWindow: 60_000 };
 const lenient = { max: 100_000, windowMs: 60_000 };
+// The school's OpenID provider (DESIGN §20): the callback's hostile answers reach a real one.
+const provider = await new TestOidcProvider().start(TEST_ORIGIN);
+afterAll(() => provider.stop());
 const t = await createTestApp({
+  env: {
+    OIDC_ISSUER: provider.issuer,
+    OIDC_CLIENT_ID,
+    OIDC_CLIENT_SECRET,
+    OIDC_ROLE_RULES: 'student:@school.test',
+  },
   rateLimits: Object.fromEntries(Object.keys(defaultRateLimits).map((k) => [k, roomy])),
   joinLimits: { account: lenient, ip: lenient },
   conversationLimits: { posts: roomy, comments: roomy },
@@ -62,7 +72,9 @@ afterAll(() => t.close());
 const routes = routesOf((await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json());
 
 // Who calls each route: a teacher for signed-in routes unless said otherwise.
-const ACTING: Record<string, 'student' | 'session' | 'own'> = {
+const ACTING: Record<string, 'student' | 'session' | 'own' | 'oidc'> = {
+  // The provider's answer comes back to the browser that started the sign-in: its flow cookie.
+  'GET /api/auth/oidc/callback': 'oidc',
   'POST /api/assignments/:id/submissions': 'student',
   // Drafts and unsubmit are the student's own (DESIGN §12).
   'GET /api/assignments/:id/draft': 'student',
@@ -116,6 +128,8 @@ const REPEATABLE = new Set([
   'DELETE /api/courses/:id/mutes/:studentId',
   // Co-teachers (DESIGN §20): inviting an address again replaces its open invitation.
   'POST /api/courses/:id/teachers',
+  // Roster import (DESIGN §20): the same file again changes nothing.
+  'POST /api/courses/:id/roster-import',
   // Live lessons (issue 29): the next question (closing the open one), a close again, an answer changed.
   'POST /api/lessons/:id/questions',
   'POST /api/lessons/:id/questions/:qid/close',
@@ -155,6 +169,8 @@ interface Context {
   feedFile: string;
   /** For the live lessons' {qid}: the open question of the context's lesson. */
   qid: string;
+  /** For the OIDC callback: the state sealed in the context's flow cookie. */
+  oidcState?: string;
 }
 
 let feedFile: string | undefined;
@@ -350,8 +366,16 @@ async function freshContext(route: Route): Promise<Context> {
     const session = await signIn(t, sessionUser.email);
     headers = { ...bearer(session.accessToken), cookie: session.cookie };
   }
+  let oidcState: string | undefined;
+  if (acting === 'oidc') {
+    const started = await t.app.inject({ method: 'GET', url: '/api/auth/oidc/start' });
+    const flow = started.cookies.find((c) => c.name === 'classwave_oidc')!;
+    headers = { cookie: `${flow.name}=${flow.value}` };
+    oidcState = new URL(String(started.headers.location)).searchParams.get('state') ?? undefined;
+  }
   return {
     headers,
+    ...(oidcState ? { oidcState } : {}),
     qid: ids.qid ?? random.uuid(),
     id: ownOther ?? (binned ? assignment.id : ((resource && ids[resource]) ?? random.uuid())),
     courseId: course.id,
@@ -383,6 +407,8 @@ function validValue(route: Route, name: string, schema: JsonSchema, ctx: Context
   if (name === 'options') return ['Valid A', 'Valid B'];
   if (name === 'correct' || name === 'answer') return 0;
   if (name === 'anonymous') return false;
+  // A roster import's CSV (DESIGN §20): one student, a fresh address each time.
+  if (name === 'csv') return `name,email\nFuzz Roster,${uniqueEmail('roster')}\n`;
   if (schema.enum) return schema.enum[0];
   if (schema.anyOf) return validValue(route, name, schema.anyOf[0]!, ctx);
   if (schema.type === 'integer' || schema.type === 'number')
@@ -439,6 +465,8 @@ const VALID_QUERY: Record<string, string> = {
   limit: '5',
   // The past classes instead of the current ones (DESIGN §20).
   archived: 'true',
+  // A roster import's dry run (DESIGN §20); its own cases commit.
+  dryRun: '1',
 };
 
 let courseCodes = 0;
@@ -456,13 +484,20 @@ async function send(route: Route, { name, attempt }: Case): Promise<string[]> {
     typeof a.studentId === 'function' ? a.studentId(ctx.studentId) : (a.studentId ?? ctx.studentId);
   const userId = typeof a.userId === 'function' ? a.userId(ctx.userId) : (a.userId ?? ctx.userId);
   const token = typeof a.token === 'function' ? a.token(ctx.inviteToken) : (a.token ?? ctx.inviteToken);
-  const query =
+  const query = (
     a.query ??
     route.query
       // The stream's `before` is a cursor the server hands out: the first page has none.
       .filter((q) => !(q.name === 'before' && isCursor(q)))
-      .map((q) => `${q.name}=${VALID_QUERY[q.name] ?? (q.schema.type === 'integer' ? 0 : 'fuzz')}`)
-      .join('&');
+      .map((q) =>
+        q.name === 'state' && ctx.oidcState
+          ? 'state={state}'
+          : `${q.name}=${VALID_QUERY[q.name] ?? (q.schema.type === 'integer' ? 0 : 'fuzz')}`,
+      )
+      .join('&')
+  )
+    .replaceAll('{state}', ctx.oidcState ?? '')
+    .replaceAll('{iss}', encodeURIComponent(provider.issuer));
   const path = route.path
     .replace('{id}', id)
     .replace('{kind}', 'assignment')
@@ -492,8 +527,10 @@ async function send(route: Route, { name, attempt }: Case): Promise<string[]> {
     return [`${name} → the request could not be sent: ${String(error)}`];
   }
   const status = res.statusCode;
-  const problems = problemsWith(res, TEST_ORIGIN);
+  const problems = problemsWith(res, TEST_ORIGIN, [provider.issuer]);
   const excerpt = () => res.body.slice(0, 160);
+  if (a.lands && res.headers.location !== `${TEST_ORIGIN}${a.lands}`)
+    problems.push(`expected a redirect to ${a.lands}, got ${status} ${String(res.headers.location)}`);
   if (a.expect === 'reject' && (status < 400 || status >= 500))
     problems.push(`expected a refusal, got ${status} ${excerpt()}`);
   else if (a.status && status !== a.status && status < 500)

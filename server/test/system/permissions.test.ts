@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment, Course, OwnSubmission } from '@classwave/shared';
-import { bearer, createTestApp, uniqueEmail, type TestApp } from '../support/app.js';
+import { bearer, createTestApp, TEST_ORIGIN, uniqueEmail, type TestApp } from '../support/app.js';
+import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, TestOidcProvider } from '../support/oidc-provider.js';
 import {
   addCoTeacher,
   createAssignment,
@@ -51,8 +52,19 @@ const NAMES = {
   otherMember: 'Other Member',
 };
 
+/** The school's OpenID provider (DESIGN §20), so the sign-in routes act as on a school's server. */
+let provider: TestOidcProvider;
+
 beforeAll(async () => {
-  t = await createTestApp();
+  provider = await new TestOidcProvider().start(TEST_ORIGIN);
+  t = await createTestApp({
+    env: {
+      OIDC_ISSUER: provider.issuer,
+      OIDC_CLIENT_ID,
+      OIDC_CLIENT_SECRET,
+      OIDC_ROLE_RULES: 'teacher:@staff.school.test,student:@school.test',
+    },
+  });
   [owner, coTeacher, otherTeacher, studentA, studentB, nonMember, formerMember, otherMember] =
     await Promise.all([
       createTeacher(t, NAMES.owner),
@@ -81,7 +93,10 @@ beforeAll(async () => {
   feeds.reset = await feed();
   feeds.live = await feed();
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await provider.stop();
+});
 
 /**
  * Students A and B are active members of the fixture's courses; the non-member never joined; the
@@ -394,6 +409,25 @@ const table: Row[] = [
       payload: { email: uniqueEmail('invitee') },
     }),
     expected: { ...byMembership(403, 201, 404), coTeacher: 403 },
+  },
+  // Roster import (DESIGN §20): the course's teachers, owner and co-teachers alike.
+  {
+    endpoint: 'POST /api/courses/:id/roster-import (dry run)',
+    request: (f) => ({
+      method: 'POST',
+      url: `/api/courses/${f.course.id}/roster-import?dryRun=1`,
+      payload: { csv: `name,email\nRow Student,${uniqueEmail('roster')}\n` },
+    }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'POST /api/courses/:id/roster-import (commit)',
+    request: (f) => ({
+      method: 'POST',
+      url: `/api/courses/${f.course.id}/roster-import`,
+      payload: { csv: `name,email\nRow Student,${uniqueEmail('roster')}\n` },
+    }),
+    expected: byMembership(403, 200, 404),
   },
   {
     endpoint: 'DELETE /api/courses/:id/teachers/:userId (the co-teacher)',
@@ -1515,7 +1549,9 @@ describe('the permission table', () => {
     );
     const covered = new Set([
       ...PUBLIC_ROUTES,
-      ...[...table, ...conversationTable, ...lessonTable].map((row) => row.endpoint.replace(/ \(.*\)$/, '')),
+      ...[...table, ...conversationTable, ...lessonTable, ...oidcTable].map((row) =>
+        row.endpoint.replace(/ \(.*\)$/, ''),
+      ),
     ]);
     expect(served.filter((route) => !covered.has(route))).toEqual([]);
     expect(served.length).toBeGreaterThan(15);
@@ -1884,3 +1920,46 @@ describe.each(lessonTable)('$endpoint', ({ prepare, request, expected }) => {
   });
 });
 // ─── end of live lessons (issue 29) ─────────────────────────────────────────────────────────────
+
+// ─── the school's sign-in (issue 28, DESIGN §20) ────────────────────────────────────────────────
+// Public routes: whoever calls them, signed in or not, gets the same redirect; a caller's bearer
+// token or session never stands in for the provider's answer (the flow cookie is the only proof).
+
+interface OidcRow {
+  endpoint: string;
+  url: string;
+  /** Where every caller is sent. */
+  lands: (location: string) => boolean;
+  expected: Expected;
+}
+
+const everyone = (status: number): Expected => ({
+  ...everyoneSignedIn(status),
+  anonymous: status,
+  signedOut: status,
+});
+
+const oidcTable: OidcRow[] = [
+  {
+    endpoint: 'GET /api/auth/oidc/start',
+    url: '/api/auth/oidc/start',
+    lands: (location) => location.startsWith(`${provider.issuer}/`),
+    expected: everyone(302),
+  },
+  {
+    endpoint: 'GET /api/auth/oidc/callback',
+    url: '/api/auth/oidc/callback?code=stolen&state=guessed',
+    lands: (location) => location === `${TEST_ORIGIN}/login?error=oidc_state`,
+    expected: everyone(302),
+  },
+];
+
+describe.each(oidcTable)('$endpoint', ({ url, lands, expected }) => {
+  it.each(answersOf(expected))('answers %s with %i', async (who, status) => {
+    const res = await t.app.inject({ method: 'GET', url, headers: headersOf(who) });
+    expect(res.statusCode, res.body).toBe(status);
+    expect(lands(String(res.headers.location)), String(res.headers.location)).toBe(true);
+    expect(res.cookies.find((c) => c.name === 'classwave_refresh')).toBeUndefined();
+  });
+});
+// ─── end of the school's sign-in ────────────────────────────────────────────────────────────────

@@ -9,7 +9,11 @@ export interface AuthFormProps {
   /** Messages above the form, e.g. that the address is now verified. */
   notices?: ReactNode;
   /** The link under the card to the other screen, e.g. "New to Classwave? Create an account". */
-  otherScreen: { question: string; to: string; label: string };
+  otherScreen?: { question: string; to: string; label: string } | undefined;
+  /** Above the form, under the notices: the school's sign-in button (DESIGN §20). */
+  before?: ReactNode;
+  /** No form at all (PASSWORD_SIGNIN=off: only the school's sign-in). */
+  hideForm?: boolean;
   /** The submit button's label, e.g. "Sign In". */
   submitLabel: string;
   /** While true the submit button shows that it is busy and ignores clicks. */
@@ -26,6 +30,8 @@ export function AuthForm({
   subtitle,
   notices,
   otherScreen,
+  before,
+  hideForm = false,
   submitLabel,
   submitting,
   onSubmit,
@@ -36,24 +42,29 @@ export function AuthForm({
       title={title}
       subtitle={subtitle}
       footer={
-        <>
-          {otherScreen.question} <Link to={otherScreen.to}>{otherScreen.label}</Link>
-        </>
+        otherScreen && (
+          <>
+            {otherScreen.question} <Link to={otherScreen.to}>{otherScreen.label}</Link>
+          </>
+        )
       }
     >
       {notices}
-      <form
-        className="auth__form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void onSubmit();
-        }}
-      >
-        {children}
-        <Button type="submit" size="lg" fullWidth loading={submitting}>
-          {submitLabel}
-        </Button>
-      </form>
+      {before}
+      {!hideForm && (
+        <form
+          className="auth__form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void onSubmit();
+          }}
+        >
+          {children}
+          <Button type="submit" size="lg" fullWidth loading={submitting}>
+            {submitLabel}
+          </Button>
+        </form>
+      )}
     </AuthLayout>
   );
 }

@@ -1,4 +1,4 @@
-import { verifyLinkErrorMessages } from '@classwave/shared';
+import { oidcSigninErrorMessages, verifyLinkErrorMessages } from '@classwave/shared';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '../../test/appRoutes';
@@ -106,5 +106,50 @@ describe('LoginPage', () => {
     expect(await screen.findByRole('button', { name: 'Resend verification e-mail' })).toBeInTheDocument();
     expect(screen.getAllByText(/verify your e-mail address first/)).toHaveLength(1);
     expect(document.querySelector('[data-sonner-toast]')).toBeNull();
+  });
+
+  describe("the school's sign-in (DESIGN §20)", () => {
+    const settings = (passwordSignin: boolean) =>
+      answerApi({
+        'GET /api/auth/settings': {
+          body: { teacherSignup: 'open', passwordSignin, oidc: { name: 'Northfield School' } },
+        },
+      });
+
+    it('offers "Sign in with <school>" above the password form when the server has one', async () => {
+      settings(true);
+      renderLogin();
+      const button = await screen.findByRole('link', { name: 'Sign in with Northfield School' });
+      expect(button).toHaveAttribute('href', '/api/auth/oidc/start');
+      expect(screen.getByLabelText('Email')).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Create an account' })).toBeInTheDocument();
+    });
+
+    it('shows only the school button when password sign-in is off', async () => {
+      settings(false);
+      renderLogin();
+      expect(await screen.findByRole('link', { name: 'Sign in with Northfield School' })).toBeInTheDocument();
+      expect(screen.queryByLabelText('Email')).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Sign In' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('link', { name: 'Create an account' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('link', { name: 'Forgot password?' })).not.toBeInTheDocument();
+    });
+
+    it('shows no school button on a server without one', async () => {
+      const calls = answerApi({
+        'GET /api/auth/settings': { body: { teacherSignup: 'open', passwordSignin: true } },
+      });
+      renderLogin();
+      await waitFor(() => expect(calls.some((c) => c.path === '/api/auth/settings')).toBe(true));
+      expect(screen.queryByRole('link', { name: /Sign in with/ })).not.toBeInTheDocument();
+    });
+
+    it.each(Object.keys(oidcSigninErrorMessages) as Array<keyof typeof oidcSigninErrorMessages>)(
+      'explains a refused school sign-in (%s)',
+      (reason) => {
+        renderLogin(`/login?error=${reason}`);
+        expect(screen.getByRole('alert')).toHaveTextContent(oidcSigninErrorMessages[reason]);
+      },
+    );
   });
 });

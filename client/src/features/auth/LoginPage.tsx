@@ -6,12 +6,13 @@ import { apiErrorCode, apiErrorMessage } from '../../api/errors';
 import { useAppDispatch, useAppStore } from '../../app/hooks';
 import { Button } from '../../components/Button';
 import { Notice } from '../../components/Notice';
-import { useSignInMutation } from './authApi';
+import { useGetAuthSettingsQuery, useSignInMutation } from './authApi';
 import { broadcastAuth } from './authChannel';
 import { EmailInput, PasswordInput } from './AuthFields';
 import { AuthForm } from './AuthForm';
 import { ResendVerificationForm, useResendVerification } from './ResendVerification';
 import { destinationAfterSignIn, NEXT_PARAM, safeNextPath, withNext } from './nextPath';
+import { oidcErrorOf, SchoolSignIn, SchoolSignInError } from './SchoolSignIn';
 import { startSession } from './session';
 
 function linkErrorOf(value: string | null): VerifyLinkError | null {
@@ -27,6 +28,10 @@ export function LoginPage() {
   const verified = searchParams.get('verified') === '1';
   const linkError = linkErrorOf(searchParams.get('error'));
   const next = safeNextPath(searchParams.get(NEXT_PARAM));
+  const oidcError = oidcErrorOf(searchParams.get('error'));
+  // Until the settings arrive (or if they cannot), the password form shows: it is what most servers have.
+  const { data: settings } = useGetAuthSettingsQuery();
+  const passwords = settings?.passwordSignin ?? true;
 
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -70,16 +75,19 @@ export function LoginPage() {
     <AuthForm
       title="Welcome back"
       subtitle="Sign in to pick up where your class left off."
-      otherScreen={{
-        question: 'New to Classwave?',
-        to: withNext('/signup', next),
-        label: 'Create an account',
-      }}
+      otherScreen={
+        passwords
+          ? { question: 'New to Classwave?', to: withNext('/signup', next), label: 'Create an account' }
+          : undefined
+      }
+      before={settings?.oidc && <SchoolSignIn name={settings.oidc.name} divider={passwords} />}
+      hideForm={!passwords}
       submitLabel="Sign In"
       submitting={submitting}
       onSubmit={handleSubmit}
       notices={
         <>
+          {oidcError && <SchoolSignInError reason={oidcError} />}
           {verified && (
             <Notice tone="success" title="Your e-mail address is verified.">
               Sign in below to get started.

@@ -31,6 +31,17 @@ async function fillAndSubmit(user: ReturnType<typeof renderWithProviders>['user'
 }
 
 describe('SignupPage', () => {
+  it('sends the browser to the login page when password sign-in is off (PASSWORD_SIGNIN=off)', async () => {
+    answerApi({
+      'GET /api/auth/settings': {
+        body: { teacherSignup: 'open', passwordSignin: false, oidc: { name: 'Northfield School' } },
+      },
+    });
+    renderWithProviders(<AppRoutes />, { route: '/signup', preloadedState: { auth: signedOutAuth() } });
+    expect(await screen.findByRole('link', { name: 'Sign in with Northfield School' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Full name')).not.toBeInTheDocument();
+  });
+
   it("shows 'Verification Email Sent!' with the entered address after a successful sign-up", async () => {
     const calls = answerSignup(200, { message: 'Check your e-mail for a verification link.' });
     const { user } = renderWithProviders(<AppRoutes />, {

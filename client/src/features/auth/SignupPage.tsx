@@ -1,7 +1,7 @@
 import { FULL_NAME_MAX_LENGTH, type Role } from '@classwave/shared';
 import { KeyRound, MailCheck, UserRound } from 'lucide-react';
 import { useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
@@ -46,6 +46,8 @@ export function SignupPage() {
   }
 
   if (sentTo !== null) return <VerificationSent email={sentTo} />;
+  // PASSWORD_SIGNIN=off (DESIGN §20): accounts come from the school's sign-in, on the login page.
+  if (settings?.passwordSignin === false) return <Navigate to={withNext('/login', next)} replace />;
 
   return (
     <AuthForm

@@ -1,5 +1,6 @@
 import { formatDetailDate } from '@classwave/shared';
-import { UserMinus, UserPlus } from 'lucide-react';
+import { useState } from 'react';
+import { Upload, UserMinus, UserPlus } from 'lucide-react';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
 import { useConfirm } from '../../components/ConfirmDialog';
@@ -8,6 +9,7 @@ import { Button } from '../../components/Button';
 import { Card } from '../../components/Card';
 import { Skeleton } from '../../components/Skeleton';
 import { useGetMembersQuery, useRemoveMemberMutation, useRestoreMemberMutation } from './classesApi';
+import { RosterImportDialog } from '../roster/RosterImportDialog';
 import type { RosterMember, RosterStatus } from './rosterCache';
 import './RosterSection.css';
 
@@ -27,6 +29,7 @@ export const REMOVE_CONFIRMATION =
 export function RosterSection({ courseId }: { courseId: string }) {
   const { data: members, isLoading, refetch } = useGetMembersQuery(courseId);
   const active = members?.filter((member) => member.status === 'active').length ?? 0;
+  const [importing, setImporting] = useState(false);
 
   return (
     <Card as="section" aria-labelledby="course-roster" className="roster">
@@ -35,7 +38,17 @@ export function RosterSection({ courseId }: { courseId: string }) {
           Roster
         </h2>
         {members && <span className="course-detail__count">{active}</span>}
+        <Button
+          variant="secondary"
+          size="sm"
+          icon={<Upload size={16} aria-hidden="true" />}
+          className="roster__import"
+          onClick={() => setImporting(true)}
+        >
+          Import roster
+        </Button>
       </div>
+      {importing && <RosterImportDialog courseId={courseId} onClose={() => setImporting(false)} />}
       {isLoading ? (
         <div className="roster__skeleton" aria-busy="true">
           <span className="sr-only" role="status">

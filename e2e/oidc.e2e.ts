@@ -1,0 +1,76 @@
+import { expect, test } from '@playwright/test';
+import {
+  OIDC_CLIENT_ID,
+  OIDC_CLIENT_SECRET,
+  TestOidcProvider,
+} from '../server/test/support/oidc-provider.js';
+import { startServer, type E2EServer } from './server.js';
+import { screenshots } from './support.js';
+
+/**
+ * The school's sign-in (issue 28, DESIGN §20): a server of its own set up with a real OpenID
+ * provider (oidc-provider on loopback), driven in Chromium through the provider's own page.
+ */
+let provider: TestOidcProvider;
+let server: E2EServer;
+
+test.beforeAll(async () => {
+  provider = await new TestOidcProvider().listen();
+  server = await startServer({
+    SMTP_URL: process.env.E2E_SMTP_URL ?? '',
+    OIDC_ISSUER: provider.issuer,
+    OIDC_CLIENT_ID,
+    OIDC_CLIENT_SECRET,
+    OIDC_ROLE_RULES: 'teacher:@staff.school.test,student:@pupils.school.test',
+    OIDC_NAME: 'Northfield School',
+  });
+  provider.serve(server.baseUrl);
+});
+test.afterAll(async () => {
+  await server?.stop();
+  await provider?.stop();
+});
+
+test('a student signs in with the school account; a parent with no role is told why', async ({ browser }) => {
+  const stamp = Date.now().toString(36);
+  provider.addPerson('ana', {
+    email: `ana.${stamp}@pupils.school.test`,
+    email_verified: true,
+    name: 'Ana Pupil',
+  });
+  provider.addPerson('dad', {
+    email: `dad.${stamp}@parents.school.test`,
+    email_verified: true,
+    name: 'A Parent',
+  });
+  const context = await browser.newContext({ baseURL: server.baseUrl });
+  const page = await context.newPage();
+
+  await page.goto('/login');
+  await expect(page.getByRole('link', { name: 'Sign in with Northfield School' })).toBeVisible();
+  await screenshots(page, 'oidc-login');
+  await page.getByRole('link', { name: 'Sign in with Northfield School' }).click();
+  await expect(page.getByRole('heading', { name: 'Test School' })).toBeVisible();
+  await screenshots(page, 'oidc-provider-page');
+  await page.getByLabel('School login').fill('ana');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toContainText('Ana');
+  await screenshots(page, 'oidc-signed-in');
+  // The session is the ordinary one: it survives a reload through the refresh cookie.
+  await page.reload();
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toContainText('Ana');
+  await context.close();
+
+  // Another browser (the provider remembers who signed in there): refused, back on the login page saying why.
+  const other = await browser.newContext({ baseURL: server.baseUrl });
+  const parent = await other.newPage();
+  await parent.goto('/login');
+  await parent.getByRole('link', { name: 'Sign in with Northfield School' }).click();
+  await parent.getByLabel('School login').fill('dad');
+  await parent.getByRole('button', { name: 'Sign in' }).click();
+  await expect(parent).toHaveURL(/\/login\?error=oidc_no_role$/);
+  await expect(parent.getByRole('alert')).toContainText('not set up to use Classwave');
+  await screenshots(parent, 'oidc-refused');
+  await other.close();
+});

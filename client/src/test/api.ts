@@ -37,6 +37,8 @@ const CHROME_ROUTES: Record<string, Reply> = {
   'GET /api/bin': { body: { items: [] } },
   // A student's frame waits for live lessons' questions (DESIGN §21): none running.
   'GET /api/lessons/live': { body: [] },
+  // The sign-in page asks whether the school's sign-in is there (DESIGN §20): password sign-in only.
+  'GET /api/auth/settings': { body: { teacherSignup: 'open', passwordSignin: true } },
 };
 
 /** A course's stream with no posts, as a course page reads it first. */

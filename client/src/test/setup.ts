@@ -8,11 +8,15 @@ import { afterEach, vi } from 'vitest';
 configure({ asyncUtilTimeout: 5000 });
 
 // A browser resolves a relative Request URL ('/api/...') against the page; the Node Request that
-// jsdom leaves in place does not, so give it the page's base as a browser would.
-const NodeRequest = globalThis.Request;
+// jsdom leaves in place does not, so give it the page's base as a browser would. Wrapped once per
+// worker (its files share the globals) and read against the page of the file running now.
+const wrapped = Symbol.for('classwave.browserLikeRequest');
+const NodeRequest: typeof Request =
+  (globalThis as { [wrapped]?: typeof Request })[wrapped] ?? globalThis.Request;
+(globalThis as { [wrapped]?: typeof Request })[wrapped] = NodeRequest;
 globalThis.Request = class BrowserLikeRequest extends NodeRequest {
   constructor(input: RequestInfo | URL, init?: RequestInit) {
-    super(typeof input === 'string' ? new URL(input, window.location.href) : input, init);
+    super(typeof input === 'string' ? new URL(input, globalThis.location.href) : input, init);
   }
 };
 

@@ -20,6 +20,9 @@ afterAll(() => t.close());
 type Session = { logger: Logger; options: { logger?: Logger } };
 
 /** The SQL statements the app sends while `work` runs (outside and inside transactions). */
+/** The read-only check of an archived course, sent before every write to a course. */
+const ARCHIVE_GUARD = /^select "archived_at" is not null/;
+
 async function statementsOf(work: () => Promise<{ statusCode: number; body: string }>): Promise<string[]> {
   const session = (t.app.core.db as unknown as { session: Session }).session;
   const sent: string[] = [];
@@ -35,7 +38,13 @@ async function statementsOf(work: () => Promise<{ statusCode: number; body: stri
     session.logger = before.logger;
     session.options.logger = before.option;
   }
-  return sent.filter((statement) => !/^\s*(begin|commit)\b/i.test(statement));
+  // The archive guard's read (archive/guard.ts) runs before the write, outside its transaction: one
+  // round trip more for every write until each write's standing reads `archived_at` itself (issue 30).
+  const guard = sent.filter((statement) => ARCHIVE_GUARD.test(statement));
+  expect(guard.length).toBeLessThanOrEqual(1);
+  return sent.filter(
+    (statement) => !/^\s*(begin|commit)\b/i.test(statement) && !ARCHIVE_GUARD.test(statement),
+  );
 }
 
 describe('statements per write', () => {

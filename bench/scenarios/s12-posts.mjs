@@ -209,6 +209,11 @@ export async function runS12posts({ loadgen, quick, runs, log, dbName }) {
           unit: 'ms',
         },
         {
+          metric: `${label} scheduler lag p99 (reference runs)`,
+          value: spread(b, (r) => r.schedulerLag.p99),
+          unit: 'ms',
+        },
+        {
           metric: `${label} events lost / duplicated / misdirected (app)`,
           value: counts(a),
           unit: 'all runs',
@@ -292,7 +297,7 @@ export async function runS12posts({ loadgen, quick, runs, log, dbName }) {
       title: `a teacher posts to a class of ${sizes.join(' and of ')} (${postsPerRun} posts at ${postRate}/s a run, open loop) beside bare socket.io, S3's reference; the class of ${c.n} comments at ${commentRate}/s`,
       ...out,
       notes: [
-        `Posts go round each class's owner and ${teachersPerClass - 1} co-teachers: the limit of ${POSTS_PER_TEACHER} posts per account in 10 minutes stays as it is.`,
+        `Posts go round each class's ${teachersPerClass} teachers (its owner and co-teachers): the limit of ${POSTS_PER_TEACHER} posts per account in 10 minutes stays as it is.`,
       ],
     };
   } finally {

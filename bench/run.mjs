@@ -24,6 +24,7 @@ const SCENARIOS = {
   S9: ['s9-workers', 'runS9'],
   S10uploads: ['s10-uploads', 'runS10uploads'],
   S11lessons: ['s11-lessons', 'runS11lessons'],
+  S12posts: ['s12-posts', 'runS12posts'],
 };
 
 function parseArgs(argv) {
@@ -37,7 +38,7 @@ function parseArgs(argv) {
     else if (a === '--runs') opts.runs = Number(argv[++i]);
     else if (a === '--help' || a === '-h') {
       console.log(
-        'npm run bench -- [--quick] [--only S1,S2,S8school,S10uploads,S11lessons,...] [--runs N] [--no-build] [--merge]',
+        'npm run bench -- [--quick] [--only S1,S2,S8school,S10uploads,S11lessons,S12posts,...] [--runs N] [--no-build] [--merge]',
       );
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);

@@ -181,6 +181,16 @@ export async function seedMembers(q, pairs) {
   );
 }
 
+/** Co-teachers of `course` (DESIGN §20: they post, grade and read as its owner does; at most 20). */
+export async function seedCoTeachers(q, course, teachers) {
+  await insertRows(
+    q,
+    'course_teachers',
+    ['course_id', 'teacher_id', 'invited_by'],
+    teachers.map((t) => [course.id, t.id, course.teacherId]),
+  );
+}
+
 /**
  * Every student in every course: before classes every student saw everything, so the scenarios
  * that relied on that keep their lists and audiences as they were.

@@ -20,6 +20,23 @@ export async function appOnPostgres(cleanups, dbName, options = {}) {
   return { app, q, db: { q, name: dbName } };
 }
 
+/**
+ * A write to a socket baseline (`baselines/socketio.mjs`, `ws.mjs`): POST /broadcast sends `payload`
+ * (an event of the app's shape, carrying `key`) as `type` to `rooms`; `expect` lists the clients
+ * that must get it.
+ */
+export const broadcastRequest = (server, { rooms, type, payload, key, expect, check }) => ({
+  url: `${server.url}/broadcast`,
+  method: 'POST',
+  body: { rooms, type, payload },
+  status: 204,
+  label: 'broadcast',
+  key,
+  type,
+  expect,
+  check,
+});
+
 /** A target line: the median (and range) of a measure against a limit. */
 export function target(name, spreadValue, limit, op) {
   const value = spreadValue?.median;

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { everyoneIn, seedCourses, seedMembers, seedUsers } from '../lib/db.mjs';
 import { cleanupStack } from '../lib/procs.mjs';
 import { startBaseline } from '../lib/servers.mjs';
-import { appOnPostgres, integrity, keyMark, nextKey, target } from '../lib/scenario.mjs';
+import { appOnPostgres, broadcastRequest, integrity, keyMark, nextKey, target } from '../lib/scenario.mjs';
 import { ratio, spread } from '../lib/stats.mjs';
 import { interleave, trial } from '../lib/trial.mjs';
 
@@ -101,16 +101,14 @@ export async function runS3({ loadgen, quick, runs, log, dbName }) {
         expect: expected.app,
         check: { courseId: course.id },
       });
-      const broadcast = (server, expect) => (key) => ({
-        url: `${server.url}/broadcast`,
-        method: 'POST',
-        body: { rooms: ['students'], type: 'assignment:created', payload: assignmentEvent(key, course.id) },
-        status: 204,
-        label: 'broadcast',
-        key,
-        type: 'assignment:created',
-        expect,
-      });
+      const broadcast = (server, expect) => (key) =>
+        broadcastRequest(server, {
+          rooms: ['students'],
+          type: 'assignment:created',
+          payload: assignmentEvent(key, course.id),
+          key,
+          expect,
+        });
       const { results, discarded } = await interleave(
         {
           app: fanout(app, appRequest),

@@ -11,6 +11,7 @@ import { loadOlderPosts, useGetPostsQuery, useUpdateStreamMutation } from './con
 import { PostCard } from './PostCard';
 import { PostComposer } from './PostComposer';
 import { tried } from './tried';
+import { useCourseReadOnly } from '../archive/readOnly';
 import './conversations.css';
 
 /**
@@ -20,15 +21,17 @@ import './conversations.css';
  */
 export function CourseStream({ courseId, teaches }: { courseId: string; teaches: boolean }) {
   const { data, isLoading, error, refetch } = useGetPostsQuery(courseId);
+  // An archived course's stream is read, never written (DESIGN §20).
+  const writes = teaches && !useCourseReadOnly();
   return (
     <section className="stream" aria-labelledby="course-stream">
       <div className="stream__head">
         <h2 id="course-stream" className="course-detail__section-title">
           Stream
         </h2>
-        {teaches && data && <CommentsSwitch courseId={courseId} page={data} />}
+        {writes && data && <CommentsSwitch courseId={courseId} page={data} />}
       </div>
-      {teaches && <PostComposer courseId={courseId} />}
+      {writes && <PostComposer courseId={courseId} />}
       {isLoading ? (
         <Spinner label="Loading the stream" />
       ) : !data ? (

@@ -22,7 +22,8 @@ import './conversations.css';
 export function CourseStream({ courseId, teaches }: { courseId: string; teaches: boolean }) {
   const { data, isLoading, error, refetch } = useGetPostsQuery(courseId);
   // An archived course's stream is read, never written (DESIGN §20).
-  const writes = teaches && !useCourseReadOnly();
+  const archived = useCourseReadOnly();
+  const writes = teaches && !archived;
   return (
     <section className="stream" aria-labelledby="course-stream">
       <div className="stream__head">

@@ -31,7 +31,8 @@ import './TeachersSection.css';
 export function TeachersSection({ courseId, isOwner }: { courseId: string; isOwner: boolean }) {
   const { data, isLoading, refetch } = useGetCourseTeachersQuery(courseId);
   // An archived course's teachers are shown, not changed (DESIGN §20: the server refuses with 409).
-  const manages = isOwner && !useCourseReadOnly();
+  const archived = useCourseReadOnly();
+  const manages = isOwner && !archived;
   const coTeachers = data ? data.teachers.length - 1 : 0;
 
   return (

@@ -1,8 +1,16 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Course, RosterImportResult } from '@classwave/shared';
-import { bearer, createTestApp, createVerifiedUser, signIn, type TestApp } from '../../test/support/app.js';
+import {
+  bearer,
+  createTestApp,
+  createVerifiedUser,
+  PASSWORD,
+  signIn,
+  type TestApp,
+} from '../../test/support/app.js';
 import { connect, listen } from '../../test/support/sockets.js';
+import { resetLinkIn } from '../../test/support/mail-catcher.js';
 import { accountVerifiedJobKey, scheduleAccountVerified } from '../auth/verified.js';
 import {
   addCoTeacher,
@@ -281,6 +289,11 @@ describe('a roster-invited student who signs up', () => {
       remove: [],
       unchanged: 1,
     });
+    // A file without them lists them once, as the member they are now (not also as an invitation).
+    const without = result(
+      await importRoster(c, { csv: `name,email\nSomeone Else,${at('else')}\n` }, { dryRun: true }),
+    );
+    expect(without.remove).toEqual([expect.objectContaining({ email, status: 'member' })]);
   });
 
   it('is not brought back by a later verification run once they have left', async () => {
@@ -300,6 +313,31 @@ describe('a roster-invited student who signs up', () => {
     await scheduleAccountVerified(t.app.core.db, student.id, new Date());
     await t.app.core.jobs.runNow([accountVerifiedJobKey(student.id)]);
     expect(await coursesOf(student)).toEqual([]);
+  });
+
+  it('is in the course when a password reset link proves the address instead of the verification link', async () => {
+    const c = await course();
+    const email = at('resetter');
+    result(await importRoster(c, { csv: `name,email\nRe Setter,${email}\n` }));
+    const signup = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/signup',
+      payload: { email, password: 'first passphrase here', fullName: 'Re Setter' },
+    });
+    expect(signup.statusCode).toBe(200);
+    const before = t.mail.countTo(email);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/auth/recover', payload: { email } })).statusCode,
+    ).toBe(200);
+    const token = new URL(resetLinkIn(await t.mail.nthTo(email, before + 1))).searchParams.get('token');
+    const reset = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/reset',
+      payload: { token, password: PASSWORD },
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    const student = await asStudent(email);
+    expect((await coursesOf(student)).map((x) => x.id)).toEqual([c.id]);
   });
 
   it('a teacher account with an address on the file is not made a student of the course', async () => {

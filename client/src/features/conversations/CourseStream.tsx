@@ -65,6 +65,7 @@ function CommentsSwitch({ courseId, page }: { courseId: string; page: PostPage }
 
 function Posts({ courseId, page, teaches }: { courseId: string; page: PostPage; teaches: boolean }) {
   const dispatch = useAppDispatch();
+  const archived = useCourseReadOnly();
   const [loadingOlder, setLoadingOlder] = useState(false);
   const posts = [...page.scheduled, ...page.pinned, ...page.items];
 
@@ -77,9 +78,11 @@ function Posts({ courseId, page, teaches }: { courseId: string; page: PostPage; 
   if (posts.length === 0) {
     return (
       <EmptyState icon={<Megaphone />} title="No posts yet" headingLevel={3}>
-        {teaches
-          ? 'Share an announcement with your class: it shows here, live, for every student.'
-          : 'Announcements from your teacher will show up here.'}
+        {archived
+          ? 'Nothing was posted in this class.'
+          : teaches
+            ? 'Share an announcement with your class: it shows here, live, for every student.'
+            : 'Announcements from your teacher will show up here.'}
       </EmptyState>
     );
   }

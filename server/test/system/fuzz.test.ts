@@ -163,6 +163,8 @@ interface Context {
   userId: string;
   /** An open invitation to co-teach the course, sent to the caller (for {token}). */
   inviteToken: string;
+  /** An open invitation of the course, by id (for {inviteId}: the owner cancels it). */
+  inviteId: string;
   /** For POST /api/auth/reset: an unused reset token (a success spends it, and the context is renewed). */
   resetToken?: string;
   /** For GET /api/calendar/:file: the fuzz student's feed (`<token>.ics`), made once. */
@@ -352,6 +354,19 @@ async function freshContext(route: Route): Promise<Context> {
     invitee = await createTeacher(t, 'Fuzz Invitee');
     inviteToken = await inviteCoTeacher(t, teacher, course, invitee.email);
   }
+  let inviteId = random.uuid();
+  if (route.path.includes('{inviteId}')) {
+    const email = uniqueEmail('fuzz-invite');
+    await inviteCoTeacher(t, teacher, course, email);
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/api/courses/${course.id}/teachers`,
+      headers: teacher.headers,
+    });
+    inviteId = list
+      .json<{ invites: Array<{ id: string; email: string }> }>()
+      .invites.find((i) => i.email === email)!.id;
+  }
   if (acting === 'teacher') headers = invitee?.headers ?? teacher.headers;
   if (acting === 'student') headers = student.headers;
   let ownOther: string | undefined;
@@ -384,6 +399,7 @@ async function freshContext(route: Route): Promise<Context> {
     joinCode: course.joinCode!,
     userId: coTeacherId,
     inviteToken,
+    inviteId,
     feedFile: route.key === 'GET /api/calendar/:file' ? await studentFeedFile() : 'none.ics',
     ...(['POST /api/auth/reset', 'POST /api/auth/reset/check'].includes(route.key)
       ? { resetToken: await freshResetToken() }
@@ -484,6 +500,7 @@ async function send(route: Route, { name, attempt }: Case): Promise<string[]> {
     typeof a.studentId === 'function' ? a.studentId(ctx.studentId) : (a.studentId ?? ctx.studentId);
   const userId = typeof a.userId === 'function' ? a.userId(ctx.userId) : (a.userId ?? ctx.userId);
   const token = typeof a.token === 'function' ? a.token(ctx.inviteToken) : (a.token ?? ctx.inviteToken);
+  const inviteId = typeof a.inviteId === 'function' ? a.inviteId(ctx.inviteId) : (a.inviteId ?? ctx.inviteId);
   const query = (
     a.query ??
     route.query
@@ -503,6 +520,7 @@ async function send(route: Route, { name, attempt }: Case): Promise<string[]> {
     .replace('{kind}', 'assignment')
     .replace('{studentId}', studentId)
     .replace('{userId}', userId)
+    .replace('{inviteId}', inviteId)
     .replace('{token}', token)
     .replace('{code}', ctx.joinCode)
     .replace('{file}', ctx.feedFile)

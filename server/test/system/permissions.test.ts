@@ -142,6 +142,8 @@ interface Fixture {
   fileId?: string;
   /** A co-teacher invitation's token (DESIGN §20: rows that `prepare` one). */
   inviteToken?: string;
+  /** The same invitation's id, as the owner's list shows it. */
+  inviteId?: string;
 }
 
 /** The owner's course: a second assignment, student A's file on it handed in with a submit. */
@@ -390,8 +392,30 @@ const teachersOnly = (status: number): Expected => ({
 
 /** An invitation to the other teacher to co-teach the fixture's course (DESIGN §20). */
 async function invitation(f: Fixture): Promise<Partial<Fixture>> {
-  return { inviteToken: await inviteCoTeacher(t, owner, f.course, otherTeacher.email) };
+  const inviteToken = await inviteCoTeacher(t, owner, f.course, otherTeacher.email);
+  const list = await t.app.inject({
+    method: 'GET',
+    url: `/api/courses/${f.course.id}/teachers`,
+    headers: owner.headers,
+  });
+  const invites = list.json<{ invites: Array<{ id: string; email: string }> }>().invites;
+  return { inviteToken, inviteId: invites.find((i) => i.email === otherTeacher.email)!.id };
 }
+
+/** The caller's own user id (a made-up one for callers with no account). */
+const ownIdOf = (who: Who): string =>
+  ({
+    anonymous: randomUUID(),
+    signedOut: randomUUID(),
+    studentA: studentA.id,
+    studentB: studentB.id,
+    nonMember: nonMember.id,
+    formerMember: formerMember.id,
+    otherMember: otherMember.id,
+    owner: owner.id,
+    coTeacher: coTeacher.id,
+    otherTeacher: otherTeacher.id,
+  })[who];
 
 const table: Row[] = [
   // Co-teachers (DESIGN §20): the owner invites and removes; the teachers see who teaches; only
@@ -432,6 +456,22 @@ const table: Row[] = [
   {
     endpoint: 'DELETE /api/courses/:id/teachers/:userId (the co-teacher)',
     request: (f) => ({ method: 'DELETE', url: `/api/courses/${f.course.id}/teachers/${coTeacher.id}` }),
+    // The co-teacher's own id: they leave (204).
+    expected: { ...byMembership(403, 200, 404), coTeacher: 204 },
+  },
+  {
+    endpoint: "DELETE /api/courses/:id/teachers/:userId (the caller's own id: leaving)",
+    request: (f, who) => ({ method: 'DELETE', url: `/api/courses/${f.course.id}/teachers/${ownIdOf(who)}` }),
+    // Only a co-teacher leaves; the owner cannot (403), a member is told it is the teachers' (403).
+    expected: { ...byMembership(403, 403, 404), coTeacher: 204 },
+  },
+  {
+    endpoint: 'DELETE /api/courses/:id/teacher-invites/:inviteId',
+    prepare: invitation,
+    request: (f) => ({
+      method: 'DELETE',
+      url: `/api/courses/${f.course.id}/teacher-invites/${f.inviteId}`,
+    }),
     expected: { ...byMembership(403, 200, 404), coTeacher: 403 },
   },
   {

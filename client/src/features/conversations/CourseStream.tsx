@@ -11,6 +11,7 @@ import { loadOlderPosts, useGetPostsQuery, useUpdateStreamMutation } from './con
 import { PostCard } from './PostCard';
 import { PostComposer } from './PostComposer';
 import { tried } from './tried';
+import { useCourseReadOnly } from '../archive/readOnly';
 import './conversations.css';
 
 /**
@@ -20,15 +21,18 @@ import './conversations.css';
  */
 export function CourseStream({ courseId, teaches }: { courseId: string; teaches: boolean }) {
   const { data, isLoading, error, refetch } = useGetPostsQuery(courseId);
+  // An archived course's stream is read, never written (DESIGN §20).
+  const archived = useCourseReadOnly();
+  const writes = teaches && !archived;
   return (
     <section className="stream" aria-labelledby="course-stream">
       <div className="stream__head">
         <h2 id="course-stream" className="course-detail__section-title">
           Stream
         </h2>
-        {teaches && data && <CommentsSwitch courseId={courseId} page={data} />}
+        {writes && data && <CommentsSwitch courseId={courseId} page={data} />}
       </div>
-      {teaches && <PostComposer courseId={courseId} />}
+      {writes && <PostComposer courseId={courseId} />}
       {isLoading ? (
         <Spinner label="Loading the stream" />
       ) : !data ? (
@@ -61,6 +65,7 @@ function CommentsSwitch({ courseId, page }: { courseId: string; page: PostPage }
 
 function Posts({ courseId, page, teaches }: { courseId: string; page: PostPage; teaches: boolean }) {
   const dispatch = useAppDispatch();
+  const archived = useCourseReadOnly();
   const [loadingOlder, setLoadingOlder] = useState(false);
   const posts = [...page.scheduled, ...page.pinned, ...page.items];
 
@@ -73,9 +78,11 @@ function Posts({ courseId, page, teaches }: { courseId: string; page: PostPage; 
   if (posts.length === 0) {
     return (
       <EmptyState icon={<Megaphone />} title="No posts yet" headingLevel={3}>
-        {teaches
-          ? 'Share an announcement with your class: it shows here, live, for every student.'
-          : 'Announcements from your teacher will show up here.'}
+        {archived
+          ? 'Nothing was posted in this class.'
+          : teaches
+            ? 'Share an announcement with your class: it shows here, live, for every student.'
+            : 'Announcements from your teacher will show up here.'}
       </EmptyState>
     );
   }

@@ -18,11 +18,18 @@ import {
 } from './conversationsApi';
 import { tried } from './tried';
 import { TypingLine } from './TypingLine';
+import { useCourseReadOnly } from '../archive/readOnly';
 
 const countText = (n: number) => (n === 1 ? '1 comment' : `${n} comments`);
 
 /** Why the reader cannot comment on this post now, or null when they can. */
-function closedReason(post: Post, stream: StreamSettings, teaches: boolean): string | null {
+function closedReason(
+  post: Post,
+  stream: StreamSettings,
+  teaches: boolean,
+  archived: boolean,
+): string | null {
+  if (archived) return 'This class is archived: its comments can be read, not added to.';
   if (teaches) return null;
   if (stream.commentsOff) return 'Comments are turned off in this class.';
   if (post.commentsOff) return 'Comments are turned off for this post.';
@@ -41,7 +48,8 @@ export interface PostProps {
 export function PostComments({ post, stream, teaches }: PostProps) {
   const [open, setOpen] = useState(false);
   const regionId = useId();
-  const closed = closedReason(post, stream, teaches);
+  const archived = useCourseReadOnly();
+  const closed = closedReason(post, stream, teaches, archived);
   const toggleText = open
     ? 'Hide comments'
     : post.commentCount > 0
@@ -86,12 +94,14 @@ function OpenComments({
   const [create] = useCreateCommentMutation();
   const [remove] = useDeleteCommentMutation();
   const [setMuted] = useSetMutedMutation();
+  const archived = useCourseReadOnly();
 
   const send = (text: string) => tried(create({ post, text }).unwrap(), 'Your comment could not be sent.');
 
   function actionsFor(comment: Comment): MenuAction[] {
     const actions: MenuAction[] = [];
     const mine = comment.author.id === me?.id;
+    if (archived) return actions;
     if (teaches && !mine) {
       const muted = stream.mutedStudentIds.includes(comment.author.id);
       const name = comment.author.fullName;

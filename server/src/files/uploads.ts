@@ -275,6 +275,9 @@ export function createUploads(options: {
     progress(id, offset).catch((err) => log.warn({ err }, 'upload progress not sent'));
   };
   tus.on(EVENTS.POST_RECEIVE, (_req: unknown, upload: Upload) => moved(upload.id, upload.offset));
+  /** PATCHes that carried an upload's last byte: its file:ready says the rest, no progress after it. */
+  const completing = new WeakSet<object>();
+  tus.on(EVENTS.POST_FINISH, (req: object) => completing.add(req));
 
   return {
     /** Hands one request to tus, as the caller the authenticate hook found. */
@@ -288,7 +291,8 @@ export function createUploads(options: {
       const response = await tus.handleWeb(request);
       const offset = Number(response.headers.get('upload-offset'));
       // A chunk stored and more to come (the last one's file:ready says the rest).
-      if (request.method === 'PATCH' && response.status === 204 && UUID.test(id)) moved(id, offset);
+      if (request.method === 'PATCH' && response.status === 204 && UUID.test(id) && !completing.has(request))
+        moved(id, offset);
       return response;
     },
     finish,

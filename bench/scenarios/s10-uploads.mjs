@@ -40,6 +40,8 @@ const QUICK = {
   photo: 1 * MB,
   photoRounds: 1,
 };
+/** The client's ceiling: the same bytes sent the same way to a server that reads and drops them. */
+const SINK = 'loopback sink';
 /** The other PATCH size measured beside one whole-file PATCH: tus clients' usual chunk. */
 const CHUNK = 8 * MB;
 
@@ -200,6 +202,15 @@ export async function runS10uploads({ loadgen, quick, runs, log, dbName }) {
         if (r.status !== 204) broken.push(`S10uploads: bare node:http answered ${r.status} ${r.error ?? ''}`);
         return { ms: r.status === 204 ? r.ms : null, fsyncMs: sync, cpu };
       },
+      // The same client and bytes over loopback into a server that drops them: no disk, no app.
+      [SINK]: async () => {
+        const meter = cpuMeter({ bare: bare.pid });
+        const r = await loadgen.call('putFile', { url: `${bare.url}/sink`, size: shape.throughput });
+        const cpu = meter.end().procs.bare;
+        if (r.status !== 204)
+          broken.push(`S10uploads: the loopback sink answered ${r.status} ${r.error ?? ''}`);
+        return { ms: r.status === 204 ? r.ms : null, fsyncMs: 0, cpu };
+      },
       disk: async () => {
         const file = path.join(data.dir, 'disk-write.bin');
         const child = startNode('disk-write', APP_CORE, [
@@ -253,6 +264,14 @@ export async function runS10uploads({ loadgen, quick, runs, log, dbName }) {
     const exact = (t) => ({ ...t, exact: true });
     const lines = [];
     for (const name of names) {
+      if (name === SINK) {
+        lines.push({
+          metric: `${SINK}: ${tp} sent over loopback and dropped (nothing written)`,
+          value: spread(results[name], mbps),
+          unit: 'MB/s',
+        });
+        continue;
+      }
       lines.push({
         metric: `${name}: ${tp} written, no fsync`,
         value: spread(results[name], mbps),
@@ -270,8 +289,18 @@ export async function runS10uploads({ loadgen, quick, runs, log, dbName }) {
         value: ratio(results.app, results.disk, mbps),
         unit: '',
       },
+      {
+        metric: `${SINK} ÷ disk, fsynced (the most any upload can reach with this client here)`,
+        value: ratio(results[SINK], results.disk, mbpsSynced),
+        unit: '',
+      },
+      {
+        metric: `app ÷ ${SINK} (what storing the file costs over receiving it)`,
+        value: ratio(results.app, results[SINK], mbps),
+        unit: '',
+      },
       ...names
-        .filter((name) => name !== 'app' && name !== 'disk')
+        .filter((name) => name !== 'app' && name !== 'disk' && name !== SINK)
         .map((name) => ({
           metric: `${name} ÷ disk, both fsynced`,
           value: ratio(results[name], results.disk, mbpsSynced),

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { requestBody } from './body.js';
-import { StagingStore } from './staging.js';
+import { StagingStore, writeAll } from './staging.js';
+import type { FileHandle } from 'node:fs/promises';
 
 const root = mkdtempSync(path.join(tmpdir(), 'classwave-staging-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -71,5 +72,23 @@ describe('StagingStore.write', () => {
     await expect(store.write(Readable.from([Buffer.from('x')]), '../escape', 0)).rejects.toMatchObject({
       status_code: 404,
     });
+  });
+});
+
+describe('writeAll', () => {
+  it('finishes a short write from where the system stopped, at the right place in the file', async () => {
+    // A handle whose every writev stores at most 5 bytes, as a disk may answer under pressure.
+    const file = Buffer.alloc(40, '.');
+    const handle = {
+      async writev(buffers: Buffer[], position: number) {
+        const bytes = Buffer.concat(buffers).subarray(0, 5);
+        bytes.copy(file, position);
+        return { bytesWritten: bytes.length, buffers };
+      },
+    } as unknown as FileHandle;
+    const chunks = [Buffer.from('abcdefg'), Buffer.from('hi'), Buffer.from('jklmnopqrs')];
+    expect(await writeAll(handle, chunks, 3)).toBe(19);
+    expect(file.toString()).toBe('...abcdefghijklmnopqrs' + '.'.repeat(18));
+    expect(chunks.map(String)).toEqual(['abcdefg', 'hi', 'jklmnopqrs']); // the caller's list untouched
   });
 });

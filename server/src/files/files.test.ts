@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -119,6 +120,38 @@ describe('POST /api/uploads (tus)', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toMatch(/^sandbox\b/);
     expect(res.headers['content-length']).toBe(String(bytes.length));
+  });
+
+  it('stores every byte sent over a real connection in many chunks (each freed once on disk)', async () => {
+    const pieces = Array.from({ length: 9 }, (_, i) => randomBytes(10_000 + i));
+    const bytes = Buffer.concat(pieces);
+    const created = await createUpload(t, ada, work('recording.bin'), bytes.length);
+    expect(created.statusCode, created.body).toBe(201);
+    const location = String(created.headers.location);
+    // The body streamed piece by piece, so the server reads it in several chunks off the socket.
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = pieces.shift();
+        if (!next) return controller.close();
+        controller.enqueue(Buffer.from(next));
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      },
+    });
+    const sent = await fetch(`${url}${location}`, {
+      method: 'PATCH',
+      headers: {
+        ...TUS,
+        ...ada.headers,
+        'upload-offset': '0',
+        'content-type': 'application/offset+octet-stream',
+      },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(sent.status, await sent.text()).toBe(204);
+    const res = await get(ada, `/api/files/${location.split('/').pop()}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.equals(bytes)).toBe(true);
   });
 
   it('resumes an interrupted upload from the offset the server reports', async () => {

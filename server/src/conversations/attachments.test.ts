@@ -89,7 +89,11 @@ describe('files on a post', () => {
       expect((await get(who, `/api/files/${fileId}`)).statusCode, who.fullName).toBe(404);
     expect((await get(undefined, `/api/files/${fileId}`)).statusCode).toBe(401);
     // On a post, a file goes with the post: not removed alone.
-    const del = await t.app.inject({ method: 'DELETE', url: `/api/files/${fileId}`, headers: teacher.headers });
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/files/${fileId}`,
+      headers: teacher.headers,
+    });
     expect(del.statusCode).toBe(404);
   });
 
@@ -126,7 +130,11 @@ describe('files on a post', () => {
     const fileId = await uploadFile(t, teacher, postFile(course.id), Buffer.from('gone soon'));
     expect(storedFiles()).toBeGreaterThan(before);
     const post = await createPost(t, teacher, course.id, { text: 'Brief', fileIds: [fileId] });
-    const res = await t.app.inject({ method: 'DELETE', url: `/api/posts/${post.id}`, headers: teacher.headers });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/posts/${post.id}`,
+      headers: teacher.headers,
+    });
     expect(res.statusCode).toBe(204);
     expect((await get(teacher, `/api/files/${fileId}`)).statusCode).toBe(404);
     expect(await t.app.core.db.select().from(files).where(eq(files.id, fileId))).toEqual([]);

@@ -194,7 +194,9 @@ describe('what conversations let out', () => {
       publishAt: new Date(t.clock.now().getTime() + 3600_000).toISOString(),
       fileIds: [fileId],
     });
-    await tabs.get(teacher)!.waitFor((e) => e.type === 'post:created' && (e.data as { id: string }).id === post.id);
+    await tabs
+      .get(teacher)!
+      .waitFor((e) => e.type === 'post:created' && (e.data as { id: string }).id === post.id);
     await barrier(...tabs.values());
     const marks = (text: string) => text.includes(SCHEDULED) || text.includes(BYTES) || text.includes(fileId);
     for (const who of [ada, gone, stranger, other]) {
@@ -208,7 +210,9 @@ describe('what conversations let out', () => {
         body(who, '/api/todo'),
         body(who, '/api/stream/news'),
       ]);
-      const seen = [...parts, JSON.stringify(replayTab.missed), JSON.stringify(tabs.get(who)!.heard)].join('\n');
+      const seen = [...parts, JSON.stringify(replayTab.missed), JSON.stringify(tabs.get(who)!.heard)].join(
+        '\n',
+      );
       expect({ who: who.fullName, leaked: marks(seen) }).toEqual({ who: who.fullName, leaked: false });
     }
     // Its teacher sees both (so the test can tell a leak from nothing there).

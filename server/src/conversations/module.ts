@@ -22,8 +22,8 @@ const conversationsOf = perApp((core: Core) => {
       seenMarks,
       discardFiles: (rows) => filesOf(core).service.discard(rows),
     }),
-  comments: createCommentService(core),
-  threads: createThreadService(core),
+    comments: createCommentService(core),
+    threads: createThreadService(core),
     settings: createStreamSettingsService(core),
     news: createStreamNewsService(core),
   };

@@ -45,7 +45,9 @@ const postRef = sql.raw('"posts"."id"');
 const commentCount = sql<number>`(select count(*)::int from ${comments} where ${comments.postId} = ${postRef})`;
 
 /** A post's ready files as the API shows them (files/views.ts `toSummary`), in upload order, in the post's own query. */
-const postFiles = sql<FileSummary[]>`(select coalesce(json_agg(json_build_object('id', ${files.id}, 'name', ${files.name},
+const postFiles = sql<
+  FileSummary[]
+>`(select coalesce(json_agg(json_build_object('id', ${files.id}, 'name', ${files.name},
   'size', coalesce(${files.storedSize}, ${files.declaredSize}), 'type', coalesce(${files.mime}, 'application/octet-stream'))
   order by ${files.createdAt}, ${files.id}), '[]'::json) from ${files} where ${files.postId} = ${postRef} and ${files.status} = 'ready')`;
 
@@ -246,7 +248,12 @@ export function createPostService({
         else await insert;
         // Its files go out with it (the class sees them in post:created), or wait with it while scheduled.
         const attached = body.fileIds?.length
-          ? await attachPostFiles(tx, { authorId: caller.userId, courseId, postId: row.id, fileIds: body.fileIds })
+          ? await attachPostFiles(tx, {
+              authorId: caller.userId,
+              courseId,
+              postId: row.id,
+              fileIds: body.fileIds,
+            })
           : [];
         const post = toPost(row, standing.callerName, { files: attached });
         record('post:created', post, postAudience(row, standing.teacherId));

@@ -157,7 +157,8 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<ConversationRoutesOpt
     {
       schema: {
         ...common,
-        summary: "The caller opened the course's stream: what was new there is read (its teachers and members)",
+        summary:
+          "The caller opened the course's stream: what was new there is read (its teachers and members)",
         params: IdParams,
         response: { 204: Empty, ...signedInErrors },
       },

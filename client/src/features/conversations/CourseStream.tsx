@@ -1,13 +1,18 @@
 import type { PostPage } from '@classwave/shared';
 import { Megaphone } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { LoadFailed } from '../../components/LoadFailed';
 import { Spinner } from '../../components/Spinner';
 import { Switch } from '../../components/Switch';
-import { loadOlderPosts, useGetPostsQuery, useUpdateStreamMutation } from './conversationsApi';
+import {
+  loadOlderPosts,
+  useGetPostsQuery,
+  useMarkStreamReadMutation,
+  useUpdateStreamMutation,
+} from './conversationsApi';
 import { PostCard } from './PostCard';
 import { PostComposer } from './PostComposer';
 import { tried } from './tried';
@@ -20,6 +25,11 @@ import './conversations.css';
  */
 export function CourseStream({ courseId, teaches }: { courseId: string; teaches: boolean }) {
   const { data, isLoading, error, refetch } = useGetPostsQuery(courseId);
+  const [markRead] = useMarkStreamReadMutation();
+  // Opening the stream reads its news (the dashboard's and the to-do's "new since you looked").
+  useEffect(() => {
+    void markRead(courseId);
+  }, [courseId, markRead]);
   return (
     <section className="stream" aria-labelledby="course-stream">
       <div className="stream__head">

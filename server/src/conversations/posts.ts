@@ -12,11 +12,14 @@ import {
 import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
-import { comments, courseMembers, files, jobs, postSeen, posts, profiles } from '../db/schema.js';
+import { comments, courseMembers, courses, files, jobs, postSeen, posts, profiles } from '../db/schema.js';
+import { rowsOf } from '../db/rows.js';
+import { requireCurrentCourse } from '../archive/rules.js';
+import { teaches } from '../courses/teaching.js';
 import { attachPostFiles, takePostFiles } from '../files/service.js';
 import type { RecordEvent } from '../events.js';
 import { scheduleJob } from '../jobs/schedule.js';
-import { conflict, forbidden } from '../http/errors.js';
+import { conflict, forbidden, notFound } from '../http/errors.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
 import {
@@ -205,13 +208,14 @@ export function createPostService({
     },
 
     /**
-     * A teacher's post: published now, or at `publishAt` by the job table (one statement writes
-     * the post and its job). Three statements in all: the standing, the post, the outbox's event.
+     * A teacher's post: published now, or at `publishAt` by the job table. Its permission, the
+     * archive's read-only rule and the write are one statement (issue 30: the standing read and the
+     * archive guard's were round trips of their own), so with the outbox's event the write is BEGIN,
+     * one statement, the event, COMMIT; attached files add one. A refusal is explained after (reads
+     * on the error path only).
      */
     async create(caller: Caller, courseId: string, body: CreatePostBody): Promise<Post> {
       return outbox.transaction(async (tx, record) => {
-        const standing = await courseStanding(tx, caller, courseId);
-        requireTeaches(standing, 'post to its stream');
         const now = clock.now();
         const publishAt = body.publishAt ? new Date(body.publishAt) : null;
         const later = publishAt !== null && publishAt.getTime() > now.getTime();
@@ -227,25 +231,46 @@ export function createPostService({
           createdAt: now,
           editedAt: null,
         };
-        const insert = tx.insert(posts).values(row);
-        if (later)
-          // Drizzle puts an embedded query in parentheses (a CTE's body); the statement itself goes in as SQL.
-          await tx.execute(
-            sql`with p as ${insert} ${tx
-              .insert(jobs)
-              .values({
-                kind: PUBLISH_POST_KIND,
-                key: publishJobKey(row.id),
-                runAt: publishAt,
-                payload: { postId: row.id },
-              })
-              .onConflictDoUpdate({
-                target: jobs.key,
-                set: { runAt: publishAt, doneAt: null, attempts: 0, lastError: null },
-              })
-              .getSQL()}`,
-          );
-        else await insert;
+        const insert = sql`insert into ${posts} (id, course_id, author_id, text, pinned, comments_off,
+            publish_at, published_at, created_at)
+          select ${row.id}::uuid, ${courses.id}, ${row.authorId}::uuid, ${row.text}, ${row.pinned},
+            ${row.commentsOff}, ${row.publishAt}::timestamptz, ${row.publishedAt}::timestamptz,
+            ${row.createdAt}::timestamptz
+          from ${courses} where ${courses.id} = ${courseId}::uuid and ${courses.deletedAt} is null
+            and ${courses.archivedAt} is null and ${teaches(caller.userId)}
+          returning (select ${profiles.fullName} from ${profiles} where ${profiles.id} = ${caller.userId}::uuid) as author_name,
+            (select ${courses.teacherId} from ${courses} where ${courses.id} = ${courseId}::uuid) as teacher_id`;
+        const written =
+          caller.role !== 'teacher'
+            ? undefined
+            : rowsOf<{ author_name: string; teacher_id: string }>(
+                await tx.execute(
+                  later
+                    ? // The job that publishes it, in the same statement; rolled back with it on a refusal.
+                      sql`with p as (${insert}), j as (${tx
+                        .insert(jobs)
+                        .values({
+                          kind: PUBLISH_POST_KIND,
+                          key: publishJobKey(row.id),
+                          runAt: publishAt,
+                          payload: { postId: row.id },
+                        })
+                        .onConflictDoUpdate({
+                          target: jobs.key,
+                          set: { runAt: publishAt, doneAt: null, attempts: 0, lastError: null },
+                        })
+                        .getSQL()}) select * from p`
+                    : insert,
+                ),
+              )[0];
+        if (!written) {
+          // Why not: not there (404), archived (409, to those who see it), or a member student (403).
+          const standing = await courseStanding(tx, caller, courseId);
+          requireReader(standing);
+          await requireCurrentCourse(tx, courseId);
+          requireTeaches(standing, 'post to its stream');
+          throw notFound('Course not found.');
+        }
         // Its files go out with it (the class sees them in post:created), or wait with it while scheduled.
         const attached = body.fileIds?.length
           ? await attachPostFiles(tx, {
@@ -255,8 +280,8 @@ export function createPostService({
               fileIds: body.fileIds,
             })
           : [];
-        const post = toPost(row, standing.callerName, { files: attached });
-        record('post:created', post, postAudience(row, standing.teacherId));
+        const post = toPost(row, written.author_name, { files: attached });
+        record('post:created', post, postAudience(row, written.teacher_id));
         return post;
       });
     },

@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/client.js';
 import { courses } from '../db/schema.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
@@ -18,7 +17,7 @@ export const SEEN_COALESCE_MS = 500;
  * gathers its own views; the event carries the whole count read at send time, so two processes'
  * events never disagree for long (the later one is the truth).
  */
-export function createSeenMarks({ db, outbox, log }: { db: Db; outbox: Outbox; log: FastifyBaseLogger }) {
+export function createSeenMarks({ outbox, log }: { outbox: Outbox; log: FastifyBaseLogger }) {
   const waiting = new Map<string, string>();
   let timer: NodeJS.Timeout | undefined;
   let closed = false;

@@ -26,9 +26,11 @@ import './conversations.css';
 export function CourseStream({ courseId, teaches }: { courseId: string; teaches: boolean }) {
   const { data, isLoading, error, refetch } = useGetPostsQuery(courseId);
   const [markRead] = useMarkStreamReadMutation();
-  // Opening the stream reads its news (the dashboard's and the to-do's "new since you looked").
+  // Opening the stream reads its news (the dashboard's and the to-do's "new since you looked"), and
+  // so does leaving it: what arrived live while it was open was seen there.
   useEffect(() => {
     void markRead(courseId);
+    return () => void markRead(courseId);
   }, [courseId, markRead]);
   return (
     <section className="stream" aria-labelledby="course-stream">

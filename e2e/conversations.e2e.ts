@@ -191,4 +191,21 @@ test('conversations: a post, a comment, typing and a deletion reach the class li
 
   await screenshots(ada.page, 'conversations-thread-student');
   await screenshots(teacher.page, 'conversations-thread-teacher');
+
+  // What's new: a post while Ada is elsewhere shows on her dashboard's to-do; opening the stream clears it.
+  const later = await teacher.page.request.post(`/api/courses/${courseId}/posts`, {
+    headers: teacher.headers,
+    data: { text: 'Field trip on Monday\nPermission slips are due on Friday.' },
+  });
+  expect(later.status(), await later.text()).toBe(201);
+  await ada.page.goto('/dashboard');
+  const news = ada.page.getByRole('region', { name: /New in your classes/ });
+  const latest = news.getByRole('link', { name: /Field trip on Monday/ });
+  await expect(latest).toContainText('Stream Biology, 1 new post');
+  await screenshots(ada.page, 'conversations-news-student');
+  await latest.click();
+  await expect(postOf(ada.page, 'Field trip on Monday')).toBeVisible();
+  await ada.page.goto('/dashboard');
+  await expect(ada.page.getByRole('heading', { name: 'To-do' })).toBeVisible();
+  await expect(ada.page.getByRole('region', { name: /New in your classes/ })).toHaveCount(0);
 });

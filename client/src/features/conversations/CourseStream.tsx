@@ -1,6 +1,6 @@
 import type { PostPage } from '@classwave/shared';
 import { Megaphone } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
@@ -18,6 +18,13 @@ import { PostComposer } from './PostComposer';
 import { tried } from './tried';
 import './conversations.css';
 
+/** How long after live posts or comments stop arriving an open stream counts them read. */
+const READ_AFTER_MS = 3000;
+
+/** What moves when something new arrives: the posts shown and their comment counts. */
+const activityOf = (page: PostPage) =>
+  [...page.pinned, ...page.items].map((p) => `${p.id}:${p.commentCount}`).join(',');
+
 /**
  * A course's stream (DESIGN §19), where its page opens: the teacher's composer and switches, the
  * pinned posts, the teacher's scheduled ones, then the rest newest first with older pages on demand.
@@ -27,11 +34,22 @@ export function CourseStream({ courseId, teaches }: { courseId: string; teaches:
   const { data, isLoading, error, refetch } = useGetPostsQuery(courseId);
   const [markRead] = useMarkStreamReadMutation();
   // Opening the stream reads its news (the dashboard's and the to-do's "new since you looked"), and
-  // so does leaving it: what arrived live while it was open was seen there.
+  // so does what arrives live while it is open (a few seconds after the last of it: a busy
+  // discussion is one write, not one per comment), and leaving it.
+  const activity = data ? activityOf(data) : '';
   useEffect(() => {
     void markRead(courseId);
     return () => void markRead(courseId);
   }, [courseId, markRead]);
+  const seenActivity = useRef(activity);
+  useEffect(() => {
+    if (activity === seenActivity.current) return;
+    const timer = setTimeout(() => {
+      seenActivity.current = activity;
+      void markRead(courseId);
+    }, READ_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [activity, courseId, markRead]);
   return (
     <section className="stream" aria-labelledby="course-stream">
       <div className="stream__head">

@@ -20,6 +20,7 @@ import {
 import { connect, listen, type Recorder } from '../../test/support/sockets.js';
 import { createUpload, uploadFile } from '../../test/support/uploads.js';
 import { files } from '../db/schema.js';
+import { FILES_SWEEP_KIND } from '../files/uploads.js';
 
 /**
  * A post's attachments (DESIGN §19 with §18), its live "seen by" and "what's new": files uploaded
@@ -177,6 +178,24 @@ describe('files on a post', () => {
     // The refused post is not there: the post and its files are one write.
     const listed = (await get(teacher, `/api/courses/${course.id}/posts`)).json<PostPage>();
     expect(listed.items).toEqual([]);
+  });
+});
+
+describe("a post's files and the daily sweep", () => {
+  it('sweeps a file left in a composer for a day, and keeps the files that went out with a post', async () => {
+    const { teacher, course } = await createClass(t, 0);
+    const left = await uploadFile(t, teacher, postFile(course.id, 'left.txt'), Buffer.from('left'));
+    const kept = await uploadFile(t, teacher, postFile(course.id, 'kept.txt'), Buffer.from('kept'));
+    await createPost(t, teacher, course.id, { text: 'With one file', fileIds: [kept] });
+    t.clock.advance(25 * 3600 * 1000);
+    try {
+      await t.app.core.jobs.runNow([FILES_SWEEP_KIND]);
+    } finally {
+      t.clock.advance(-25 * 3600 * 1000);
+    }
+    expect(await t.app.core.db.select().from(files).where(eq(files.id, left))).toEqual([]);
+    expect((await get(teacher, `/api/files/${left}`)).statusCode).toBe(404);
+    expect((await get(teacher, `/api/files/${kept}`)).statusCode).toBe(200);
   });
 });
 

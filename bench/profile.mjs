@@ -1,16 +1,25 @@
 #!/usr/bin/env node
-// `node bench/profile.mjs <health|assignments|submit|connect|fanout|s3|school|upload> [seconds]`: runs the app under one
+// `node bench/profile.mjs <health|assignments|submit|connect|fanout|s3|school|upload|posts> [seconds]`: runs the app under one
 // load with --cpu-prof and prints where its CPU time goes (self time by function, inclusive by package).
 // `s3` profiles only S3's measured phase at N = 1,000 (creates to a class of 5,000, 1,000 connected),
 // through the probe's profiler: start-up, seeding and connecting are left out. `school` profiles S8school's
 // mix over the quick school the same way, then costs each kind of request alone (lib/school-profile.mjs).
 // `upload [count] [MB] [chunk MB]` profiles only S10's tus uploads, one after another (default 5 × 100 MB,
 // each in one PATCH), after warm-up uploads, through the probe; each upload's time is printed.
+// `posts` profiles S12posts' case at N = 30: posts to a class of 30 connected students, one at a time
+// (the owner and four co-teachers in turn, under the per-account limit), its measured phase only.
 // The .cpuprofile is kept under bench/results/profiles/ (open it in Chrome DevTools).
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { BENCH, cleanupStack } from './lib/procs.mjs';
-import { everyoneIn, seedAssignments, seedCourses, seedMembers, seedUsers } from './lib/db.mjs';
+import {
+  everyoneIn,
+  seedAssignments,
+  seedCoTeachers,
+  seedCourses,
+  seedMembers,
+  seedUsers,
+} from './lib/db.mjs';
 import { probe, startLoadgen, tempDir } from './lib/servers.mjs';
 import { appOnPostgres, keyMark, nextKey } from './lib/scenario.mjs';
 import { profileSchool } from './lib/school-profile.mjs';
@@ -121,6 +130,28 @@ try {
       const r = await loadgen.call('run', { requests, sequential: true, gapMs: 50, drainMs: 1000 });
       if (what === 's3') await probe(app, 'cpu:stop', { path: path.join(tmp, 'phase.cpuprofile') });
       console.log({ events: r.eventsAll, lost: r.lost });
+      await loadgen.call('disconnect', {});
+    } else if (what === 'posts') {
+      await seedCoTeachers(q, courses[0], teachers.slice(1));
+      const specs = students.slice(0, 30).map((s) => ({ id: `p:${s.id}`, auth: { token: s.token } }));
+      await loadgen.call('connect', { url: app.url, specs });
+      // 20 posts an account in 10 minutes (POST_RATE): five teachers, at most 4 posts a second for `seconds`.
+      const requests = Array.from({ length: Math.min(seconds * 4, 100) }, (_, i) => {
+        const key = nextKey();
+        return {
+          url: `${app.url}/api/courses/${courses[0].id}/posts`,
+          method: 'POST',
+          headers: { authorization: `Bearer ${teachers[i % teachers.length].token}` },
+          body: { text: `Bring your atlas on Monday. ${keyMark(key)}` },
+          status: 201,
+          key,
+          expect: specs.map((s) => s.id),
+        };
+      });
+      await probe(app, 'cpu:start');
+      const r = await loadgen.call('run', { requests, sequential: true, gapMs: 50, drainMs: 1000 });
+      await probe(app, 'cpu:stop', { path: path.join(tmp, 'phase.cpuprofile') });
+      console.log({ http: r.http, events: r.eventsAll, lost: r.lost });
       await loadgen.call('disconnect', {});
     } else throw new Error(`unknown load ${what}`);
   }

@@ -235,7 +235,8 @@ export function createUploads(options: {
             id: upload.id,
             uploaderId: caller.userId,
             purpose: wanted.purpose,
-            targetId: wanted.targetId,
+            // A post's file names its course (the post does not exist yet): no assignment.
+            targetId: wanted.purpose === 'post' ? null : wanted.targetId,
             studentId: placed.studentId,
             courseId: placed.courseId,
             name: wanted.name,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,6 +123,7 @@ const REPEATABLE = new Set([
   'PATCH /api/posts/:id',
   'POST /api/posts/:id/comments',
   'POST /api/posts/:id/seen',
+  'POST /api/courses/:id/stream/read',
   'POST /api/assignments/:id/threads/:studentId/comments',
   'PATCH /api/courses/:id/stream',
   'PUT /api/courses/:id/mutes/:studentId',
@@ -678,6 +680,9 @@ describe('tus uploads (DESIGN §18)', () => {
       tusMetadata({ ...valid, purpose: 'feedback', studentId: student.id }),
       tusMetadata({ ...valid, purpose: 'SUBMISSION' }),
       tusMetadata({ ...valid, purpose: 'post' }),
+      // A post's file names its course: the student may not, whatever the id.
+      tusMetadata({ ...valid, purpose: 'post', targetId: assignment.courseId }),
+      tusMetadata({ ...valid, purpose: 'post', targetId: '00000000-0000-0000-0000-000000000000' }),
       Array.from({ length: 2000 }, (_, i) => `k${i} ${b64('v')}`).join(','),
       ' , , ,',
       `purpose ${b64('submission')} extra words`,
@@ -776,6 +781,56 @@ describe('tus uploads (DESIGN §18)', () => {
     failures.push(...(await tus('HEAD /api/uploads/:id', 'HEAD', location, 'HEAD', TUS)));
     failures.push(...(await tus('DELETE /api/uploads/:id', 'DELETE', location, 'DELETE', TUS)));
     expect(failures).toEqual([]);
+  });
+});
+
+describe("a post's fileIds (DESIGN §19)", () => {
+  it('refuses hostile file lists with a 4xx, never a 500, and posts nothing for them', async () => {
+    const course = await createCourse(t, teacher);
+    const other = await createCourse(t, teacher);
+    const elsewhere = await uploadFile(
+      t,
+      teacher,
+      { purpose: 'post', targetId: other.id, name: 'x.txt' },
+      Buffer.from('x'),
+    );
+    await joinCourse(t, student, course);
+    const studentsFile = await uploadFile(
+      t,
+      student,
+      { purpose: 'submission', targetId: (await createAssignment(t, teacher, course)).id, name: 'w.txt' },
+      Buffer.from('w'),
+    );
+    const lists: unknown[] = [
+      'not a list',
+      [null],
+      [''],
+      ["' or 1=1 --"],
+      [elsewhere, elsewhere],
+      Array.from({ length: 11 }, () => randomUUID()),
+      [randomUUID()],
+      [elsewhere],
+      [studentsFile],
+      [{ id: elsewhere }],
+    ];
+    const failures: string[] = [];
+    for (const [i, fileIds] of lists.entries()) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/courses/${course.id}/posts`,
+        headers: teacher.headers,
+        payload: { text: 'With files', fileIds },
+      });
+      if (res.statusCode < 400 || res.statusCode >= 500) failures.push(`list ${i} → ${res.statusCode}`);
+      failures.push(...problemsWith(res, TEST_ORIGIN).map((p) => `list ${i} → ${p}`));
+    }
+    expect(failures).toEqual([]);
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `/api/courses/${course.id}/posts`,
+      headers: teacher.headers,
+    });
+    expect(listed.json<{ items: unknown[] }>().items).toEqual([]);
   });
 });
 

@@ -16,7 +16,8 @@ import {
   type Actor,
 } from '../support/factories.js';
 import { TUS, createUpload, tusMetadata, uploadFile } from '../support/uploads.js';
-import { comments, courseMembers, posts, questionBank } from '../../src/db/schema.js';
+import { eq } from 'drizzle-orm';
+import { comments, courseMembers, files, posts, questionBank } from '../../src/db/schema.js';
 import { pushQuestion, startLesson } from '../support/lessons.js';
 
 /**
@@ -1637,6 +1638,24 @@ async function insertPost(courseId: string): Promise<string> {
     .values({ id, courseId, authorId: owner.id, text: 'Row post', publishedAt: now, createdAt: now });
   return id;
 }
+/** The owner's file for a post (DESIGN §19): on a post of its own (published, or scheduled), or left in the composer. */
+async function postFile(on: 'published' | 'scheduled' | 'composer'): Promise<string> {
+  const fileId = await uploadFile(
+    t,
+    owner,
+    { purpose: 'post', targetId: conv.courseId, name: 'handout.txt' },
+    Buffer.from('handout'),
+  );
+  if (on === 'composer') return fileId;
+  const postId = await insertPost(conv.courseId);
+  if (on === 'scheduled')
+    await t.app.core.db
+      .update(posts)
+      .set({ publishedAt: null, publishAt: new Date(Date.now() + 86_400_000) })
+      .where(eq(posts.id, postId));
+  await t.app.core.db.update(files).set({ postId }).where(eq(files.id, fileId));
+  return fileId;
+}
 async function insertComment(
   on: { courseId: string; postId?: string; assignmentId?: string; threadStudentId?: string },
   author: Actor,
@@ -1654,6 +1673,7 @@ interface ConversationRow {
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
     url: string;
     payload?: object;
+    headers?: Record<string, string>;
   };
   expected: Expected;
 }
@@ -1775,6 +1795,62 @@ const conversationTable: ConversationRow[] = [
     }),
     expected: byMembership(403, 200, 404),
   },
+  // A post's files (DESIGN §19): uploaded by the course's teachers in the composer, seen as the post is.
+  {
+    endpoint: 'POST /api/uploads (a post file)',
+    request: () => ({
+      method: 'POST',
+      url: '/api/uploads',
+      headers: {
+        ...TUS,
+        'upload-length': '4',
+        'upload-metadata': tusMetadata({ purpose: 'post', targetId: conv.courseId, name: 'a.txt' }),
+      },
+    }),
+    expected: { ...teachersOnly(201), otherTeacher: 404 },
+  },
+  {
+    endpoint: "GET /api/files/:id (a published post's file)",
+    prepare: () => postFile('published'),
+    request: (id) => ({ method: 'GET', url: `/api/files/${id}` }),
+    // The removed member lost the stream, and its files with it.
+    expected: byMembership(200, 200, 404),
+  },
+  {
+    endpoint: "GET /api/files/:id (a scheduled post's file)",
+    prepare: () => postFile('scheduled'),
+    request: (id) => ({ method: 'GET', url: `/api/files/${id}` }),
+    expected: only({ owner: 200 }),
+  },
+  {
+    endpoint: "GET /api/files/:id (a post's file still in the composer)",
+    prepare: () => postFile('composer'),
+    request: (id) => ({ method: 'GET', url: `/api/files/${id}` }),
+    expected: { ...only({ owner: 200 }), coTeacher: 404 },
+  },
+  {
+    endpoint: "DELETE /api/files/:id (a post's file)",
+    prepare: () => postFile('published'),
+    request: (id) => ({ method: 'DELETE', url: `/api/files/${id}` }),
+    // It goes with its post (DELETE /api/posts/:id), not alone.
+    expected: only({}),
+  },
+  {
+    endpoint: "DELETE /api/files/:id (a post's file still in the composer)",
+    prepare: () => postFile('composer'),
+    request: (id) => ({ method: 'DELETE', url: `/api/files/${id}` }),
+    expected: { ...only({ owner: 204 }), coTeacher: 404 },
+  },
+  {
+    endpoint: 'GET /api/stream/news',
+    request: () => ({ method: 'GET', url: '/api/stream/news' }),
+    expected: everyoneSignedIn(200),
+  },
+  {
+    endpoint: 'POST /api/courses/:id/stream/read',
+    request: () => ({ method: 'POST', url: `/api/courses/${conv.courseId}/stream/read` }),
+    expected: byMembership(204, 204, 404),
+  },
   {
     endpoint: 'PUT /api/courses/:id/mutes/:studentId',
     request: () => ({ method: 'PUT', url: `/api/courses/${conv.courseId}/mutes/${formerMember.id}` }),
@@ -1790,7 +1866,8 @@ const conversationTable: ConversationRow[] = [
 describe.each(conversationTable)('$endpoint', ({ prepare, request, expected }) => {
   it.each(answersOf(expected))('answers %s with %i', async (who, status) => {
     const own = prepare ? await prepare() : undefined;
-    const res = await t.app.inject({ ...request(own), headers: headersOf(who) });
+    const req = request(own);
+    const res = await t.app.inject({ ...req, headers: { ...req.headers, ...headersOf(who) } });
     expect(res.statusCode, res.body).toBe(status);
     if (status >= 400) expect(res.json()).toMatchObject({ statusCode: status, code: expect.any(String) });
   });

@@ -898,6 +898,17 @@ describe('who hears each server event', () => {
         hears: studentAAndOwner,
       },
       {
+        event: 'post:seen',
+        when: 'student A opens the post (its "seen by" moves, coalesced)',
+        act: async () => {
+          const res = await post(`/api/posts/${convState.postId}/seen`, actors.studentA.headers);
+          expect(res.statusCode).toBe(204);
+          return (h) => h.name === 'post:seen' && dataOf(h)?.postId === convState.postId;
+        },
+        // The teachers alone: a student never learns who else has seen it.
+        hears: onlyOwner,
+      },
+      {
         event: 'typing',
         when: "the owner's tab says it is typing a comment on the post",
         act: async () => {

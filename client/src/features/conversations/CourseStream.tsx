@@ -1,18 +1,30 @@
 import type { PostPage } from '@classwave/shared';
 import { Megaphone } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useAppDispatch } from '../../app/hooks';
 import { Button } from '../../components/Button';
 import { EmptyState } from '../../components/EmptyState';
 import { LoadFailed } from '../../components/LoadFailed';
 import { Spinner } from '../../components/Spinner';
 import { Switch } from '../../components/Switch';
-import { loadOlderPosts, useGetPostsQuery, useUpdateStreamMutation } from './conversationsApi';
+import {
+  loadOlderPosts,
+  useGetPostsQuery,
+  useMarkStreamReadMutation,
+  useUpdateStreamMutation,
+} from './conversationsApi';
 import { PostCard } from './PostCard';
 import { PostComposer } from './PostComposer';
 import { tried } from './tried';
 import { useCourseReadOnly } from '../archive/readOnly';
 import './conversations.css';
+
+/** How long after live posts or comments stop arriving an open stream counts them read. */
+const READ_AFTER_MS = 3000;
+
+/** What moves when something new arrives: the posts shown and their comment counts. */
+const activityOf = (page: PostPage) =>
+  [...page.pinned, ...page.items].map((p) => `${p.id}:${p.commentCount}`).join(',');
 
 /**
  * A course's stream (DESIGN §19), where its page opens: the teacher's composer and switches, the
@@ -24,6 +36,26 @@ export function CourseStream({ courseId, teaches }: { courseId: string; teaches:
   // An archived course's stream is read, never written (DESIGN §20).
   const archived = useCourseReadOnly();
   const writes = teaches && !archived;
+  const [markRead] = useMarkStreamReadMutation();
+  // Opening the stream reads its news (the dashboard's and the to-do's "new since you looked"), and
+  // so does what arrives live while it is open (a few seconds after the last of it: a busy
+  // discussion is one write, not one per comment), and leaving it.
+  const activity = data ? activityOf(data) : '';
+  // (Not on an archived course: it is read-only, and its news was read before it was archived.)
+  useEffect(() => {
+    if (archived) return;
+    void markRead(courseId);
+    return () => void markRead(courseId);
+  }, [archived, courseId, markRead]);
+  const seenActivity = useRef(activity);
+  useEffect(() => {
+    if (archived || activity === seenActivity.current) return;
+    const timer = setTimeout(() => {
+      seenActivity.current = activity;
+      void markRead(courseId);
+    }, READ_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [activity, archived, courseId, markRead]);
   return (
     <section className="stream" aria-labelledby="course-stream">
       <div className="stream__head">

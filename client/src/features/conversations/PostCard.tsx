@@ -6,6 +6,7 @@ import { Avatar } from '../../components/Avatar';
 import { Badge } from '../../components/Badge';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { formatListDate } from '../../components/dates';
+import { FileList } from '../files/FileList';
 import { ActionsMenu, type MenuAction } from './ActionsMenu';
 import { useCourseReadOnly } from '../archive/readOnly';
 import { useDeletePostMutation, useUpdatePostMutation } from './conversationsApi';
@@ -97,6 +98,7 @@ export function PostCard({ post, stream, teaches }: PostProps) {
       ) : (
         <PlainText text={post.text} className="post__text" />
       )}
+      <FileList files={post.files} label="Files of the post" />
       {post.seen && !scheduled && <SeenBy seen={post.seen} />}
       {!scheduled && <PostComments post={post} stream={stream} teaches={teaches} />}
       {confirmDialog}

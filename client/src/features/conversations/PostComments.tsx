@@ -3,7 +3,7 @@ import { MessageSquare } from 'lucide-react';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
-import { useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Button } from '../../components/Button';
 import { Spinner } from '../../components/Spinner';
 import { selectProfile } from '../auth/authSlice';
@@ -11,6 +11,7 @@ import type { MenuAction } from './ActionsMenu';
 import { CommentComposer } from './CommentComposer';
 import { CommentList } from './CommentList';
 import {
+  loadOlderComments,
   useCreateCommentMutation,
   useDeleteCommentMutation,
   useGetCommentsQuery,
@@ -90,7 +91,15 @@ function OpenComments({
   closed: string | null;
 }) {
   const me = useAppSelector(selectProfile);
+  const dispatch = useAppDispatch();
+  const [loadingOlder, setLoadingOlder] = useState(false);
   const { data, isLoading, error } = useGetCommentsQuery(post.id);
+
+  async function older(before: string) {
+    setLoadingOlder(true);
+    await tried(dispatch(loadOlderComments(post.id, before)), 'Older comments could not be loaded.');
+    setLoadingOlder(false);
+  }
   const [create] = useCreateCommentMutation();
   const [remove] = useDeleteCommentMutation();
   const [setMuted] = useSetMutedMutation();
@@ -130,6 +139,17 @@ function OpenComments({
     return <p className="post-comments__note">{apiErrorMessage(error, 'Comments could not be loaded.')}</p>;
   return (
     <>
+      {data.nextBefore && (
+        <Button
+          variant="ghost"
+          size="sm"
+          className="comments__older"
+          loading={loadingOlder}
+          onClick={() => void older(data.nextBefore!)}
+        >
+          Show older comments
+        </Button>
+      )}
       {data.items.length > 0 && (
         <CommentList comments={data.items} label="Comments" actionsFor={actionsFor} />
       )}

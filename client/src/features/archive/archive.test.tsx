@@ -104,6 +104,7 @@ describe('CourseArchiveActions', () => {
       editedAt: null,
       seenByMe: false,
       seen: null,
+      files: [],
     };
     renderRoute(`/courses/${COURSE_ID}`, 'teacher', (me) => {
       const course = createCourse({

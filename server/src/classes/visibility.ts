@@ -5,6 +5,7 @@ import type { Db, Tx } from '../db/client.js';
 import { assignments, courseMembers, courses } from '../db/schema.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { teaches, teachesCourseRow } from '../courses/teaching.js';
+import { assignedTo } from '../assignments/visibility.js';
 
 /**
  * Who sees a course (DESIGN §11, §20): its teachers (owner and co-teachers), and its active members. Everything else answers 404,
@@ -41,15 +42,19 @@ export function visibleCourse(caller: Caller) {
 
 /**
  * SQL true where the caller sees `assignments` (DESIGN §11): a teacher's own courses, a student's
- * active ones; never a binned assignment (a binned course holds only binned ones, DESIGN §17).
+ * active ones where it is published and theirs (§20); never a binned assignment (a binned course holds only binned ones, DESIGN §17).
  */
 export function visibleAssignment(userId: string, role: 'student' | 'teacher') {
   return and(
     isNull(assignments.deletedAt),
     role === 'teacher'
       ? teaches(userId)
-      : sql`exists (select 1 from ${courseMembers} where ${courseMembers.courseId} = ${assignments.courseId}
+      : and(
+          sql`exists (select 1 from ${courseMembers} where ${courseMembers.courseId} = ${assignments.courseId}
         and ${courseMembers.studentId} = ${userId} and ${courseMembers.status} = 'active')`,
+          // Published, and for them (DESIGN §20).
+          assignedTo(userId),
+        ),
   )!;
 }
 

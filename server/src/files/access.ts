@@ -1,4 +1,5 @@
 import { and, count, eq, isNotNull, sql, sum } from 'drizzle-orm';
+import { assignedTo } from '../assignments/visibility.js';
 import { teaches } from '../courses/teaching.js';
 import { ErrorCode, type FilePurpose } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
@@ -149,6 +150,8 @@ export async function fileWithParents(db: Db | Tx, fileId: string, callerId: str
       gradeRelease: assignments.gradeRelease,
       membership: sql<string | null>`(select ${courseMembers.status} from ${courseMembers}
         where ${courseMembers.courseId} = ${files.courseId} and ${courseMembers.studentId} = ${callerId})`,
+      /** The assignment is published and for `callerId` (DESIGN §20), when a student. */
+      assigned: sql<boolean>`${assignedTo(callerId)}`,
       returnedAt: submissions.returnedAt,
       held: sql<boolean>`coalesce(${submissions.grade} is not null and (${submissions.returnedAt} is null
         or ${submissions.grade} is distinct from ${submissions.returnedGrade}
@@ -189,7 +192,7 @@ export function maySee(caller: Caller, row: FileWithParents | undefined): row is
   const { file } = row;
   if (caller.role === 'teacher' && row.callerTeaches)
     return file.purpose !== 'submission' || file.submissionId !== null || file.uploaderId === caller.userId;
-  if (row.membership !== 'active') return false;
+  if (row.membership !== 'active' || !row.assigned) return false;
   if (file.purpose === 'assignment') return true;
   if (file.studentId !== caller.userId) return false;
   if (file.purpose === 'submission') return true;

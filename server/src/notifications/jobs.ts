@@ -13,6 +13,7 @@ import {
   users,
 } from '../db/schema.js';
 import { teacherIdsOf } from '../courses/teaching.js';
+import { assignedToOne } from '../assignments/visibility.js';
 import { scheduleJob, type JobContext, type JobHandler, type JobOutcome } from '../jobs/schedule.js';
 import { memberInboxJobs } from './member-inbox.js';
 import { jobKeys } from './reminders.js';
@@ -42,6 +43,8 @@ async function assignmentAndMissing(tx: Tx, assignmentId: string) {
       and(
         eq(courseMembers.courseId, row.course.id),
         eq(courseMembers.status, 'active'),
+        // Only the students it is for (DESIGN §20).
+        assignedToOne(courseMembers.studentId, assignmentId),
         // A grade for missing work is still missing work (DESIGN §17).
         sql`not exists (select 1 from ${submissions} where ${submissions.assignmentId} = ${assignmentId}
           and ${submissions.studentId} = ${courseMembers.studentId} and ${submissions.submittedAt} is not null)`,
@@ -60,7 +63,13 @@ async function assignmentAndMissing(tx: Tx, assignmentId: string) {
         where e.assignment_id = ${assignmentId} and e.student_id = course_members.student_id))::int`,
     })
     .from(courseMembers)
-    .where(and(eq(courseMembers.courseId, row.course.id), eq(courseMembers.status, 'active')));
+    .where(
+      and(
+        eq(courseMembers.courseId, row.course.id),
+        eq(courseMembers.status, 'active'),
+        assignedToOne(courseMembers.studentId, assignmentId),
+      ),
+    );
   return {
     ...row,
     missing: missing.map((m) => m.studentId),

@@ -18,7 +18,7 @@ export const Assignees = Type.Union(
     Type.Array(Uuid, {
       maxItems: MAX_ASSIGNEES,
       uniqueItems: true,
-      description: "Student ids, each an active member of the course (422 assignee_not_member otherwise).",
+      description: 'Student ids, each an active member of the course (422 assignee_not_member otherwise).',
     }),
   ],
   { description: "'all' (the default) or the ids of the students it is for." },

@@ -83,7 +83,11 @@ export async function assignedStudents(tx: Tx, assignmentId: string): Promise<Se
 }
 
 /** Of these students, those who handed work in to the assignment (they keep seeing it when left out). */
-export async function submittedAmong(tx: Tx, assignmentId: string, studentIds: string[]): Promise<Set<string>> {
+export async function submittedAmong(
+  tx: Tx,
+  assignmentId: string,
+  studentIds: string[],
+): Promise<Set<string>> {
   if (studentIds.length === 0) return new Set();
   const rows = await tx
     .select({ id: submissions.studentId })

@@ -6,6 +6,7 @@ import { createAssignmentReadModel } from './read-model.js';
 import { assignmentRoutes } from './routes.js';
 import { createAssignmentService } from './service.js';
 import { assignmentJobs } from './jobs.js';
+import { createExtensionService } from './extensions.js';
 
 /**
  * The assignment lists every page shows, over the read model that keeps their shared part in
@@ -53,5 +54,6 @@ export const assignments: AppModule = {
   routes: (app, { core }) =>
     assignmentRoutes(app, {
       assignments: serviceOf(core),
+      extensions: createExtensionService(core),
     }),
 };

@@ -291,7 +291,10 @@ export function toAssignment(
     categoryId: row.categoryId,
     // Members' views leave `extendedFrom` out: each student's client keeps its own extension.
     ...(view.viewer === 'teacher'
-      ? { assignees: row.assignees ?? 'all', publishAt: row.publishedAt ? null : (row.publishAt?.toISOString() ?? null) }
+      ? {
+          assignees: row.assignees ?? 'all',
+          publishAt: row.publishedAt ? null : (row.publishAt?.toISOString() ?? null),
+        }
       : {}),
   };
 }

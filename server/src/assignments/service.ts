@@ -111,7 +111,7 @@ async function lockOwnAssignment(tx: Tx, caller: Caller, id: string, action: str
     .innerJoin(courses, eq(courses.id, assignments.courseId))
     .where(and(eq(assignments.id, id), isNull(assignments.deletedAt)))
     .for('update', { of: assignments });
-  const course = await requireTeacherOf(tx, caller, row?.course, action, 'Assignment');
+  const course = await requireTeacherOf(tx, caller, row?.course, action, 'Assignment', id);
   return { assignment: row!.assignment, course };
 }
 
@@ -121,7 +121,12 @@ async function lockOwnAssignment(tx: Tx, caller: Caller, id: string, action: str
  * students it is for that it is new, which starts their inbox entries and reminders (the rules of
  * `assignment:created`). Undefined when it was published already, or is gone.
  */
-async function publishRow(tx: Tx, record: RecordEvent, id: string, now: Date): Promise<Assignment | undefined> {
+async function publishRow(
+  tx: Tx,
+  record: RecordEvent,
+  id: string,
+  now: Date,
+): Promise<Assignment | undefined> {
   const [row] = await tx
     .update(assignments)
     .set({ publishedAt: now })
@@ -398,7 +403,11 @@ export function createAssignmentService({
         const { assignment, course } = await lockOwnAssignment(tx, caller, id, 'delete its assignments');
         await moveToBin(tx, 'assignment', id, caller.userId, clock.now());
         // Its students and teachers only: a student it was never for hears nothing (DESIGN §20).
-        record('assignment:deleted', { id, courseId: course.id }, audience.assignment(assignment, course.teacherId));
+        record(
+          'assignment:deleted',
+          { id, courseId: course.id },
+          audience.assignment(assignment, course.teacherId),
+        );
       });
     },
   };

@@ -38,7 +38,9 @@ export function createCalendarService({ db, clock, appOrigin }: { db: Db; clock:
   async function calendarRows(userId: string, role: 'student' | 'teacher', from: Date, to?: Date) {
     const isStudent = role === 'student';
     // A student's own due date: their extension's, else the class's (DESIGN §20).
-    const due = (isStudent ? effectiveDue(userId) : sql<Date>`${assignments.dueDate}`).mapWith(assignments.dueDate);
+    const due = (isStudent ? effectiveDue(userId) : sql<Date>`${assignments.dueDate}`).mapWith(
+      assignments.dueDate,
+    );
     return db
       .select({
         assignment: assignments,

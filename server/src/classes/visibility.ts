@@ -69,13 +69,28 @@ export async function requireTeacherOf<T extends { id: string; teacherId: string
   course: T | undefined,
   action: string,
   what = 'Course',
+  /** The assignment asked about: a member it is not for (DESIGN §20) gets 404, not 403. */
+  assignmentId?: string,
 ): Promise<T> {
   // A binned course is changed only by restoring it (DESIGN §17): until then it is not there.
   if (!course || course.deletedAt) throw notFound(`${what} not found.`);
   if (caller.role === 'teacher' && (await teachesCourseRow(tx, course, caller.userId))) return course;
-  if (caller.role === 'student' && (await memberStatus(tx, course.id, caller.userId)) === 'active')
+  if (
+    caller.role === 'student' &&
+    (await memberStatus(tx, course.id, caller.userId)) === 'active' &&
+    (assignmentId === undefined || (await isAssigned(tx, caller.userId, assignmentId)))
+  )
     throw forbidden(`Only the course's teachers can ${action}.`);
   throw notFound(`${what} not found.`);
+}
+
+/** Whether the assignment is published and for the student (assignments/visibility.ts). */
+async function isAssigned(tx: Db | Tx, studentId: string, assignmentId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ assigned: sql<boolean>`${assignedTo(studentId)}` })
+    .from(assignments)
+    .where(eq(assignments.id, assignmentId));
+  return row?.assigned === true;
 }
 
 /**

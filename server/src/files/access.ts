@@ -46,7 +46,7 @@ async function assignmentOfTeacher(tx: Tx, caller: Caller, assignmentId: string,
     .from(assignments)
     .innerJoin(courses, eq(courses.id, assignments.courseId))
     .where(eq(assignments.id, assignmentId));
-  return requireTeacherOf(tx, caller, row, action, 'Assignment');
+  return requireTeacherOf(tx, caller, row, action, 'Assignment', assignmentId);
 }
 
 /**

@@ -262,7 +262,7 @@ export function createFileService({
         .from(assignments)
         .innerJoin(courses, eq(courses.id, assignments.courseId))
         .where(eq(assignments.id, assignmentId));
-      await requireTeacherOf(db, caller, assignment, 'download its submissions', 'Assignment');
+      await requireTeacherOf(db, caller, assignment, 'download its submissions', 'Assignment', assignmentId);
       const rows = await db
         .select({ file: files, studentName: profiles.fullName })
         .from(files)

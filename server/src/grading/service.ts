@@ -67,7 +67,7 @@ export function createGradingService({
       .from(assignments)
       .innerJoin(courses, eq(courses.id, assignments.courseId))
       .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)));
-    const course = await requireTeacherOf(tx, caller, row?.course, action, 'Assignment');
+    const course = await requireTeacherOf(tx, caller, row?.course, action, 'Assignment', assignmentId);
     return { assignment: row!.assignment, course };
   }
 

@@ -3,6 +3,7 @@ import { DUE_SOON_HOURS, NOTIFICATION_KEEP_DAYS, quietHoursEnd } from '@classwav
 import { composeMail } from '../auth/mailer.js';
 import type { Tx } from '../db/client.js';
 import {
+  assignmentExtensions,
   assignments,
   courseMembers,
   courses,
@@ -16,7 +17,7 @@ import { teacherIdsOf } from '../courses/teaching.js';
 import { assignedToOne } from '../assignments/visibility.js';
 import { scheduleJob, type JobContext, type JobHandler, type JobOutcome } from '../jobs/schedule.js';
 import { memberInboxJobs } from './member-inbox.js';
-import { jobKeys } from './reminders.js';
+import { DUE_SOON_STUDENT_KIND, jobKeys } from './reminders.js';
 import { submissionBatchJobs } from './submission-batches.js';
 import { assignmentLink, formatDue, settingsOf, storeNotifications, type NewNotification } from './store.js';
 
@@ -28,8 +29,11 @@ const RETENTION_EVERY_MS = 6 * HOUR_MS;
 const DONE_JOBS_KEEP_DAYS = 7;
 const DONE: JobOutcome = { done: true };
 
-/** The assignment with its course, and the active members who have neither submitted it nor been excused. */
-async function assignmentAndMissing(tx: Tx, assignmentId: string) {
+/**
+ * The assignment with its course, and the active members it is for who have neither submitted it
+ * nor been excused (`onlyStudent`: that one student, if so).
+ */
+async function assignmentAndMissing(tx: Tx, assignmentId: string, onlyStudent?: string) {
   const [row] = await tx
     .select({ assignment: assignments, course: courses })
     .from(assignments)
@@ -45,6 +49,7 @@ async function assignmentAndMissing(tx: Tx, assignmentId: string) {
         eq(courseMembers.status, 'active'),
         // Only the students it is for (DESIGN §20).
         assignedToOne(courseMembers.studentId, assignmentId),
+        onlyStudent ? eq(courseMembers.studentId, onlyStudent) : undefined,
         // A grade for missing work is still missing work (DESIGN §17).
         sql`not exists (select 1 from ${submissions} where ${submissions.assignmentId} = ${assignmentId}
           and ${submissions.studentId} = ${courseMembers.studentId} and ${submissions.submittedAt} is not null)`,
@@ -119,10 +124,20 @@ const handlers: Record<string, JobHandler> = {
     // The due date moved later than the job knew: wait for the new time.
     if (context.now < at) return { runAt: at };
     if (context.now >= due) return DONE;
-    const settings = await settingsOf(context.tx, found.missing);
+    // A student with an extension is reminded on their own date (due_soon_student).
+    const extended = new Set(
+      (
+        await context.tx
+          .select({ studentId: assignmentExtensions.studentId })
+          .from(assignmentExtensions)
+          .where(eq(assignmentExtensions.assignmentId, found.assignment.id))
+      ).map((x) => x.studentId),
+    );
+    const missing = found.missing.filter((id) => !extended.has(id));
+    const settings = await settingsOf(context.tx, missing);
     await storeTimed(
       context,
-      found.missing.map((userId) => ({
+      missing.map((userId) => ({
         userId,
         kind: 'due_soon' as const,
         title: `Due soon in ${found.course.title}: ${found.assignment.title}`,
@@ -132,6 +147,41 @@ const handlers: Record<string, JobHandler> = {
         assignmentId: found.assignment.id,
       })),
     );
+    return DONE;
+  },
+
+  /** One student's "due soon" on their extension's date (DESIGN §20), if they still owe the work. */
+  async [DUE_SOON_STUDENT_KIND](job, context) {
+    const assignmentId = String(job.payload.assignmentId);
+    const studentId = String(job.payload.studentId);
+    const [extension] = await context.tx
+      .select({ dueDate: assignmentExtensions.dueDate })
+      .from(assignmentExtensions)
+      .where(
+        and(
+          eq(assignmentExtensions.assignmentId, assignmentId),
+          eq(assignmentExtensions.studentId, studentId),
+        ),
+      );
+    if (!extension) return DONE;
+    const due = extension.dueDate;
+    const at = new Date(due.getTime() - DUE_SOON_HOURS * HOUR_MS);
+    if (context.now < at) return { runAt: at };
+    if (context.now >= due) return DONE;
+    const found = await assignmentAndMissing(context.tx, assignmentId, studentId);
+    if (!found || found.missing.length === 0) return DONE;
+    const settings = await settingsOf(context.tx, [studentId]);
+    await storeTimed(context, [
+      {
+        userId: studentId,
+        kind: 'due_soon' as const,
+        title: `Due soon in ${found.course.title}: ${found.assignment.title}`,
+        body: `Due ${formatDue(due, settings.get(studentId)!.quietHours.timeZone)}`,
+        link: assignmentLink(assignmentId),
+        courseId: found.course.id,
+        assignmentId,
+      },
+    ]);
     return DONE;
   },
 

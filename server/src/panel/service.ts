@@ -160,7 +160,7 @@ export function createPanelService({
     /** The course's teacher reads the panel. */
     async panel(caller: Caller, assignmentId: string): Promise<AssignmentPanel> {
       const row = await assignmentWithCourse(assignmentId);
-      await requireTeacherOf(db, caller, row?.course, 'see who is working on it', 'Assignment');
+      await requireTeacherOf(db, caller, row?.course, 'see who is working on it', 'Assignment', assignmentId);
       return compute(found(row, 'Assignment').assignment);
     },
 

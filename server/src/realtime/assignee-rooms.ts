@@ -33,7 +33,9 @@ export async function resolveAssigneeRooms(tx: Tx, pending: readonly PendingEven
         // A binned one too: its students hear that it went.
         or(
           whole.length > 0 ? inArray(assignments.id, whole) : undefined,
-          ...one.map((p) => and(eq(assignments.id, p.assignmentId), eq(courseMembers.studentId, p.studentId!))),
+          ...one.map((p) =>
+            and(eq(assignments.id, p.assignmentId), eq(courseMembers.studentId, p.studentId!)),
+          ),
         ),
         eq(courseMembers.status, 'active'),
         assignedTo(courseMembers.studentId),

@@ -86,8 +86,17 @@ export const audience = {
    * The students who see an assignment (DESIGN §20): nobody while it is scheduled, the course's
    * room when it is for everyone, else the assignees' room.
    */
-  assignees: (row: { id: string; courseId: string; assignees: readonly string[] | null; publishedAt: Date | null }) =>
-    row.publishedAt === null ? [] : row.assignees === null ? [courseRoom(row.courseId)] : [assigneesRoom(row.id)],
+  assignees: (row: {
+    id: string;
+    courseId: string;
+    assignees: readonly string[] | null;
+    publishedAt: Date | null;
+  }) =>
+    row.publishedAt === null
+      ? []
+      : row.assignees === null
+        ? [courseRoom(row.courseId)]
+        : [assigneesRoom(row.id)],
   /** The students who see an assignment and its teachers: its deletion, its files. */
   assignment: (
     row: { id: string; courseId: string; assignees: readonly string[] | null; publishedAt: Date | null },

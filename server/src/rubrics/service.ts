@@ -76,7 +76,14 @@ export function createRubricService({ db, clock, outbox }: { db: Db; clock: Cloc
           .innerJoin(courses, eq(courses.id, assignments.courseId))
           .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)))
           .for('update', { of: assignments });
-        const course = await requireTeacherOf(tx, caller, row?.course, 'write its rubric', 'Assignment');
+        const course = await requireTeacherOf(
+          tx,
+          caller,
+          row?.course,
+          'write its rubric',
+          'Assignment',
+          assignmentId,
+        );
         const { assignment } = row!;
         const rubric = body.criteria.length ? snapshot(body) : null;
         if (rubric && rubricTotal(rubric) !== assignment.maxPoints)

@@ -344,21 +344,22 @@ export function createAssignmentService({
             );
           }
         }
-        const [updated] = await tx
-          .update(assignments)
-          .set({
-            ...(title !== undefined ? { title } : {}),
-            ...(body.description !== undefined ? { description: body.description.trim() } : {}),
-            ...(dueDate ? { dueDate } : {}),
-            ...(body.maxPoints !== undefined ? { maxPoints: body.maxPoints } : {}),
-            ...(body.gradeRelease !== undefined ? { gradeRelease: body.gradeRelease } : {}),
-            ...(body.closesAtDue !== undefined ? { closesAtDue: body.closesAtDue } : {}),
-            ...(categoryId !== undefined ? { categoryId } : {}),
-            ...(assignees !== undefined ? { assignees } : {}),
-            ...(publishAt ? { publishAt } : {}),
-          })
-          .where(eq(assignments.id, id))
-          .returning();
+        const changes = {
+          ...(title !== undefined ? { title } : {}),
+          ...(body.description !== undefined ? { description: body.description.trim() } : {}),
+          ...(dueDate ? { dueDate } : {}),
+          ...(body.maxPoints !== undefined ? { maxPoints: body.maxPoints } : {}),
+          ...(body.gradeRelease !== undefined ? { gradeRelease: body.gradeRelease } : {}),
+          ...(body.closesAtDue !== undefined ? { closesAtDue: body.closesAtDue } : {}),
+          ...(categoryId !== undefined ? { categoryId } : {}),
+          ...(assignees !== undefined ? { assignees } : {}),
+          ...(publishAt ? { publishAt } : {}),
+        };
+        // "Publish now" alone changes no column here (publishRow below does).
+        const [updated] =
+          Object.keys(changes).length === 0
+            ? [before]
+            : await tx.update(assignments).set(changes).where(eq(assignments.id, id)).returning();
         if (publishAt) await schedulePublish(tx, id, publishAt);
         // From "when I return them" to "automatically": the grades still held would otherwise wait
         // for a Return the teacher no longer sees (no Return bar, no Held badge). They go out now,

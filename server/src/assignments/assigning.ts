@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { ErrorCode, type Assignees } from '@classwave/shared';
 import type { Db, Tx } from '../db/client.js';
-import { assignments, courseMembers, submissions } from '../db/schema.js';
+import { assignments, courseMembers } from '../db/schema.js';
 import { AppError, badRequest } from '../http/errors.js';
 import { scheduleJob } from '../jobs/schedule.js';
 import { assignedTo } from './visibility.js';
@@ -77,26 +77,6 @@ export async function assignedStudents(tx: Tx, assignmentId: string): Promise<Se
         eq(assignments.id, assignmentId),
         eq(courseMembers.status, 'active'),
         assignedTo(courseMembers.studentId),
-      ),
-    );
-  return new Set(rows.map((r) => r.id));
-}
-
-/** Of these students, those who handed work in to the assignment (they keep seeing it when left out). */
-export async function submittedAmong(
-  tx: Tx,
-  assignmentId: string,
-  studentIds: string[],
-): Promise<Set<string>> {
-  if (studentIds.length === 0) return new Set();
-  const rows = await tx
-    .select({ id: submissions.studentId })
-    .from(submissions)
-    .where(
-      and(
-        eq(submissions.assignmentId, assignmentId),
-        inArray(submissions.studentId, studentIds),
-        sql`${submissions.submittedAt} is not null`,
       ),
     );
   return new Set(rows.map((r) => r.id));

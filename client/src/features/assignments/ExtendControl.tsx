@@ -90,7 +90,7 @@ export function ExtendControl({
       />
       <div className="extend__actions">
         <Button type="submit" size="sm" loading={saving}>
-          Save
+          Save date
         </Button>
         {extendedTo && (
           <Button type="button" size="sm" variant="ghost" loading={removing} onClick={() => void remove()}>

@@ -108,6 +108,15 @@ describe('assignees', () => {
     const edit = await patch(ben, made.id, { title: 'Mine' });
     expect(edit.statusCode).toBe(404);
     expect((await patch(ada, made.id, { title: 'Mine' })).statusCode).toBe(403);
+    // Nor can a grade tell Ben of it.
+    const graded = await t.app.inject({
+      method: 'PUT',
+      url: `/api/assignments/${made.id}/grades/${ben.id}`,
+      headers: teacher.headers,
+      payload: { grade: 0, baseVersion: 0 },
+    });
+    expect(graded.statusCode).toBe(422);
+    expect(graded.json()).toMatchObject({ code: ErrorCode.notAssigned });
     expect(benTab.events.filter(about(made.id))).toEqual([]);
     // The gradebook shows Ben's cell as not assigned, never missing.
     const book = (

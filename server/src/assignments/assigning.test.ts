@@ -15,6 +15,7 @@ import {
 import { connect, listen, type Recorder } from '../../test/support/sockets.js';
 import type { Database } from '../db/client.js';
 import { events, jobs, notifications } from '../db/schema.js';
+import { defaultRateLimits } from '../auth/limits.js';
 import { PUBLISH_ASSIGNMENT_KIND } from './assigning.js';
 
 /** Assign to some students, scheduled publishing and per-student extensions (DESIGN §20). */
@@ -22,8 +23,12 @@ import { PUBLISH_ASSIGNMENT_KIND } from './assigning.js';
 let t: TestApp;
 let url: string;
 const tabs: Recorder[] = [];
+// Many people sign up here: room above the sign-up limit, which is not what is tested.
+const roomy = { max: 100_000, timeWindow: 60_000 };
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({
+    rateLimits: Object.fromEntries(Object.keys(defaultRateLimits).map((k) => [k, roomy])),
+  });
   url = await listen(t.app);
 });
 afterAll(async () => {
@@ -182,6 +187,28 @@ describe('assignees', () => {
     const res = await post(teacher, { title: 'X', dueDate: inMinutes(60), courseId: course.id, assignees });
     expect(res.statusCode).toBe(status);
     expect(res.json()).toMatchObject({ code });
+  });
+
+  it('tells only the students it is for that its archived course is read-only', async () => {
+    const { teacher, course, students } = await createClass(t, 2);
+    const [ada, ben] = students as [Actor, Actor];
+    const made = (
+      await post(teacher, { title: 'Old', dueDate: inMinutes(600), courseId: course.id, assignees: [ada.id] })
+    ).json<Assignment>();
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/courses/${course.id}/archive`,
+      headers: teacher.headers,
+    });
+    const submitAs = (who: Actor) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/assignments/${made.id}/submissions`,
+        headers: who.headers,
+        payload: { content: 'x' },
+      });
+    expect((await submitAs(ada)).json()).toMatchObject({ code: ErrorCode.courseArchived });
+    expect((await submitAs(ben)).statusCode).toBe(404);
   });
 });
 

@@ -364,6 +364,12 @@ describe('PUT/DELETE /api/assignments/:id/extensions/:studentId', () => {
     t.clock.advance(50 * 60 * 60_000);
     await t.app.core.jobs.runDue();
     expect(await dueSoon(ada)).toHaveLength(1);
+    // At the class's due time the teacher hears of Ben missing; Ada still has time.
+    const [closed] = await t.app.core.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, teacher.id), eq(notifications.kind, 'assignment_closed')));
+    expect(closed).toMatchObject({ assignmentId: made.id, count: 1 });
   });
 
   it.each([

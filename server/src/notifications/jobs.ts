@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { DUE_SOON_HOURS, NOTIFICATION_KEEP_DAYS, quietHoursEnd } from '@classwave/shared';
 import { composeMail } from '../auth/mailer.js';
 import type { Tx } from '../db/client.js';
@@ -190,6 +190,21 @@ const handlers: Record<string, JobHandler> = {
     const found = await assignmentAndMissing(context.tx, String(job.payload.assignmentId));
     if (!found) return DONE;
     if (context.now < found.assignment.dueDate) return { runAt: found.assignment.dueDate };
+    // A student whose own due date is still ahead (an extension, DESIGN §20) is not missing yet.
+    const later = new Set(
+      (
+        await context.tx
+          .select({ studentId: assignmentExtensions.studentId })
+          .from(assignmentExtensions)
+          .where(
+            and(
+              eq(assignmentExtensions.assignmentId, found.assignment.id),
+              gt(assignmentExtensions.dueDate, context.now),
+            ),
+          )
+      ).map((x) => x.studentId),
+    );
+    found.missing = found.missing.filter((id) => !later.has(id));
     const n = found.missing.length;
     // Every teacher of the course (DESIGN §20), each with their own entry.
     const teacherIds = await teacherIdsOf(context.tx, found.course.id);

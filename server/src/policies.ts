@@ -20,11 +20,13 @@ export function requireStudent(caller: Caller, action: string): void {
  * gets the assignment's 404 (it is not there for them); a former member, who knows it is, 403
  * not_a_member naming what they can no longer do.
  */
-export function requireActiveMember<T extends { membership: MemberStatus | null }>(
+export function requireActiveMember<T extends { membership: MemberStatus | null; assigned?: boolean }>(
   target: T | undefined,
   action: string,
 ): asserts target is T {
   if (!target?.membership) throw notFound('Assignment not found.');
+  // Scheduled, or not for them (DESIGN §20): to them it does not exist.
+  if (target.membership === 'active' && target.assigned === false) throw notFound('Assignment not found.');
   if (target.membership !== 'active')
     throw new AppError(
       403,

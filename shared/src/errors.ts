@@ -103,6 +103,12 @@ export const ErrorCode = {
   rosterTooLarge: 'roster_too_large',
   /** A roster file that cannot be read as one: no name/e-mail header, broken quotes, no such class (422). */
   rosterInvalid: 'roster_invalid',
+  /** An assignee who is not an active member student of the course (DESIGN §20): 422. */
+  assigneeNotMember: 'assignee_not_member',
+  /** An extension for a student the assignment is not for (DESIGN §20): 422. */
+  notAssigned: 'not_assigned',
+  /** A publish time for an assignment its students already see (DESIGN §20): 409. */
+  alreadyPublished: 'already_published',
   internal: 'internal_error',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { LIMITS } from './limits.js';
 import { courseTotals, GradeCategory, type Totals } from './categories.js';
 import { RubricScores } from './rubrics.js';
+import { Assignees, PublishAt } from './assigning.js';
 
 /**
  * Grading teachers can trust (DESIGN §13): editable courses and assignments, statuses computed
@@ -148,6 +149,10 @@ export const UpdateAssignmentBody = Type.Object(
     categoryId: Type.Optional(
       Type.Union([Uuid, Type.Null()], { description: "One of the course's grade categories; null: none." }),
     ),
+    /** Who it is for (DESIGN §20): newly named students get it live, students left out lose it. */
+    assignees: Type.Optional(Assignees),
+    /** Moves a scheduled assignment's publication (null: now); 409 already_published once out. */
+    publishAt: Type.Optional(PublishAt),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -274,6 +279,14 @@ export const GradebookCell = Type.Object(
     /** Minutes late, or null. */
     late: Type.Union([Type.Integer(), Type.Null()]),
     returnedAt: Type.Union([Timestamp, Type.Null()]),
+    /**
+     * False when the assignment is not (yet) for this student (DESIGN §20: scheduled, or assigned
+     * to others): shown as "Not assigned", never missing, and left out of their totals (its status
+     * is then `excused`, which the totals already skip). Left out: assigned.
+     */
+    assigned: Type.Optional(Type.Boolean()),
+    /** Their own due date when they have an extension (DESIGN §20); left out otherwise. */
+    dueDate: Type.Optional(Timestamp),
   },
   { additionalProperties: false },
 );

@@ -25,3 +25,4 @@ export * from './lessonRules.js';
 export * from './lessonLimits.js';
 export * from './archive.js';
 export * from './roster.js';
+export * from './assigning.js';

@@ -5,6 +5,7 @@ import type { Notification, NotificationsReadData } from './notifications.js';
 import type { DraftSavedEvent, SubmissionWithdrawnEvent } from './drafts.js';
 import type { Assignment, Course, Submission } from './teaching.js';
 import type { CourseTeachers } from './coteachers.js';
+import type { Extension } from './assigning.js';
 import type { CategoriesResponse } from './categories.js';
 import type { FileDeletedEvent, FileReadyEvent, UploadProgressEvent } from './files.js';
 import type {
@@ -48,6 +49,8 @@ export interface LiveEventData {
   'assignment:deleted': { id: string; courseId: string };
   /** An assignment was edited (DESIGN §13): to its course's members and teacher, each in their own view. */
   'assignment:updated': Assignment;
+  /** One student's due date changed (DESIGN §20): to that student and the course's teachers only. */
+  'assignment:extended': Extension;
   /** Who is viewing / writing / has submitted (DESIGN §13): to the course's teacher only. */
   'assignment:panel': AssignmentPanel;
   'submission:created': Submission;
@@ -123,6 +126,7 @@ export const LIVE_EVENT_TYPES = [
   'assignment:created',
   'assignment:deleted',
   'assignment:updated',
+  'assignment:extended',
   'assignment:panel',
   'submission:created',
   'submission:graded',
@@ -174,6 +178,7 @@ export interface ServerToClientEvents {
   'assignment:created': (event: LiveEvent<'assignment:created'>) => void;
   'assignment:deleted': (event: LiveEvent<'assignment:deleted'>) => void;
   'assignment:updated': (event: LiveEvent<'assignment:updated'>) => void;
+  'assignment:extended': (event: LiveEvent<'assignment:extended'>) => void;
   'assignment:panel': (event: LiveEvent<'assignment:panel'>) => void;
   'submission:created': (event: LiveEvent<'submission:created'>) => void;
   'submission:graded': (event: LiveEvent<'submission:graded'>) => void;

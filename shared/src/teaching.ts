@@ -4,6 +4,7 @@ import { LIMITS } from './limits.js';
 import { GradeRelease, WorkStatus } from './grading.js';
 import { RubricScores } from './rubrics.js';
 import { FileSummary } from './files.js';
+import { Assignees, PublishAt } from './assigning.js';
 
 export { LIMITS };
 
@@ -118,6 +119,15 @@ export const Assignment = Type.Object(
     closesAtDue: Type.Boolean(),
     /** Its grade category (DESIGN §17), or null. */
     categoryId: Type.Union([Uuid, Type.Null()]),
+    /** Teachers: who it is for (DESIGN §20). Students: left out. */
+    assignees: Type.Optional(Assignees),
+    /** Teachers: when a scheduled assignment appears to its students; null once they see it. */
+    publishAt: Type.Optional(Type.Union([Timestamp, Type.Null()])),
+    /**
+     * Students: the class's due date when they have an extension (their `dueDate` is their own);
+     * null or left out otherwise.
+     */
+    extendedFrom: Type.Optional(Type.Union([Timestamp, Type.Null()])),
   },
   { additionalProperties: false },
 );
@@ -160,6 +170,10 @@ export const CreateAssignmentBody = Type.Object(
     closesAtDue: Type.Optional(Type.Boolean()),
     /** One of the course's grade categories (DESIGN §17); left out or null: none. */
     categoryId: Type.Optional(Type.Union([Uuid, Type.Null()])),
+    /** Who it is for (DESIGN §20); left out: 'all'. */
+    assignees: Type.Optional(Assignees),
+    /** Scheduled publishing (DESIGN §20); left out: now. */
+    publishAt: Type.Optional(PublishAt),
   },
   { additionalProperties: false },
 );

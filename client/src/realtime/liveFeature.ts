@@ -35,6 +35,8 @@ export const WORK_EVENTS = [
   'assignment:created',
   'assignment:deleted',
   'assignment:updated',
+  // One student's own due date (DESIGN §20).
+  'assignment:extended',
   'submission:created',
   'submission:graded',
   'submission:withdrawn',

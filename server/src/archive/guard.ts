@@ -12,6 +12,7 @@ import {
   posts,
   submissions,
 } from '../db/schema.js';
+import { assignedToOne } from '../assignments/visibility.js';
 import { teaches } from '../courses/teaching.js';
 import { courseArchived } from './rules.js';
 
@@ -109,12 +110,17 @@ export function createArchiveGuard(db: Db) {
     if (!caller) return;
     const courseId = courseWrittenTo(request);
     if (!courseId) return;
+    // A student is told about an assignment only if it is theirs (DESIGN §20): else it is not there.
+    const assignmentId = (request.routeOptions.url ?? '').startsWith('/api/assignments/:id')
+      ? uuidOf((request.params as Params | undefined)?.id)
+      : undefined;
+    const theirs = assignmentId ? assignedToOne(caller.userId, assignmentId) : sql`true`;
     const [row] = await db
       .select({
         archived: sql<boolean>`${courses.archivedAt} is not null`,
-        sees: sql<boolean>`(${teaches(caller.userId)} or exists (select 1 from ${courseMembers}
+        sees: sql<boolean>`(${teaches(caller.userId)} or (exists (select 1 from ${courseMembers}
           where ${courseMembers.courseId} = ${courses.id} and ${courseMembers.studentId} = ${caller.userId}
-          and ${courseMembers.status} = 'active'))`,
+          and ${courseMembers.status} = 'active') and ${theirs}))`,
       })
       .from(courses)
       .where(eq(courses.id, courseId));

@@ -5,6 +5,8 @@ import { prepareAssignmentLists } from './queries.js';
 import { createAssignmentReadModel } from './read-model.js';
 import { assignmentRoutes } from './routes.js';
 import { createAssignmentService } from './service.js';
+import { assignmentJobs } from './jobs.js';
+import { createExtensionService } from './extensions.js';
 
 /**
  * The assignment lists every page shows, over the read model that keeps their shared part in
@@ -22,12 +24,16 @@ export const assignmentLists = perApp((core: Core) =>
   ),
 );
 
+/** The module's service, once per app (its routes and its publish job share it). */
+const serviceOf = perApp((core: Core) => createAssignmentService({ ...core, lists: assignmentLists(core) }));
+
 /**
  * A change on another process leaves this one's cached rows stale: the read model raises
  * `readModel:stale` for its own commits, which go to the other processes, and theirs come back here.
  */
 function setup(core: Core) {
   assignmentLists(core);
+  core.jobs.handle(assignmentJobs(serviceOf(core)));
   const { bus, realtime } = core;
   const { io, otherProcesses } = realtime;
   if (!otherProcesses) return;
@@ -47,6 +53,7 @@ export const assignments: AppModule = {
   setup,
   routes: (app, { core }) =>
     assignmentRoutes(app, {
-      assignments: createAssignmentService({ ...core, lists: assignmentLists(core) }),
+      assignments: serviceOf(core),
+      extensions: createExtensionService(core),
     }),
 };

@@ -12,6 +12,7 @@ import type { Caller } from '../auth/caller.js';
 import { isoText, type Database, type Statement } from '../db/client.js';
 import type { assignments } from '../db/schema.js';
 import type { AssignmentReadModel, SharedRow } from './read-model.js';
+import { assignedText, effectiveDueText } from './visibility.js';
 
 /** A row of the hot lists (`listStatement`): timestamps as ISO text made by PostgreSQL. */
 interface ListRow extends SharedRow {
@@ -23,9 +24,13 @@ interface ListRow extends SharedRow {
   sub_graded_at?: string | null;
   sub_returned_at?: string | null;
   excused?: boolean;
-  /** Teacher lists: the assignment's counts. */
+  /** Student lists: the class's due date when `due_date` is their extension's. */
+  extended_from?: string | null;
+  /** Teacher lists: the assignment's counts, who it is for (null: all) and its pending publication. */
   submission_count?: number;
   needs_grading?: number;
+  assignees?: string[] | null;
+  publish_at?: string | null;
 }
 
 type Scope = 'all' | 'course' | 'one';
@@ -42,7 +47,8 @@ function listStatement(role: Role, scope: Scope): Statement {
   const scopeParam = student ? '$2' : '$1';
   const where = [
     student
-      ? `exists (select 1 from course_members m where m.course_id = a.course_id and m.student_id = $1 and m.status = 'active')`
+      ? `exists (select 1 from course_members m where m.course_id = a.course_id and m.student_id = $1 and m.status = 'active')
+        and ${assignedText('a', '$1')}`
       : scope === 'all'
         ? teachesText('c', '$1')
         : null,
@@ -56,19 +62,24 @@ function listStatement(role: Role, scope: Scope): Statement {
     ? `s.id as sub_id, ${isoText('s.submitted_at')} as sub_submitted_at, s.returned_grade as sub_grade,
        s.returned_feedback as sub_feedback, ${isoText('s.returned_graded_at')} as sub_graded_at,
        ${isoText('s.returned_at')} as sub_returned_at,
-       exists (select 1 from excusals e where e.assignment_id = a.id and e.student_id = $1) as excused`
+       exists (select 1 from excusals e where e.assignment_id = a.id and e.student_id = $1) as excused,
+       (select ${isoText('a.due_date')} from assignment_extensions x where x.assignment_id = a.id and x.student_id = $1) as extended_from`
     : `(select count(*)::int from submissions s where s.assignment_id = a.id and s.submitted_at is not null) as submission_count,
-       (select count(*)::int from submissions s where s.assignment_id = a.id and s.grade is null) as needs_grading`;
+       (select count(*)::int from submissions s where s.assignment_id = a.id and s.grade is null) as needs_grading,
+       to_json(a.assignees) as assignees,
+       case when a.published_at is null then ${isoText('a.publish_at')} end as publish_at`;
+  // A student's due date is their own: an extension's, else the class's (DESIGN §20).
+  const due = student ? effectiveDueText('a', '$1') : 'a.due_date';
   return {
-    name: `assignments_${role}_${scope}_v7`,
-    text: `select a.id, a.title, a.description, ${isoText('a.due_date')} as due_date, a.max_points,
+    name: `assignments_${role}_${scope}_v8`,
+    text: `select a.id, a.title, a.description, ${isoText(due)} as due_date, a.max_points,
       a.course_id, c.title as course_title, ${isoText('a.created_at')} as created_at,
       a.grade_release, a.closes_at_due, a.category_id, ${perViewer}
     from assignments a
     join courses c on c.id = a.course_id
     ${student ? 'left join submissions s on s.assignment_id = a.id and s.student_id = $1' : ''}
     where ${where.join(' and ')}
-    order by a.due_date, a.id`,
+    order by ${due}, a.id`,
   };
 }
 
@@ -126,6 +137,9 @@ function rowToAssignment(row: ListRow, role: Role, now: Date): Assignment {
     gradeRelease: row.grade_release,
     closesAtDue: row.closes_at_due,
     categoryId: row.category_id,
+    ...(student
+      ? { extendedFrom: row.extended_from ?? null }
+      : { assignees: row.assignees ?? 'all', publishAt: row.publish_at ?? null }),
   };
 }
 
@@ -275,5 +289,12 @@ export function toAssignment(
     gradeRelease: row.gradeRelease,
     closesAtDue: row.closesAtDue,
     categoryId: row.categoryId,
+    // Members' views leave `extendedFrom` out: each student's client keeps its own extension.
+    ...(view.viewer === 'teacher'
+      ? {
+          assignees: row.assignees ?? 'all',
+          publishAt: row.publishedAt ? null : (row.publishAt?.toISOString() ?? null),
+        }
+      : {}),
   };
 }

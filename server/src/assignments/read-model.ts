@@ -4,6 +4,7 @@ import { isoText, type Database, type Statement } from '../db/client.js';
 import type { DomainEventBus } from '../events.js';
 import type { AudiencedEvent } from '../events.js';
 import { userOfRoom } from '../realtime/rooms.js';
+import { assignedText } from './visibility.js';
 
 /** What every member of a course reads alike about one of its assignments (no one's own work). */
 interface SharedAssignment {
@@ -22,6 +23,8 @@ interface SharedAssignment {
   categoryId: string | null;
   /** Its course is archived (DESIGN §20): left out of the list of every course, kept in its own. */
   courseArchived: boolean;
+  /** For some students only (DESIGN §20): shown to those the own part names. */
+  restricted: boolean;
 }
 
 /** An assignment as the hot list statements return it: timestamps as ISO text made by PostgreSQL. */
@@ -37,28 +40,35 @@ export interface SharedRow {
   grade_release: 'auto' | 'manual';
   closes_at_due: boolean;
   category_id: string | null;
-  /** The shared statement's only: whether its course is archived. */
+  /** The shared statement's only: whether its course is archived, and whether it is for some students only. */
   course_archived?: boolean;
+  restricted?: boolean;
 }
 
 /**
  * A student's own part, in one row of JSON: active courses (`c`), submissions to their assignments
  * (`s`: assignment, id, submitted, grade, feedback, graded, returned — grade and feedback only once
- * returned, as the API shows them) and excusals (`e`).
+ * returned, as the API shows them), excusals (`e`), the assignments for some students that are
+ * theirs (`a`, by assignments/visibility.ts's condition) and their extensions (`x`: assignment, due).
  */
 interface OwnPart {
   c: string[];
   s: [string, string, string | null, number | null, string | null, string | null, string | null][];
   e: string[];
+  a: string[];
+  x: [string, string][];
 }
 
 const sharedStatement: Statement = {
-  name: 'assignments_shared_of_courses_v4',
+  name: 'assignments_shared_of_courses_v5',
   text: `select a.id, a.title, a.description, ${isoText('a.due_date')} as due_date, a.max_points,
       a.course_id, c.title as course_title, ${isoText('a.created_at')} as created_at,
-      a.grade_release, a.closes_at_due, a.category_id, c.archived_at is not null as course_archived
+      a.grade_release, a.closes_at_due, a.category_id, c.archived_at is not null as course_archived,
+      a.assignees is not null as restricted
     from assignments a join courses c on c.id = a.course_id
-    where a.course_id = any($1::uuid[]) and a.deleted_at is null
+    -- A scheduled assignment is nobody's until published (DESIGN §20); the own part says which
+    -- restricted ones are the student's.
+    where a.course_id = any($1::uuid[]) and a.deleted_at is null and a.published_at is not null
     order by a.due_date, a.id`,
 };
 
@@ -68,7 +78,7 @@ const returned = 's.returned_at is not null and s.returned_grade is not null';
 // assignments out, so it shows nowhere, and a restore (an event to the course's room, which does
 // not reach this cache) finds it here at once.
 const ownStatement: Statement = {
-  name: 'assignments_own_part_v2',
+  name: 'assignments_own_part_v3',
   text: `select json_build_object(
       'c', coalesce((select json_agg(m.course_id) from course_members m
         where m.student_id = $1 and m.status = 'active'), '[]'),
@@ -80,7 +90,12 @@ const ownStatement: Statement = {
         join assignments a on a.id = s.assignment_id
         join course_members m on m.course_id = a.course_id and m.student_id = $1 and m.status = 'active'
         where s.student_id = $1), '[]'),
-      'e', coalesce((select json_agg(e.assignment_id) from excusals e where e.student_id = $1), '[]')
+      'e', coalesce((select json_agg(e.assignment_id) from excusals e where e.student_id = $1), '[]'),
+      'a', coalesce((select json_agg(a.id) from assignments a
+        join course_members m on m.course_id = a.course_id and m.student_id = $1 and m.status = 'active'
+        where a.assignees is not null and a.deleted_at is null and ${assignedText('a', '$1')}), '[]'),
+      'x', coalesce((select json_agg(json_build_array(x.assignment_id, ${isoText('x.due_date')}))
+        from assignment_extensions x where x.student_id = $1), '[]')
     )::text as own`,
 };
 
@@ -202,9 +217,13 @@ export function createAssignmentReadModel({
       .filter((a) => courseId !== undefined || !a.courseArchived);
     const submissions = new Map(own.s.map((s) => [s[0], s]));
     const excused = new Set(own.e);
+    const mine = new Set(own.a);
+    const extensions = new Map(own.x);
     const now = clock.now();
-    const list = shared.map((a) => toStudentView(a, submissions.get(a.id), excused.has(a.id), now));
-    if (courseIds.length > 1) list.sort(byDue);
+    const list = shared
+      .filter((a) => !a.restricted || mine.has(a.id))
+      .map((a) => toStudentView(a, submissions.get(a.id), excused.has(a.id), extensions.get(a.id), now));
+    if (courseIds.length > 1 || extensions.size > 0) list.sort(byDue);
     return list;
   }
 
@@ -298,6 +317,7 @@ function toShared(row: SharedRow): SharedAssignment {
     closesAtDue: row.closes_at_due,
     categoryId: row.category_id,
     courseArchived: row.course_archived === true,
+    restricted: row.restricted === true,
   };
 }
 
@@ -306,8 +326,12 @@ function toStudentView(
   a: SharedAssignment,
   own: OwnPart['s'][number] | undefined,
   excused: boolean,
+  /** Their extension's due date (DESIGN §20), if they have one. */
+  extension: string | undefined,
   now: Date,
 ): Assignment {
+  const dueDate = extension ?? a.dueDate;
+  const due = extension === undefined ? a.due : new Date(extension);
   let submission: OwnSubmission | null = null;
   if (own) {
     const [, id, submittedAt, grade, feedback, gradedAt, returnedAt] = own;
@@ -321,14 +345,14 @@ function toStudentView(
         feedback: isReturned ? feedback : null,
         gradedAt: isReturned ? gradedAt : null,
         returnedAt: isReturned ? returnedAt : null,
-        late: minutesLate(submittedAt, a.due),
+        late: minutesLate(submittedAt, due),
       };
   }
   return {
     id: a.id,
     title: a.title,
     description: a.description,
-    dueDate: a.dueDate,
+    dueDate,
     maxPoints: a.maxPoints,
     courseId: a.courseId,
     courseTitle: a.courseTitle,
@@ -336,10 +360,11 @@ function toStudentView(
     submission,
     submissionCount: null,
     needsGrading: null,
-    status: workStatus({ dueDate: a.due, excused, submission }, now, 'student'),
+    status: workStatus({ dueDate: due, excused, submission }, now, 'student'),
     gradeRelease: a.gradeRelease,
     closesAtDue: a.closesAtDue,
     categoryId: a.categoryId,
+    extendedFrom: extension === undefined ? null : a.dueDate,
   };
 }
 

@@ -4,12 +4,17 @@ import {
   Assignment,
   AssignmentList,
   CreateAssignmentBody,
+  ErrorBody,
+  Extension,
+  ExtensionBody,
+  ExtensionParams,
   IdParams,
   UpdateAssignmentBody,
 } from '@classwave/shared';
 import { callerOf } from '../auth/authenticate.js';
 import { bearerSecurity, signedInErrors } from '../http/responses.js';
 import type { AssignmentService } from './service.js';
+import type { ExtensionService } from './extensions.js';
 
 const SamplesQuery = Type.Object(
   {
@@ -24,10 +29,10 @@ const SamplesQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const assignmentRoutes: FastifyPluginAsyncTypebox<{ assignments: AssignmentService }> = async (
-  app,
-  { assignments },
-) => {
+export const assignmentRoutes: FastifyPluginAsyncTypebox<{
+  assignments: AssignmentService;
+  extensions: ExtensionService;
+}> = async (app, { assignments, extensions }) => {
   const common = { tags: ['assignments'], security: bearerSecurity };
 
   app.get(
@@ -49,7 +54,7 @@ export const assignmentRoutes: FastifyPluginAsyncTypebox<{ assignments: Assignme
         ...common,
         summary: 'Create an assignment on an own course',
         body: CreateAssignmentBody,
-        response: { 201: Assignment, ...signedInErrors },
+        response: { 201: Assignment, ...signedInErrors, 422: ErrorBody },
       },
     },
     async (request, reply) =>
@@ -81,7 +86,7 @@ export const assignmentRoutes: FastifyPluginAsyncTypebox<{ assignments: Assignme
           'Edit an assignment of an own course (max points never below a grade given: 409 points_below_grade)',
         params: IdParams,
         body: UpdateAssignmentBody,
-        response: { 200: Assignment, ...signedInErrors },
+        response: { 200: Assignment, ...signedInErrors, 422: ErrorBody },
       },
     },
     async (request) => assignments.update(callerOf(request), request.params.id, request.body),
@@ -100,6 +105,39 @@ export const assignmentRoutes: FastifyPluginAsyncTypebox<{ assignments: Assignme
     },
     async (request, reply) => {
       await assignments.remove(callerOf(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.put(
+    '/assignments/:id/extensions/:studentId',
+    {
+      schema: {
+        ...common,
+        summary:
+          "Give one student their own due date (the course's teachers; 404 when the student is not in the class, 422 not_assigned when it is not for them)",
+        params: ExtensionParams,
+        body: ExtensionBody,
+        response: { 200: Extension, ...signedInErrors, 422: ErrorBody },
+      },
+    },
+    async (request) =>
+      extensions.set(callerOf(request), request.params.id, request.params.studentId, request.body.dueDate),
+  );
+
+  app.delete(
+    '/assignments/:id/extensions/:studentId',
+    {
+      schema: {
+        ...common,
+        summary:
+          "Take a student's extension back: the class's due date is theirs again (the course's teachers)",
+        params: ExtensionParams,
+        response: { 204: Type.Null(), ...signedInErrors, 422: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      await extensions.remove(callerOf(request), request.params.id, request.params.studentId);
       return reply.status(204).send(null);
     },
   );

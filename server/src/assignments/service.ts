@@ -13,7 +13,7 @@ import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
 import type { Outbox } from '../realtime/outbox.js';
-import { audience } from '../realtime/rooms.js';
+import { audience, userRoom } from '../realtime/rooms.js';
 import { assignments, courses, profiles, submissions } from '../db/schema.js';
 import { AppError, badRequest } from '../http/errors.js';
 import { found, requireTeacher } from '../policies.js';
@@ -26,6 +26,8 @@ import type { RecordEvent } from '../events.js';
 import { releaseHeld } from '../grading/release.js';
 import { moveToBin } from '../bin/store.js';
 import { toAssignment, type AssignmentLists } from './queries.js';
+import { assignedStudents, publishTime, requireAssignees, schedulePublish } from './assigning.js';
+import { storeNewAssignmentFor } from './notify.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 /** Opens a sandbox course's description, so its teacher knows what it is. */
@@ -70,8 +72,20 @@ export function recordAssignment(
     now,
   );
   record(type, teacherView, audience.teachers(row.courseId, teacherId));
-  record(type, membersView, audience.members(row.courseId));
+  // The students it is for, once published (DESIGN §20): nobody before then.
+  const students = audience.assignees(row);
+  if (students.length > 0) record(type, membersView, students);
   return teacherView;
+}
+
+/** The members' view of a new assignment: nobody has work on it yet, so one status fits all. */
+function newForMembers(row: AssignmentRow, courseTitle: string, now: Date): Assignment {
+  return toAssignment(
+    row,
+    courseTitle,
+    { viewer: 'members', status: row.dueDate.getTime() < now.getTime() ? 'missing' : 'not_submitted' },
+    now,
+  );
 }
 
 /** An assignment's counts for its teacher's view: submissions (a grade for missing work is none) and those ungraded. */
@@ -97,8 +111,62 @@ async function lockOwnAssignment(tx: Tx, caller: Caller, id: string, action: str
     .innerJoin(courses, eq(courses.id, assignments.courseId))
     .where(and(eq(assignments.id, id), isNull(assignments.deletedAt)))
     .for('update', { of: assignments });
-  const course = await requireTeacherOf(tx, caller, row?.course, action, 'Assignment');
+  const course = await requireTeacherOf(tx, caller, row?.course, action, 'Assignment', id);
   return { assignment: row!.assignment, course };
+}
+
+/**
+ * Sets `published_at` where it is null (the row stays locked to the end of the transaction, so a
+ * second publisher waits and finds it set) and tells: the teachers an edit ("Scheduled" goes), the
+ * students it is for that it is new, which starts their inbox entries and reminders (the rules of
+ * `assignment:created`). Undefined when it was published already, or is gone.
+ */
+async function publishRow(
+  tx: Tx,
+  record: RecordEvent,
+  id: string,
+  now: Date,
+): Promise<Assignment | undefined> {
+  const [row] = await tx
+    .update(assignments)
+    .set({ publishedAt: now })
+    .where(and(eq(assignments.id, id), isNull(assignments.publishedAt), isNull(assignments.deletedAt)))
+    .returning();
+  if (!row) return undefined;
+  const [course] = await tx
+    .select({ title: courses.title, teacherId: courses.teacherId })
+    .from(courses)
+    .where(eq(courses.id, row.courseId));
+  const counts = await assignmentCounts(tx, id);
+  const teacherView = toAssignment(row, course!.title, { viewer: 'teacher', ...counts }, now);
+  record('assignment:updated', teacherView, audience.teachers(row.courseId, course!.teacherId));
+  const students = audience.assignees(row);
+  if (students.length > 0) record('assignment:created', newForMembers(row, course!.title, now), students);
+  return teacherView;
+}
+
+/**
+ * After `assignees` changed on a published assignment: the students now given it hear it is new
+ * (live, and in their inbox); those left out lose it live. A student who had handed work in keeps
+ * it (visibility.ts), so is in neither list.
+ */
+async function tellAssigneeChange(
+  tx: Tx,
+  record: RecordEvent,
+  row: AssignmentRow,
+  courseTitle: string,
+  saw: Set<string>,
+  now: Date,
+): Promise<void> {
+  const sees = await assignedStudents(tx, row.id);
+  const added = [...sees].filter((id) => !saw.has(id));
+  const removed = [...saw].filter((id) => !sees.has(id));
+  if (added.length > 0) {
+    record('assignment:created', newForMembers(row, courseTitle, now), added.map(userRoom));
+    await storeNewAssignmentFor(tx, record, now, added, row, courseTitle);
+  }
+  if (removed.length > 0)
+    record('assignment:deleted', { id: row.id, courseId: row.courseId }, removed.map(userRoom));
 }
 
 export function createAssignmentService({
@@ -118,14 +186,22 @@ export function createAssignmentService({
       return lists.visibleTo(caller);
     },
 
+    /**
+     * Publishes a scheduled assignment (the publish job, DESIGN §20) in the job's transaction:
+     * published_at is set only where it is still null, so of two runners only one tells anybody.
+     */
+    publish: publishRow,
+
     async create(caller: Caller, body: CreateAssignmentBody): Promise<Assignment> {
       requireTeacher(caller, 'create assignments');
       const dueDate = new Date(body.dueDate);
       if (Number.isNaN(dueDate.getTime())) throw badRequest('body.dueDate must be a valid date-time');
+      const publishAt = publishTime(body.publishAt, clock.now()) ?? null;
       return outbox.transaction(async (tx, record) => {
         const [target] = await tx.select().from(courses).where(eq(courses.id, body.courseId));
         const course = await requireTeacherOf(tx, caller, target, 'add assignments to it');
         const categoryId = (await requireCategoryOf(tx, course.id, body.categoryId)) ?? null;
+        const assignees = (await requireAssignees(tx, course.id, body.assignees)) ?? null;
         const [row] = await tx
           .insert(assignments)
           .values({
@@ -138,8 +214,13 @@ export function createAssignmentService({
             gradeRelease: body.gradeRelease ?? 'auto',
             closesAtDue: body.closesAtDue ?? false,
             categoryId,
+            assignees,
+            // Scheduled (DESIGN §20): its students see it when the publish job sets published_at.
+            publishAt,
+            publishedAt: publishAt ? null : clock.now(),
           })
           .returning();
+        if (publishAt) await schedulePublish(tx, row!.id, publishAt);
         const zero = { submissionCount: 0, needsGrading: 0 };
         return recordAssignment(
           record,
@@ -229,6 +310,7 @@ export function createAssignmentService({
       if (dueDate && Number.isNaN(dueDate.getTime()))
         throw badRequest('body.dueDate must be a valid date-time');
       const title = body.title?.trim();
+      const publishAt = publishTime(body.publishAt, clock.now());
       return outbox.transaction(async (tx, record) => {
         const { assignment: before, course } = await lockOwnAssignment(
           tx,
@@ -237,6 +319,11 @@ export function createAssignmentService({
           'edit its assignments',
         );
         const categoryId = await requireCategoryOf(tx, before.courseId, body.categoryId);
+        const assignees = await requireAssignees(tx, before.courseId, body.assignees);
+        if (publishAt && before.publishedAt)
+          throw new AppError(409, ErrorCode.alreadyPublished, 'Its students already see this assignment.');
+        // Who saw it before the edit, so those added hear it is new and those left out that it went.
+        const saw = assignees !== undefined && before.publishedAt ? await assignedStudents(tx, id) : null;
         // A rubric's total is the assignment's max points (DESIGN §17): they change together, through the rubric.
         if (body.maxPoints !== undefined && before.rubric && body.maxPoints !== before.maxPoints)
           throw new AppError(
@@ -257,19 +344,23 @@ export function createAssignmentService({
             );
           }
         }
-        const [updated] = await tx
-          .update(assignments)
-          .set({
-            ...(title !== undefined ? { title } : {}),
-            ...(body.description !== undefined ? { description: body.description.trim() } : {}),
-            ...(dueDate ? { dueDate } : {}),
-            ...(body.maxPoints !== undefined ? { maxPoints: body.maxPoints } : {}),
-            ...(body.gradeRelease !== undefined ? { gradeRelease: body.gradeRelease } : {}),
-            ...(body.closesAtDue !== undefined ? { closesAtDue: body.closesAtDue } : {}),
-            ...(categoryId !== undefined ? { categoryId } : {}),
-          })
-          .where(eq(assignments.id, id))
-          .returning();
+        const changes = {
+          ...(title !== undefined ? { title } : {}),
+          ...(body.description !== undefined ? { description: body.description.trim() } : {}),
+          ...(dueDate ? { dueDate } : {}),
+          ...(body.maxPoints !== undefined ? { maxPoints: body.maxPoints } : {}),
+          ...(body.gradeRelease !== undefined ? { gradeRelease: body.gradeRelease } : {}),
+          ...(body.closesAtDue !== undefined ? { closesAtDue: body.closesAtDue } : {}),
+          ...(categoryId !== undefined ? { categoryId } : {}),
+          ...(assignees !== undefined ? { assignees } : {}),
+          ...(publishAt ? { publishAt } : {}),
+        };
+        // "Publish now" alone changes no column here (publishRow below does).
+        const [updated] =
+          Object.keys(changes).length === 0
+            ? [before]
+            : await tx.update(assignments).set(changes).where(eq(assignments.id, id)).returning();
+        if (publishAt) await schedulePublish(tx, id, publishAt);
         // From "when I return them" to "automatically": the grades still held would otherwise wait
         // for a Return the teacher no longer sees (no Return bar, no Held badge). They go out now,
         // in this transaction, as a Return sends them.
@@ -284,15 +375,22 @@ export function createAssignmentService({
           })
           .from(submissions)
           .where(eq(submissions.assignmentId, id));
+        const teacherCounts = counts ?? { submissionCount: 0, needsGrading: 0 };
+        // "Publish now" on a scheduled one: its students hear it is new, as the job would tell them.
+        if (publishAt === null && !before.publishedAt) {
+          const published = await publishRow(tx, record, id, clock.now());
+          if (published) return published;
+        }
         const shown = recordAssignment(
           record,
           'assignment:updated',
           updated!,
           course.title,
           course.teacherId,
-          counts ?? { submissionCount: 0, needsGrading: 0 },
+          teacherCounts,
           clock.now(),
         );
+        if (saw) await tellAssigneeChange(tx, record, updated!, course.title, saw, clock.now());
         return shown;
       });
     },
@@ -303,12 +401,13 @@ export function createAssignmentService({
      */
     async remove(caller: Caller, id: string): Promise<void> {
       await outbox.transaction(async (tx, record) => {
-        const { course } = await lockOwnAssignment(tx, caller, id, 'delete its assignments');
+        const { assignment, course } = await lockOwnAssignment(tx, caller, id, 'delete its assignments');
         await moveToBin(tx, 'assignment', id, caller.userId, clock.now());
+        // Its students and teachers only: a student it was never for hears nothing (DESIGN §20).
         record(
           'assignment:deleted',
           { id, courseId: course.id },
-          audience.course(course.id, course.teacherId),
+          audience.assignment(assignment, course.teacherId),
         );
       });
     },

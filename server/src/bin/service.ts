@@ -102,7 +102,7 @@ export function createBinService({
           .from(assignments)
           .innerJoin(courses, eq(courses.id, assignments.courseId))
           .where(and(eq(assignments.id, id), isNull(assignments.deletedAt)));
-        await requireTeacherOf(db, caller, row?.course, 'delete its assignments', 'Assignment');
+        await requireTeacherOf(db, caller, row?.course, 'delete its assignments', 'Assignment', id);
       }
       return contentsOf(db, kind, id);
     },

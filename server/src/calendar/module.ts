@@ -1,7 +1,7 @@
 import type { Core } from '../core.js';
 import type { AppModule } from '../module.js';
 import type { OutboxRules } from '../realtime/outbox.js';
-import { courseRoom } from '../realtime/rooms.js';
+import { courseRoom, toItsStudents } from '../realtime/rooms.js';
 import { bumpCourseSequences, bumpSequence } from './revisions.js';
 import { calendarFeedRoutes, calendarRoutes } from './routes.js';
 import { createCalendarService } from './service.js';
@@ -13,7 +13,7 @@ import { createCalendarService } from './service.js';
  */
 const calendarRules: OutboxRules = {
   async 'assignment:updated'(assignment, { tx, audience }) {
-    if (audience.includes(courseRoom(assignment.courseId))) await bumpSequence(tx, assignment.id);
+    if (toItsStudents(assignment, audience)) await bumpSequence(tx, assignment.id);
   },
   // Every assignment's SUMMARY names its course, so a course edit moves them all on.
   async 'course:updated'(course, { tx, audience }) {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, gte, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import ical from 'ical-generator';
 import { workStatus, type CalendarItem, type CalendarQuery } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
@@ -15,6 +15,7 @@ import {
   submissions,
 } from '../db/schema.js';
 import { visibleAssignment } from '../classes/visibility.js';
+import { effectiveDue } from '../assignments/visibility.js';
 import { badRequest, notFound } from '../http/errors.js';
 
 /** The calendar (GET /api/calendar) and the personal ICS feed (DESIGN §14). */
@@ -36,9 +37,14 @@ export function createCalendarService({ db, clock, appOrigin }: { db: Db; clock:
   /** Visible assignments due in [from, to) with what the caller needs of each (status, or ungraded count). */
   async function calendarRows(userId: string, role: 'student' | 'teacher', from: Date, to?: Date) {
     const isStudent = role === 'student';
+    // A student's own due date: their extension's, else the class's (DESIGN §20).
+    const due = (isStudent ? effectiveDue(userId) : sql<Date>`${assignments.dueDate}`).mapWith(
+      assignments.dueDate,
+    );
     return db
       .select({
         assignment: assignments,
+        due,
         courseTitle: courses.title,
         // A student's status counts the grade they were given, not a changed one held again (DESIGN §17).
         grade: submissions.returnedGrade,
@@ -68,11 +74,11 @@ export function createCalendarService({ db, clock, appOrigin }: { db: Db; clock:
           visibleAssignment(userId, role),
           // An archived course leaves the calendar and the feed (DESIGN §20).
           isNull(courses.archivedAt),
-          gte(assignments.dueDate, from),
-          to ? lt(assignments.dueDate, to) : undefined,
+          sql`${due} >= ${from.toISOString()}::timestamptz`,
+          to ? sql`${due} < ${to.toISOString()}::timestamptz` : undefined,
         ),
       )
-      .orderBy(asc(assignments.dueDate), asc(assignments.id));
+      .orderBy(asc(due), asc(assignments.id));
   }
 
   return {
@@ -92,13 +98,13 @@ export function createCalendarService({ db, clock, appOrigin }: { db: Db; clock:
           title: r.assignment.title,
           courseId: r.assignment.courseId,
           courseTitle: r.courseTitle,
-          dueDate: r.assignment.dueDate.toISOString(),
+          dueDate: r.due.toISOString(),
           maxPoints: r.assignment.maxPoints,
           status:
             caller.role === 'student'
               ? workStatus(
                   {
-                    dueDate: r.assignment.dueDate,
+                    dueDate: r.due,
                     excused: r.excused,
                     // A returned grade for missing work reads returned; a held one, missing (DESIGN §17).
                     submission: r.submissionId
@@ -161,7 +167,7 @@ export function createCalendarService({ db, clock, appOrigin }: { db: Db; clock:
           // No DTEND: a due date is an instant, and RFC 5545 (§3.6.1) reads a VEVENT with a
           // date-time DTSTART alone as ending when it starts; a DTEND equal to DTSTART is invalid
           // (§3.8.2.2: it must be later), and any later one would invent a length.
-          start: r.assignment.dueDate,
+          start: r.due,
           summary: `Due: ${r.assignment.title} (${r.courseTitle})`,
           description: `${r.assignment.maxPoints} points. ${url}`,
           url,

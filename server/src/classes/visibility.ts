@@ -5,6 +5,7 @@ import type { Db, Tx } from '../db/client.js';
 import { assignments, courseMembers, courses } from '../db/schema.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { teaches, teachesCourseRow } from '../courses/teaching.js';
+import { assignedTo } from '../assignments/visibility.js';
 
 /**
  * Who sees a course (DESIGN §11, §20): its teachers (owner and co-teachers), and its active members. Everything else answers 404,
@@ -41,15 +42,19 @@ export function visibleCourse(caller: Caller) {
 
 /**
  * SQL true where the caller sees `assignments` (DESIGN §11): a teacher's own courses, a student's
- * active ones; never a binned assignment (a binned course holds only binned ones, DESIGN §17).
+ * active ones where it is published and theirs (§20); never a binned assignment (a binned course holds only binned ones, DESIGN §17).
  */
 export function visibleAssignment(userId: string, role: 'student' | 'teacher') {
   return and(
     isNull(assignments.deletedAt),
     role === 'teacher'
       ? teaches(userId)
-      : sql`exists (select 1 from ${courseMembers} where ${courseMembers.courseId} = ${assignments.courseId}
+      : and(
+          sql`exists (select 1 from ${courseMembers} where ${courseMembers.courseId} = ${assignments.courseId}
         and ${courseMembers.studentId} = ${userId} and ${courseMembers.status} = 'active')`,
+          // Published, and for them (DESIGN §20).
+          assignedTo(userId),
+        ),
   )!;
 }
 
@@ -64,13 +69,28 @@ export async function requireTeacherOf<T extends { id: string; teacherId: string
   course: T | undefined,
   action: string,
   what = 'Course',
+  /** The assignment asked about: a member it is not for (DESIGN §20) gets 404, not 403. */
+  assignmentId?: string,
 ): Promise<T> {
   // A binned course is changed only by restoring it (DESIGN §17): until then it is not there.
   if (!course || course.deletedAt) throw notFound(`${what} not found.`);
   if (caller.role === 'teacher' && (await teachesCourseRow(tx, course, caller.userId))) return course;
-  if (caller.role === 'student' && (await memberStatus(tx, course.id, caller.userId)) === 'active')
+  if (
+    caller.role === 'student' &&
+    (await memberStatus(tx, course.id, caller.userId)) === 'active' &&
+    (assignmentId === undefined || (await isAssigned(tx, caller.userId, assignmentId)))
+  )
     throw forbidden(`Only the course's teachers can ${action}.`);
   throw notFound(`${what} not found.`);
+}
+
+/** Whether the assignment is published and for the student (assignments/visibility.ts). */
+async function isAssigned(tx: Db | Tx, studentId: string, assignmentId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ assigned: sql<boolean>`${assignedTo(studentId)}` })
+    .from(assignments)
+    .where(eq(assignments.id, assignmentId));
+  return row?.assigned === true;
 }
 
 /**

@@ -29,6 +29,7 @@ import { AppError, notFound } from '../http/errors.js';
 import { DEFAULT_SETTINGS } from '../notifications/store.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience, userRoom } from '../realtime/rooms.js';
+import { assignedTo } from '../assignments/visibility.js';
 import { teaches } from '../courses/teaching.js';
 import { membershipOf } from './access.js';
 import { commentPage } from './comments.js';
@@ -104,6 +105,8 @@ async function threadStanding(
       teacherId: courses.teacherId,
       teaches: sql<boolean>`${teaches(caller.userId)}`,
       membership: membershipOf(studentId, lock),
+      /** The assignment is published and for the thread's student (DESIGN §20). */
+      assigned: sql<boolean>`${assignedTo(studentId)}`,
       studentName: sql<
         string | null
       >`(select ${profiles.fullName} from ${profiles} where ${profiles.id} = ${studentId})`,
@@ -143,6 +146,8 @@ function requireParty(
 ): asserts row is Standing {
   if (!row) throw notFound('Assignment not found.');
   if (caller.userId === studentId && caller.role === 'student') {
+    // Scheduled, or not for them (DESIGN §20): to them it does not exist.
+    if (!row.assigned) throw notFound('Assignment not found.');
     if (row.membership === 'active') return;
     if (write && row.membership !== null)
       throw new AppError(
@@ -153,6 +158,8 @@ function requireParty(
     throw notFound('Assignment not found.');
   }
   if (caller.role === 'teacher' && row.teaches) {
+    // A student who cannot see the assignment is not written to about it.
+    if (write && !row.assigned) throw notFound('Student not found in this course.');
     if (row.membership === 'active' || (!write && row.membership !== null)) return;
     throw notFound('Student not found in this course.');
   }
@@ -288,7 +295,11 @@ export function createThreadService({ db, outbox, clock }: { db: Db; outbox: Out
     /** An assignment's threads with comments: every student's for the teacher, a student's own. */
     async list(caller: Caller, assignmentId: string): Promise<ThreadSummary[]> {
       const [row] = await db
-        .select({ teaches: sql<boolean>`${teaches(caller.userId)}`, membership: courseMembers.status })
+        .select({
+          teaches: sql<boolean>`${teaches(caller.userId)}`,
+          membership: courseMembers.status,
+          assigned: sql<boolean>`${assignedTo(caller.userId)}`,
+        })
         .from(assignments)
         .innerJoin(courses, and(eq(courses.id, assignments.courseId), isNull(courses.deletedAt)))
         .leftJoin(
@@ -297,7 +308,8 @@ export function createThreadService({ db, outbox, clock }: { db: Db; outbox: Out
         )
         .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)));
       const teacher = caller.role === 'teacher' && row?.teaches === true;
-      if (!row || !(teacher || row.membership === 'active')) throw notFound('Assignment not found.');
+      if (!row || !(teacher || (row.membership === 'active' && row.assigned)))
+        throw notFound('Assignment not found.');
       const rows = await db
         .select({
           studentId: comments.threadStudentId,
@@ -345,6 +357,7 @@ export async function unreadReply(tx: Tx, commentId: string, recipientId: string
       assignmentTitle: assignments.title,
       membership: sql<string | null>`(select ${courseMembers.status} from ${courseMembers}
         where ${courseMembers.courseId} = ${courses.id} and ${courseMembers.studentId} = ${recipientId})`,
+      assigned: sql<boolean>`${assignedTo(recipientId)}`,
       readAt: sql<Date | null>`(select ${threadReads.readAt} from ${threadReads}
         where ${threadReads.assignmentId} = ${comments.assignmentId} and ${threadReads.studentId} = ${comments.threadStudentId}
         and ${threadReads.userId} = ${recipientId})`.mapWith(threadReads.readAt),
@@ -355,7 +368,10 @@ export async function unreadReply(tx: Tx, commentId: string, recipientId: string
     .where(eq(comments.id, commentId));
   if (!row || row.comment.deletedAt) return undefined;
   // The reader may still read it: a teacher of the course, or the student while an active member.
-  if (!row.recipientTeaches && !(recipientId === row.comment.threadStudentId && row.membership === 'active'))
+  if (
+    !row.recipientTeaches &&
+    !(recipientId === row.comment.threadStudentId && row.membership === 'active' && row.assigned)
+  )
     return undefined;
   if (row.readAt && row.readAt.getTime() >= row.comment.createdAt.getTime()) return undefined;
   return row;

@@ -11,6 +11,7 @@ import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import { isoText, type Database, type Statement } from '../db/client.js';
 import { teachesText } from '../courses/teaching.js';
+import { assignedText, effectiveDueText } from '../assignments/visibility.js';
 
 interface DashboardRow {
   courses: number;
@@ -35,21 +36,23 @@ function dashboardStatement(role: Role): Statement {
     ? `select m.course_id as id from course_members m join courses c on c.id = m.course_id
         where m.student_id = $1 and m.status = 'active' and c.deleted_at is null and c.archived_at is null`
     : `select c.id from courses c where ${teachesText('c', '$1')} and c.deleted_at is null and c.archived_at is null`;
+  // A student's: published and theirs (DESIGN §20), not yet handed in, due by their own date.
   const stillOpen = student
-    ? `and not exists (select 1 from submissions s where s.assignment_id = a.id and s.student_id = $1
-        and s.submitted_at is not null)`
+    ? `and ${assignedText('a', '$1')} and not exists (select 1 from submissions s where s.assignment_id = a.id
+        and s.student_id = $1 and s.submitted_at is not null)`
     : '';
+  const due = student ? effectiveDueText('a', '$1') : 'a.due_date';
   const classCourses = student
     ? `(l.course_id is null or l.course_id in (select id from visible))`
     : `l.course_id in (select id from visible)`;
   return {
-    name: `dashboard_${role}_v5`,
+    name: `dashboard_${role}_v6`,
     text: `with visible as (${visible}),
       open_work as (
-        select a.id, a.title, a.due_date as time, c.title as course_title
+        select a.id, a.title, ${due} as time, c.title as course_title
         from assignments a join courses c on c.id = a.course_id
         where a.course_id in (select id from visible) and a.deleted_at is null
-          and a.due_date >= $2::timestamptz ${stillOpen}),
+          and ${due} >= $2::timestamptz ${stillOpen}),
       classes as (
         select l.id, l.title, l.scheduled_at as time, c.title as course_title
         from live_classes l left join courses c on c.id = l.course_id

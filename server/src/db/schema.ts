@@ -304,6 +304,18 @@ export const assignments = pgTable(
     categoryId: uuid('category_id').references(() => gradeCategories.id, { onDelete: 'set null' }),
     /** The assignment's own rubric snapshot (DESIGN §17), null without one; ids are stable. */
     rubric: jsonb('rubric').$type<Rubric>(),
+    /**
+     * Who it is for (DESIGN §20): null for every member of the course, else these students' ids.
+     * Read only through assignments/visibility.ts (`assignedTo`), never compared by hand.
+     */
+    assignees: uuid('assignees').array(),
+    /** When a scheduled assignment is to appear to its students; null when published at once. */
+    publishAt: timestamp('publish_at', { withTimezone: true }),
+    /**
+     * When its students first saw it; null while scheduled. Set once, by the create or by the
+     * publish job where it is still null (exactly once across processes). Existing rows: published.
+     */
+    publishedAt: timestamp('published_at', { withTimezone: true }).defaultNow(),
   },
   (t) => [
     index('assignments_category_id_idx').on(t.categoryId),
@@ -311,6 +323,28 @@ export const assignments = pgTable(
     index('assignments_due_date_idx').on(t.dueDate),
     check('assignments_max_points_check', sql`${t.maxPoints} > 0`),
     check('assignments_grade_release_check', sql`${t.gradeRelease} in ('auto', 'manual')`),
+  ],
+);
+
+/**
+ * One student's own due date on one assignment (DESIGN §20), seen only by them and the course's
+ * teachers. Their effective due date is `coalesce(extension, assignment)`: assignments/visibility.ts.
+ */
+export const assignmentExtensions = pgTable(
+  'assignment_extensions',
+  {
+    assignmentId: uuid('assignment_id')
+      .notNull()
+      .references(() => assignments.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    dueDate: timestamp('due_date', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.assignmentId, t.studentId] }),
+    index('assignment_extensions_student_id_idx').on(t.studentId),
   ],
 );
 

@@ -1,4 +1,5 @@
 import { and, count, eq, isNotNull, sql, sum } from 'drizzle-orm';
+import { assignedTo } from '../assignments/visibility.js';
 import { teaches } from '../courses/teaching.js';
 import { ErrorCode, type FilePurpose } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
@@ -45,7 +46,7 @@ async function assignmentOfTeacher(tx: Tx, caller: Caller, assignmentId: string,
     .from(assignments)
     .innerJoin(courses, eq(courses.id, assignments.courseId))
     .where(eq(assignments.id, assignmentId));
-  return requireTeacherOf(tx, caller, row, action, 'Assignment');
+  return requireTeacherOf(tx, caller, row, action, 'Assignment', assignmentId);
 }
 
 /**
@@ -161,6 +162,8 @@ export async function fileWithParents(db: Db | Tx, fileId: string, callerId: str
       gradeRelease: assignments.gradeRelease,
       membership: sql<string | null>`(select ${courseMembers.status} from ${courseMembers}
         where ${courseMembers.courseId} = ${files.courseId} and ${courseMembers.studentId} = ${callerId})`,
+      /** The assignment is published and for `callerId` (DESIGN §20), when a student. */
+      assigned: sql<boolean>`${assignedTo(callerId)}`,
       returnedAt: submissions.returnedAt,
       held: sql<boolean>`coalesce(${submissions.grade} is not null and (${submissions.returnedAt} is null
         or ${submissions.grade} is distinct from ${submissions.returnedGrade}
@@ -204,7 +207,7 @@ export function maySee(caller: Caller, row: FileWithParents | undefined): row is
   if (row.assignmentGone) return false;
   if (caller.role === 'teacher' && row.callerTeaches)
     return file.purpose !== 'submission' || file.submissionId !== null || file.uploaderId === caller.userId;
-  if (row.membership !== 'active') return false;
+  if (row.membership !== 'active' || !row.assigned) return false;
   if (file.purpose === 'assignment') return true;
   if (file.studentId !== caller.userId) return false;
   if (file.purpose === 'submission') return true;

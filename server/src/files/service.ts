@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { ZipArchive } from 'archiver';
 import { and, asc, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
+import { assignedTo } from '../assignments/visibility.js';
 import { teaches } from '../courses/teaching.js';
 import { ErrorCode, type AssignmentFiles, type FilePurpose, type FileSummary } from '@classwave/shared';
 import type { FastifyBaseLogger } from 'fastify';
@@ -178,7 +179,11 @@ export function createFileService({
       studentId: string | undefined,
     ): Promise<AssignmentFiles> {
       const [target] = await db
-        .select({ teaches: sql<boolean>`${teaches(caller.userId)}`, membership: courseMembers.status })
+        .select({
+          teaches: sql<boolean>`${teaches(caller.userId)}`,
+          membership: courseMembers.status,
+          assigned: sql<boolean>`${assignedTo(caller.userId)}`,
+        })
         .from(assignments)
         .innerJoin(courses, eq(courses.id, assignments.courseId))
         .leftJoin(
@@ -189,7 +194,9 @@ export function createFileService({
           and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt), isNull(courses.deletedAt)),
         );
       const teacher = caller.role === 'teacher' && target?.teaches === true;
-      if (!target || (!teacher && target.membership !== 'active')) throw notFound('Assignment not found.');
+      // A student: an active member it is published for (DESIGN §20).
+      if (!target || (!teacher && (target.membership !== 'active' || !target.assigned)))
+        throw notFound('Assignment not found.');
       const whose = teacher ? studentId : caller.userId;
       const rows = await db
         .select({ id: files.id })
@@ -302,7 +309,7 @@ export function createFileService({
         .from(assignments)
         .innerJoin(courses, eq(courses.id, assignments.courseId))
         .where(eq(assignments.id, assignmentId));
-      await requireTeacherOf(db, caller, assignment, 'download its submissions', 'Assignment');
+      await requireTeacherOf(db, caller, assignment, 'download its submissions', 'Assignment', assignmentId);
       const rows = await db
         .select({ file: files, studentName: profiles.fullName })
         .from(files)

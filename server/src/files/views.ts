@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FileSummary } from '@classwave/shared';
 import type { Tx } from '../db/client.js';
-import { courses } from '../db/schema.js';
+import { assignments, courses } from '../db/schema.js';
 import { audience, memberStudentRoom } from '../realtime/rooms.js';
 import { feedbackReleased, fileWithParents, type FileRow } from './access.js';
 
@@ -22,12 +22,23 @@ export const toSummary = (row: FileRow): FileSummary => ({
 export async function readyAudience(tx: Tx, file: FileRow): Promise<string[]> {
   if (!file.courseId || !file.targetId) return [];
   const [course] = await tx
-    .select({ teacherId: courses.teacherId })
+    .select({
+      teacherId: courses.teacherId,
+      // The assignment's students only (DESIGN §20): nobody while it is scheduled.
+      assignment: {
+        id: assignments.id,
+        courseId: assignments.courseId,
+        assignees: assignments.assignees,
+        publishedAt: assignments.publishedAt,
+      },
+    })
     .from(courses)
+    .leftJoin(assignments, eq(assignments.id, file.targetId))
     .where(eq(courses.id, file.courseId));
   if (!course) return [];
   const teachers = audience.teachers(file.courseId, course.teacherId);
-  if (file.purpose === 'assignment') return audience.course(file.courseId, course.teacherId);
+  if (file.purpose === 'assignment')
+    return course.assignment ? audience.assignment(course.assignment, course.teacherId) : teachers;
   if (!file.studentId) return teachers;
   if (file.purpose === 'submission')
     return audience.studentAndTeachers(file.studentId, file.courseId, course.teacherId);

@@ -12,7 +12,10 @@ export function toCell(
   submission: SubmissionRow | undefined,
   excused: boolean,
   now: Date,
+  /** Not for this student (DESIGN §20), and their extension's due date if they have one. */
+  own: { assigned: boolean; dueDate?: Date } = { assigned: true },
 ): GradebookCell {
+  const dueDate = own.dueDate ?? assignment.dueDate;
   return {
     assignmentId: assignment.id,
     studentId,
@@ -21,14 +24,17 @@ export function toCell(
     version: submission?.version ?? null,
     status: workStatus(
       {
-        dueDate: assignment.dueDate,
-        excused,
+        dueDate,
+        // Not theirs: never missing, and out of their totals as excused work is.
+        excused: excused || !own.assigned,
         submission: submission ? { ...submission, held: heldNow(submission) } : null,
       },
       now,
       'teacher',
     ),
-    late: submission ? minutesLate(submission.submittedAt, assignment.dueDate) : null,
+    late: submission ? minutesLate(submission.submittedAt, dueDate) : null,
     returnedAt: submission?.returnedAt?.toISOString() ?? null,
+    ...(own.assigned ? {} : { assigned: false }),
+    ...(own.dueDate ? { dueDate: own.dueDate.toISOString() } : {}),
   };
 }

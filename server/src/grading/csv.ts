@@ -32,6 +32,7 @@ export function gradebookCsv(book: Gradebook): string {
       ...book.assignments.map((a) => {
         const cell = cells.get(`${a.id}:${student.id}`);
         if (cell?.grade !== null && cell?.grade !== undefined) return String(cell.grade);
+        if (cell?.assigned === false) return 'Not assigned';
         return cell?.status === 'excused' ? 'Excused' : '';
       }),
       ...totals.categories.map((c) => (c.percent === null ? '' : String(c.percent))),

@@ -16,8 +16,18 @@ import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
 import type { Outbox } from '../realtime/outbox.js';
-import { audience } from '../realtime/rooms.js';
-import { assignments, courseMembers, courses, excusals, profiles, submissions, users } from '../db/schema.js';
+import { assigneeRoom, audience } from '../realtime/rooms.js';
+import {
+  assignmentExtensions,
+  assignments,
+  courseMembers,
+  courses,
+  excusals,
+  profiles,
+  submissions,
+  users,
+} from '../db/schema.js';
+import { assignedTo, effectiveDue } from '../assignments/visibility.js';
 import { AppError, notFound } from '../http/errors.js';
 import { requireStudent } from '../policies.js';
 import { requireTeacherOf } from '../classes/visibility.js';
@@ -57,14 +67,14 @@ export function createGradingService({
       .from(assignments)
       .innerJoin(courses, eq(courses.id, assignments.courseId))
       .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)));
-    const course = await requireTeacherOf(tx, caller, row?.course, action, 'Assignment');
+    const course = await requireTeacherOf(tx, caller, row?.course, action, 'Assignment', assignmentId);
     return { assignment: row!.assignment, course };
   }
 
   async function gradebook(caller: Caller, courseId: string): Promise<Gradebook> {
     const [target] = await db.select().from(courses).where(eq(courses.id, courseId));
     const course = await requireTeacherOf(db, caller, target, 'see its gradebook');
-    const [students, work, excused, subs, categories] = await Promise.all([
+    const [students, work, excused, subs, categories, assignedPairs, extensions] = await Promise.all([
       db
         .select({ id: profiles.id, fullName: profiles.fullName, email: users.email })
         .from(courseMembers)
@@ -88,15 +98,44 @@ export function createGradingService({
         .innerJoin(assignments, eq(assignments.id, submissions.assignmentId))
         .where(and(eq(assignments.courseId, courseId), isNull(assignments.deletedAt))),
       categoriesOf(db, courseId),
+      // Who each assignment is for (DESIGN §20), by the one condition students' reads use.
+      db
+        .select({ assignmentId: assignments.id, studentId: courseMembers.studentId })
+        .from(assignments)
+        .innerJoin(courseMembers, eq(courseMembers.courseId, assignments.courseId))
+        .where(
+          and(
+            eq(assignments.courseId, courseId),
+            isNull(assignments.deletedAt),
+            eq(courseMembers.status, 'active'),
+            assignedTo(courseMembers.studentId),
+          ),
+        ),
+      db
+        .select({
+          assignmentId: assignmentExtensions.assignmentId,
+          studentId: assignmentExtensions.studentId,
+          dueDate: assignmentExtensions.dueDate,
+        })
+        .from(assignmentExtensions)
+        .innerJoin(assignments, eq(assignments.id, assignmentExtensions.assignmentId))
+        .where(and(eq(assignments.courseId, courseId), isNull(assignments.deletedAt))),
     ]);
     const now = clock.now();
+    const assigned = new Set(assignedPairs.map((p) => pairKey(p.assignmentId, p.studentId)));
+    const extended = new Map(extensions.map((x) => [pairKey(x.assignmentId, x.studentId), x.dueDate]));
     const excusedPairs = new Set(excused.map((e) => pairKey(e.assignmentId, e.studentId)));
     const byPair = new Map(subs.map(({ submission: s }) => [pairKey(s.assignmentId, s.studentId), s]));
     const cells: GradebookCell[] = [];
     for (const student of students) {
       for (const a of work) {
         const key = pairKey(a.id, student.id);
-        cells.push(toCell(a, student.id, byPair.get(key), excusedPairs.has(key), now));
+        cells.push(
+          toCell(a, student.id, byPair.get(key), excusedPairs.has(key), now, {
+            assigned: assigned.has(key),
+            dueDate: extended.get(key),
+          }),
+        );
       }
     }
     return {
@@ -222,7 +261,8 @@ export function createGradingService({
         record(
           'assignment:updated',
           toAssignment(assignment, course.title, { viewer: 'student', own, excused: body.excused }, now),
-          audience.student(body.studentId),
+          // Only while it is theirs (DESIGN §20): a student it is not for hears nothing of it.
+          [assigneeRoom(assignmentId, body.studentId)],
         );
         return cell;
       });
@@ -249,6 +289,7 @@ export function createGradingService({
           },
           excused: sql<boolean>`exists (select 1 from ${excusals} where ${excusals.assignmentId} = ${assignments.id}
             and ${excusals.studentId} = ${caller.userId})`,
+          due: effectiveDue(caller.userId).mapWith(assignments.dueDate),
         })
         .from(courseMembers)
         .innerJoin(courses, eq(courses.id, courseMembers.courseId))
@@ -262,6 +303,8 @@ export function createGradingService({
             eq(courseMembers.studentId, caller.userId),
             eq(courseMembers.status, 'active'),
             isNull(assignments.deletedAt),
+            // Published and theirs (DESIGN §20).
+            assignedTo(caller.userId),
           ),
         )
         .orderBy(asc(courses.title), asc(courses.id), asc(assignments.dueDate), asc(assignments.id));
@@ -280,11 +323,11 @@ export function createGradingService({
         entry.items.push({
           assignmentId: row.assignment.id,
           title: row.assignment.title,
-          dueDate: row.assignment.dueDate.toISOString(),
+          dueDate: row.due.toISOString(),
           maxPoints: row.assignment.maxPoints,
           status: workStatus(
             {
-              dueDate: row.assignment.dueDate,
+              dueDate: row.due,
               excused: row.excused,
               // A held grade for missing work reads missing: s.grade is the one returned, if any.
               submission: s && { submittedAt: s.submittedAt, grade: s.grade, returnedAt: s.returnedAt },

@@ -1,8 +1,9 @@
-import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { DUE_SOON_HOURS, NOTIFICATION_KEEP_DAYS, quietHoursEnd } from '@classwave/shared';
 import { composeMail } from '../auth/mailer.js';
 import type { Tx } from '../db/client.js';
 import {
+  assignmentExtensions,
   assignments,
   courseMembers,
   courses,
@@ -13,9 +14,10 @@ import {
   users,
 } from '../db/schema.js';
 import { teacherIdsOf } from '../courses/teaching.js';
+import { assignedToOne } from '../assignments/visibility.js';
 import { scheduleJob, type JobContext, type JobHandler, type JobOutcome } from '../jobs/schedule.js';
 import { memberInboxJobs } from './member-inbox.js';
-import { jobKeys } from './reminders.js';
+import { DUE_SOON_STUDENT_KIND, jobKeys } from './reminders.js';
 import { submissionBatchJobs } from './submission-batches.js';
 import { assignmentLink, formatDue, settingsOf, storeNotifications, type NewNotification } from './store.js';
 
@@ -27,8 +29,11 @@ const RETENTION_EVERY_MS = 6 * HOUR_MS;
 const DONE_JOBS_KEEP_DAYS = 7;
 const DONE: JobOutcome = { done: true };
 
-/** The assignment with its course, and the active members who have neither submitted it nor been excused. */
-async function assignmentAndMissing(tx: Tx, assignmentId: string) {
+/**
+ * The assignment with its course, and the active members it is for who have neither submitted it
+ * nor been excused (`onlyStudent`: that one student, if so).
+ */
+async function assignmentAndMissing(tx: Tx, assignmentId: string, onlyStudent?: string) {
   const [row] = await tx
     .select({ assignment: assignments, course: courses })
     .from(assignments)
@@ -42,6 +47,9 @@ async function assignmentAndMissing(tx: Tx, assignmentId: string) {
       and(
         eq(courseMembers.courseId, row.course.id),
         eq(courseMembers.status, 'active'),
+        // Only the students it is for (DESIGN §20).
+        assignedToOne(courseMembers.studentId, assignmentId),
+        onlyStudent ? eq(courseMembers.studentId, onlyStudent) : undefined,
         // A grade for missing work is still missing work (DESIGN §17).
         sql`not exists (select 1 from ${submissions} where ${submissions.assignmentId} = ${assignmentId}
           and ${submissions.studentId} = ${courseMembers.studentId} and ${submissions.submittedAt} is not null)`,
@@ -60,7 +68,13 @@ async function assignmentAndMissing(tx: Tx, assignmentId: string) {
         where e.assignment_id = ${assignmentId} and e.student_id = course_members.student_id))::int`,
     })
     .from(courseMembers)
-    .where(and(eq(courseMembers.courseId, row.course.id), eq(courseMembers.status, 'active')));
+    .where(
+      and(
+        eq(courseMembers.courseId, row.course.id),
+        eq(courseMembers.status, 'active'),
+        assignedToOne(courseMembers.studentId, assignmentId),
+      ),
+    );
   return {
     ...row,
     missing: missing.map((m) => m.studentId),
@@ -110,10 +124,20 @@ const handlers: Record<string, JobHandler> = {
     // The due date moved later than the job knew: wait for the new time.
     if (context.now < at) return { runAt: at };
     if (context.now >= due) return DONE;
-    const settings = await settingsOf(context.tx, found.missing);
+    // A student with an extension is reminded on their own date (due_soon_student).
+    const extended = new Set(
+      (
+        await context.tx
+          .select({ studentId: assignmentExtensions.studentId })
+          .from(assignmentExtensions)
+          .where(eq(assignmentExtensions.assignmentId, found.assignment.id))
+      ).map((x) => x.studentId),
+    );
+    const missing = found.missing.filter((id) => !extended.has(id));
+    const settings = await settingsOf(context.tx, missing);
     await storeTimed(
       context,
-      found.missing.map((userId) => ({
+      missing.map((userId) => ({
         userId,
         kind: 'due_soon' as const,
         title: `Due soon in ${found.course.title}: ${found.assignment.title}`,
@@ -126,11 +150,61 @@ const handlers: Record<string, JobHandler> = {
     return DONE;
   },
 
+  /** One student's "due soon" on their extension's date (DESIGN §20), if they still owe the work. */
+  async [DUE_SOON_STUDENT_KIND](job, context) {
+    const assignmentId = String(job.payload.assignmentId);
+    const studentId = String(job.payload.studentId);
+    const [extension] = await context.tx
+      .select({ dueDate: assignmentExtensions.dueDate })
+      .from(assignmentExtensions)
+      .where(
+        and(
+          eq(assignmentExtensions.assignmentId, assignmentId),
+          eq(assignmentExtensions.studentId, studentId),
+        ),
+      );
+    if (!extension) return DONE;
+    const due = extension.dueDate;
+    const at = new Date(due.getTime() - DUE_SOON_HOURS * HOUR_MS);
+    if (context.now < at) return { runAt: at };
+    if (context.now >= due) return DONE;
+    const found = await assignmentAndMissing(context.tx, assignmentId, studentId);
+    if (!found || found.missing.length === 0) return DONE;
+    const settings = await settingsOf(context.tx, [studentId]);
+    await storeTimed(context, [
+      {
+        userId: studentId,
+        kind: 'due_soon' as const,
+        title: `Due soon in ${found.course.title}: ${found.assignment.title}`,
+        body: `Due ${formatDue(due, settings.get(studentId)!.quietHours.timeZone)}`,
+        link: assignmentLink(assignmentId),
+        courseId: found.course.id,
+        assignmentId,
+      },
+    ]);
+    return DONE;
+  },
+
   /** The course's teachers, at the due time: how many active members have not submitted. */
   async assignment_closed(job, context) {
     const found = await assignmentAndMissing(context.tx, String(job.payload.assignmentId));
     if (!found) return DONE;
     if (context.now < found.assignment.dueDate) return { runAt: found.assignment.dueDate };
+    // A student whose own due date is still ahead (an extension, DESIGN §20) is not missing yet.
+    const later = new Set(
+      (
+        await context.tx
+          .select({ studentId: assignmentExtensions.studentId })
+          .from(assignmentExtensions)
+          .where(
+            and(
+              eq(assignmentExtensions.assignmentId, found.assignment.id),
+              gt(assignmentExtensions.dueDate, context.now),
+            ),
+          )
+      ).map((x) => x.studentId),
+    );
+    found.missing = found.missing.filter((id) => !later.has(id));
     const n = found.missing.length;
     // Every teacher of the course (DESIGN §20), each with their own entry.
     const teacherIds = await teacherIdsOf(context.tx, found.course.id);

@@ -1,7 +1,6 @@
 import type { Core } from '../core.js';
 import { isEvent, type AudiencedEvent, type Committed } from '../events.js';
 import type { AppModule } from '../module.js';
-import { courseRoom } from '../realtime/rooms.js';
 import { notificationJobs } from './jobs.js';
 import { memberInboxKey } from './member-inbox.js';
 import { notificationRoutes } from './routes.js';
@@ -21,8 +20,9 @@ function setup(core: Core) {
   const batcher = createSubmissionBatcher(core);
   const onLive = (event: AudiencedEvent, committed: Committed) => {
     // The class's inbox rows for a new assignment: before the teacher's answer, so they do not run
-    // under the next write (member-inbox.ts). The members' view only: the teacher's carries counts.
-    if (isEvent(event, 'assignment:created') && event.audience.includes(courseRoom(event.data.courseId)))
+    // under the next write (member-inbox.ts). The members' view only: the teacher's carries counts
+    // (an assignment for some students reaches their own rooms, not the course's, DESIGN §20).
+    if (isEvent(event, 'assignment:created') && event.data.submissionCount === null)
       committed.hold(jobs.runNow([memberInboxKey(event.data.id)]));
     // The teacher's "new submissions" batch: the submit's answer does not wait for it.
     if (isEvent(event, 'submission:created'))

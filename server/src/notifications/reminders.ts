@@ -10,6 +10,8 @@ const HOUR_MS = 3600_000;
 
 export const jobKeys = {
   dueSoon: (assignmentId: string) => `due_soon:${assignmentId}`,
+  /** One student's "due soon" on their own due date (an extension, DESIGN §20). */
+  dueSoonOf: (assignmentId: string, studentId: string) => `due_soon:${assignmentId}:${studentId}`,
   closed: (assignmentId: string) => `closed:${assignmentId}`,
   email: (notificationId: string) => `email:${notificationId}`,
   retention: RETENTION_JOB_KEY,
@@ -64,4 +66,33 @@ export async function cancelReminders(tx: Tx, assignmentId: string): Promise<voi
   await tx
     .delete(jobs)
     .where(inArray(jobs.key, [jobKeys.dueSoon(assignmentId), jobKeys.closed(assignmentId)]));
+}
+
+/** The job kind of one student's "due soon" (their extension's date, DESIGN §20). */
+export const DUE_SOON_STUDENT_KIND = 'due_soon_student';
+
+/**
+ * In the extension's transaction: the student's own "due soon", 24 h before their date (at once
+ * when already inside that), or none once the extension is gone or its date has passed (the
+ * class's reminder leaves out students with an extension, notifications/jobs.ts).
+ */
+export async function rescheduleStudentReminder(
+  tx: Tx,
+  assignmentId: string,
+  studentId: string,
+  due: Date | null,
+  now: Date,
+): Promise<void> {
+  const key = jobKeys.dueSoonOf(assignmentId, studentId);
+  if (!due || due <= now) {
+    await tx.delete(jobs).where(eq(jobs.key, key));
+    return;
+  }
+  const at = new Date(due.getTime() - DUE_SOON_HOURS * HOUR_MS);
+  await scheduleJob(tx, {
+    kind: DUE_SOON_STUDENT_KIND,
+    key,
+    runAt: at < now ? now : at,
+    payload: { assignmentId, studentId },
+  });
 }

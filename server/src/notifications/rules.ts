@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { assignments, courses } from '../db/schema.js';
 import { restoredNow } from '../bin/store.js';
 import type { OutboxRules } from '../realtime/outbox.js';
-import { courseRoom, userRoom } from '../realtime/rooms.js';
+import { coTeachersRoom, toItsStudents, userRoom } from '../realtime/rooms.js';
 import { onSubmissionWithdrawn } from './batch.js';
 import { scheduleMemberInbox } from './member-inbox.js';
 import { cancelReminders, rescheduleReminders, scheduleReminders } from './reminders.js';
@@ -25,7 +25,7 @@ export const notificationRules: OutboxRules = {
    */
   async 'assignment:created'(assignment, { tx, now, audience }) {
     // The teacher's view (with counts) is a separate event of the same change: act on the members' one.
-    if (!audience.includes(courseRoom(assignment.courseId))) return;
+    if (!toItsStudents(assignment, audience)) return;
     // A restore from the bin (DESIGN §17) tells nobody it is new: the class was told when it was
     // made. Its reminders, cancelled when it was binned, are scheduled again below.
     // A row per member, right after the commit: the class hears the assignment without waiting
@@ -35,7 +35,9 @@ export const notificationRules: OutboxRules = {
     await scheduleReminders(tx, assignment.id, new Date(assignment.dueDate), now);
   },
 
-  async 'assignment:deleted'({ id }, { tx }) {
+  async 'assignment:deleted'({ id, courseId }, { tx, audience }) {
+    // The deletion its teachers hear, not a student left out by an edit (DESIGN §20).
+    if (!audience.includes(coTeachersRoom(courseId))) return;
     await cancelReminders(tx, id);
   },
 
@@ -44,7 +46,7 @@ export const notificationRules: OutboxRules = {
    * the members' view counts (an excusal's one-student view is not an edit).
    */
   async 'assignment:updated'(assignment, { tx, now, audience }) {
-    if (!audience.includes(courseRoom(assignment.courseId))) return;
+    if (!toItsStudents(assignment, audience)) return;
     await rescheduleReminders(tx, assignment.id, now);
   },
 

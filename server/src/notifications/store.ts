@@ -8,6 +8,7 @@ import {
 } from '@classwave/shared';
 import type { Db, Tx } from '../db/client.js';
 import { courseMembers, notificationSettings, notifications } from '../db/schema.js';
+import { assignedToOne } from '../assignments/visibility.js';
 import type { RecordEvent } from '../events.js';
 import { userRoom } from '../realtime/rooms.js';
 
@@ -175,7 +176,12 @@ export async function storeForMembers(
   const start = sql`coalesce(${notificationSettings.quietStart}, ${d.start})`;
   const end = sql`coalesce(${notificationSettings.quietEnd}, ${d.end})`;
   const zone = sql`coalesce(${notificationSettings.timeZone}, ${d.timeZone})`;
-  const roster = and(eq(courseMembers.courseId, courseId), eq(courseMembers.status, 'active'));
+  const roster = and(
+    eq(courseMembers.courseId, courseId),
+    eq(courseMembers.status, 'active'),
+    // About an assignment: only the members it is for (DESIGN §20).
+    item.assignmentId ? assignedToOne(courseMembers.studentId, item.assignmentId) : undefined,
+  );
   const kinds = await tx
     .selectDistinct({
       enabled: sql<boolean>`${enabled}`,

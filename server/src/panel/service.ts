@@ -22,6 +22,7 @@ import {
   submissions,
 } from '../db/schema.js';
 import { found } from '../policies.js';
+import { assignedTo, assignedToOne } from '../assignments/visibility.js';
 import { requireTeacherOf } from '../classes/visibility.js';
 
 /** At most one `assignment:panel` per assignment in this window (per process). */
@@ -94,7 +95,14 @@ export function createPanelService({
         .select({ id: profiles.id, fullName: profiles.fullName })
         .from(courseMembers)
         .innerJoin(profiles, eq(profiles.id, courseMembers.studentId))
-        .where(and(eq(courseMembers.courseId, assignment.courseId), eq(courseMembers.status, 'active')))
+        .where(
+          and(
+            eq(courseMembers.courseId, assignment.courseId),
+            eq(courseMembers.status, 'active'),
+            // The students it is for (DESIGN §20): the others are not "not opened".
+            assignedToOne(courseMembers.studentId, assignment.id),
+          ),
+        )
         .orderBy(asc(profiles.fullName), asc(profiles.id)),
       db
         .select({ studentId: submissions.studentId, submittedAt: submissions.submittedAt })
@@ -160,7 +168,7 @@ export function createPanelService({
     /** The course's teacher reads the panel. */
     async panel(caller: Caller, assignmentId: string): Promise<AssignmentPanel> {
       const row = await assignmentWithCourse(assignmentId);
-      await requireTeacherOf(db, caller, row?.course, 'see who is working on it', 'Assignment');
+      await requireTeacherOf(db, caller, row?.course, 'see who is working on it', 'Assignment', assignmentId);
       return compute(found(row, 'Assignment').assignment);
     },
 
@@ -177,7 +185,10 @@ export function createPanelService({
             eq(courseMembers.status, 'active'),
           ),
         )
-        .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)));
+        // Only on an assignment that is theirs (DESIGN §20).
+        .where(
+          and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt), assignedTo(caller.userId)),
+        );
       return row?.courseId ?? null;
     },
 

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
 import type { AudiencedEvent, Committed, DomainEventBus, PendingEvent, RecordEvent } from '../events.js';
 import { resolveMemberRooms } from './member-rooms.js';
+import { resolveAssigneeRooms } from './assignee-rooms.js';
 import { insertEvents } from './teacher-rooms.js';
 
 /** What a rule sees of the transaction that recorded an event. */
@@ -66,6 +67,8 @@ export function createOutbox({ db, bus, clock }: { db: Db; bus: DomainEventBus; 
         const value = await work(tx, record);
         await resolveMemberRooms(tx, pending);
         if (ruleSets.length > 0 && pending.length > 0) pending.push(...(await derive(tx, pending)));
+        // The rules read "the assignment's students" as recorded; the stored audience names them.
+        await resolveAssigneeRooms(tx, pending);
         // Co-teachers' rooms are resolved as the events are written, after the rules (which read the
         // audience as recorded and may record more for the teachers).
         if (pending.length > 0) {

@@ -42,6 +42,26 @@ export const memberStudentRoom = (studentId: string, assignmentId: string) =>
 export const CO_TEACHERS_PREFIX = 'co-teachers:';
 export const coTeachersRoom = (courseId: string) => `${CO_TEACHERS_PREFIX}${courseId}`;
 
+/**
+ * The students an assignment is for (DESIGN §20): its course's active members it is assigned to
+ * (assignments/visibility.ts's condition). Not a socket room: the outbox resolves it inside the
+ * event's transaction (assignee-rooms.ts), after the rules, to their own rooms; a scheduled
+ * assignment resolves to nobody. An assignment for the whole class uses `courseRoom` instead.
+ */
+export const ASSIGNEES_PREFIX = 'assignees:';
+export const assigneesRoom = (assignmentId: string) => `${ASSIGNEES_PREFIX}${assignmentId}`;
+/** One student's own room for an assignment's event, resolved only while it is theirs (a one-student view). */
+export const assigneeRoom = (assignmentId: string, studentId: string) =>
+  `${ASSIGNEES_PREFIX}${assignmentId}:${studentId}`;
+
+/**
+ * Whether an audience (as recorded, before the outbox resolves it) is the members' view of an
+ * assignment's event: its course's room, or the students it is for (DESIGN §20). A scheduled
+ * assignment has none until published, so nothing reminds or notifies its students before then.
+ */
+export const toItsStudents = (assignment: { id: string; courseId: string }, rooms: readonly string[]) =>
+  rooms.includes(courseRoom(assignment.courseId)) || rooms.includes(assigneesRoom(assignment.id));
+
 export const audience = {
   /** The course's teachers: its owner and its co-teachers (course:created, gradebook cells, panels, counts). */
   teachers: (courseId: string, ownerId: string) => [userRoom(ownerId), coTeachersRoom(courseId)],
@@ -62,6 +82,26 @@ export const audience = {
    * counts or the join code) goes to `teachers` as a separate event (DESIGN §13).
    */
   members: (courseId: string) => [courseRoom(courseId)],
+  /**
+   * The students who see an assignment (DESIGN §20): nobody while it is scheduled, the course's
+   * room when it is for everyone, else the assignees' room.
+   */
+  assignees: (row: {
+    id: string;
+    courseId: string;
+    assignees: readonly string[] | null;
+    publishedAt: Date | null;
+  }) =>
+    row.publishedAt === null
+      ? []
+      : row.assignees === null
+        ? [courseRoom(row.courseId)]
+        : [assigneesRoom(row.id)],
+  /** The students who see an assignment and its teachers: its deletion, its files. */
+  assignment: (
+    row: { id: string; courseId: string; assignees: readonly string[] | null; publishedAt: Date | null },
+    ownerId: string,
+  ) => [...audience.assignees(row), ...audience.teachers(row.courseId, ownerId)],
   /** One student's own tabs: their own view (e.g. excused), draft:saved (DESIGN §12). */
   student: (studentId: string) => [userRoom(studentId)],
   /** submission:*, member:*: the student and the course's teachers. */

@@ -182,6 +182,9 @@ export function createRealtime(options: RealtimeOptions) {
 
   bus.on('live', (event) => {
     const { audience, ...payload } = event;
+    // An audience resolved to nobody (a former member's grade, a student an assignment is not for)
+    // is nobody: socket.io's `to([])` would be everybody.
+    if (audience.length === 0) return;
     // The event map is keyed by type; the payload's type matches its data by construction in the outbox.
     (io.to(audience) as unknown as { emit: (type: string, data: unknown) => void }).emit(event.type, payload);
   });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, eq, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { assignedTo } from '../assignments/visibility.js';
 import { teaches } from '../courses/teaching.js';
 import {
   ErrorCode,
@@ -46,7 +47,12 @@ export function createRubricService({ db, clock, outbox }: { db: Db; clock: Cloc
      */
     async get(caller: Caller, assignmentId: string): Promise<AssignmentRubric> {
       const [row] = await db
-        .select({ assignment: assignments, teaches: sql<boolean>`${teaches(caller.userId)}` })
+        .select({
+          assignment: assignments,
+          teaches: sql<boolean>`${teaches(caller.userId)}`,
+          // Published and for the caller, were they a student of it (DESIGN §20).
+          assigned: sql<boolean>`${assignedTo(caller.userId)}`,
+        })
         .from(assignments)
         .innerJoin(courses, eq(courses.id, assignments.courseId))
         .where(
@@ -56,6 +62,7 @@ export function createRubricService({ db, clock, outbox }: { db: Db; clock: Cloc
       const mayRead =
         (caller.role === 'teacher' && row.teaches) ||
         (caller.role === 'student' &&
+          row.assigned &&
           (await memberStatus(db, row.assignment.courseId, caller.userId)) === 'active');
       if (!mayRead) throw notFound(NOT_FOUND);
       return shown(row.assignment);
@@ -76,7 +83,14 @@ export function createRubricService({ db, clock, outbox }: { db: Db; clock: Cloc
           .innerJoin(courses, eq(courses.id, assignments.courseId))
           .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)))
           .for('update', { of: assignments });
-        const course = await requireTeacherOf(tx, caller, row?.course, 'write its rubric', 'Assignment');
+        const course = await requireTeacherOf(
+          tx,
+          caller,
+          row?.course,
+          'write its rubric',
+          'Assignment',
+          assignmentId,
+        );
         const { assignment } = row!;
         const rubric = body.criteria.length ? snapshot(body) : null;
         if (rubric && rubricTotal(rubric) !== assignment.maxPoints)

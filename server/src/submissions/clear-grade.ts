@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import { submissions } from '../db/schema.js';
 import { AppError, notFound } from '../http/errors.js';
 import type { Outbox } from '../realtime/outbox.js';
-import { audience } from '../realtime/rooms.js';
+import { assigneeRoom, audience } from '../realtime/rooms.js';
 import { toAssignment } from '../assignments/queries.js';
 import { toCell } from '../grading/cells.js';
 import { conflictOver, gradedAssignment } from './grades.js';
@@ -46,7 +46,8 @@ export function createGradeClearing({ clock, outbox }: { clock: Clock; outbox: O
         record(
           'assignment:updated',
           toAssignment(assignment, course.title, { viewer: 'student', own: null, excused: false }, now),
-          audience.student(studentId),
+          // Only while it is theirs (DESIGN §20).
+          [assigneeRoom(assignmentId, studentId)],
         );
         return cell;
       });

@@ -9,6 +9,7 @@ import { audience } from '../realtime/rooms.js';
 import { assignments, courseMembers, courses, submissionDrafts, submissions } from '../db/schema.js';
 import { AppError, conflict } from '../http/errors.js';
 import { found, requireActiveMember, requireStudent } from '../policies.js';
+import { assignedTo, effectiveDue } from '../assignments/visibility.js';
 import { recordSubmissionEvent } from './history.js';
 
 export const ALREADY_SUBMITTED = 'You have already submitted this assignment.';
@@ -41,8 +42,9 @@ export async function requireWriter(
     .select({
       courseId: courses.id,
       teacherId: courses.teacherId,
-      dueDate: assignments.dueDate,
+      dueDate: effectiveDue(caller.userId).mapWith(assignments.dueDate),
       membership: courseMembers.status,
+      assigned: sql<boolean>`${assignedTo(caller.userId)}`,
     })
     .from(assignments)
     .innerJoin(courses, eq(courses.id, assignments.courseId))

@@ -6,6 +6,7 @@ import type { Tx } from '../db/client.js';
 import { assignments, courseMembers, courses, excusals, profiles, submissions } from '../db/schema.js';
 import type { RecordEvent } from '../events.js';
 import { AppError, badRequest, notFound } from '../http/errors.js';
+import { assignedToOne } from '../assignments/visibility.js';
 import { found } from '../policies.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { requireTeacherOf } from '../classes/visibility.js';
@@ -133,12 +134,22 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
         const { assignment, course } = await gradedAssignment(tx, caller, assignmentId);
         // Share-locked: a removal waits for this grade, or this grade sees the removal.
         const [member] = await tx
-          .select({ status: courseMembers.status })
+          .select({
+            status: courseMembers.status,
+            assigned: sql<boolean>`${assignedToOne(studentId, assignmentId)}`,
+          })
           .from(courseMembers)
           .where(and(eq(courseMembers.courseId, course.id), eq(courseMembers.studentId, studentId)))
           .for('share');
         if (member?.status !== 'active')
           throw notFound('That student is not an active member of this course.');
+        // A grade would tell the student of an assignment that is not theirs (DESIGN §20).
+        if (!member.assigned)
+          throw new AppError(
+            422,
+            ErrorCode.notAssigned,
+            'This assignment is not for that student (or not published yet): assign it to them first.',
+          );
         const ofStudent = and(
           eq(submissions.assignmentId, assignmentId),
           eq(submissions.studentId, studentId),
@@ -188,7 +199,14 @@ export async function gradedAssignment(tx: Tx, caller: Caller, assignmentId: str
     .innerJoin(courses, eq(courses.id, assignments.courseId))
     .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)))
     .for('share', { of: assignments });
-  const course = await requireTeacherOf(tx, caller, target?.course, 'grade its students', 'Assignment');
+  const course = await requireTeacherOf(
+    tx,
+    caller,
+    target?.course,
+    'grade its students',
+    'Assignment',
+    assignmentId,
+  );
   return { assignment: target!.assignment, course };
 }
 

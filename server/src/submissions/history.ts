@@ -13,6 +13,7 @@ import { isoText, type Database, type Statement, type Tx } from '../db/client.js
 import { submissionEvents } from '../db/schema.js';
 import { AppError, notFound } from '../http/errors.js';
 import { toOwnSubmission } from '../assignments/queries.js';
+import { assignedText, effectiveDueText } from '../assignments/visibility.js';
 
 /**
  * Records a submit or an unsubmit in the student's history (DESIGN §17). Called inside the
@@ -37,6 +38,7 @@ export async function recordSubmissionEvent(
 interface OwnRow {
   due_date: string;
   membership: string | null;
+  assigned: boolean;
   excused: boolean;
   sub_id: string | null;
   content: string | null;
@@ -56,8 +58,9 @@ interface OwnRow {
  * the returned grade's columns are read: the working grade may be held (DESIGN §13, §17).
  */
 const ownStatement: Statement = {
-  name: 'own_submission_v3',
-  text: `select ${isoText('a.due_date')} as due_date, m.status as membership,
+  name: 'own_submission_v4',
+  text: `select ${isoText(effectiveDueText('a', '$2'))} as due_date, m.status as membership,
+      ${assignedText('a', '$2')} as assigned,
       exists (select 1 from excusals e where e.assignment_id = a.id and e.student_id = $2) as excused,
       s.id as sub_id, s.content, ${isoText('s.submitted_at')} as submitted_at,
       s.returned_grade, s.returned_feedback, ${isoText('s.returned_graded_at')} as returned_graded_at,
@@ -92,7 +95,8 @@ export function createSubmissionViewService({
     async get(caller: Caller, assignmentId: string): Promise<SubmissionView> {
       if (caller.role !== 'student') throw notFound(NOT_FOUND);
       const [row] = await database.rows<OwnRow>(ownStatement, [assignmentId, caller.userId]);
-      if (row?.membership !== 'active') throw notFound(NOT_FOUND);
+      // Scheduled or not theirs (DESIGN §20): not there, as for a non-member.
+      if (row?.membership !== 'active' || !row.assigned) throw notFound(NOT_FOUND);
       const history = (
         JSON.parse(row.history ?? '[]') as {
           kind: 'submitted' | 'unsubmitted';

@@ -177,10 +177,11 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{
         description:
           'With no submission the grade makes a graded row with no submission (a grade for missing work, ' +
           '`submittedAt` and `content` null); baseVersion is 0 then. A stale baseVersion is 409 grade_conflict ' +
-          "with `current`; a student who is not an active member is 404. Held and returned as the assignment's gradeRelease says.",
+          'with `current`; a student who is not an active member is 404, one the assignment is not for 422 not_assigned. ' +
+          "Held and returned as the assignment's gradeRelease says.",
         params: StudentGradeParams,
         body: GradeBody,
-        response: { 200: Submission, ...signedInErrors, 409: GradeConflictOrError },
+        response: { 200: Submission, ...signedInErrors, 409: GradeConflictOrError, 422: ErrorBody },
       },
     },
     async (request) =>

@@ -5,6 +5,7 @@ import type { Db, Tx } from '../db/client.js';
 import { assignments, courseMembers, courses, profiles } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { requireActiveMember, requireStudent } from '../policies.js';
+import { assignedTo, effectiveDue } from '../assignments/visibility.js';
 
 const CLOSED = 'This assignment closed at its due time, so it no longer takes submissions.';
 
@@ -19,8 +20,10 @@ export async function submitTarget(db: Db | Tx, caller: Caller, assignmentId: st
     .select({
       courseId: courses.id,
       teacherId: courses.teacherId,
-      dueDate: assignments.dueDate,
+      // Their own due date (an extension's, DESIGN §20): closing and lateness follow it.
+      dueDate: effectiveDue(caller.userId).mapWith(assignments.dueDate),
       closesAtDue: assignments.closesAtDue,
+      assigned: sql<boolean>`${assignedTo(caller.userId)}`,
       studentName: sql<string>`(select ${profiles.fullName} from ${profiles} where ${profiles.id} = ${caller.userId})`,
       membership: courseMembers.status,
     })

@@ -16,6 +16,7 @@ import { createGradeClearing } from './clear-grade.js';
 import { createGradeWrites } from './grades.js';
 import { recordSubmissionEvent } from './history.js';
 import { requireOpen, submitTarget } from './rules.js';
+import { effectiveDue } from '../assignments/visibility.js';
 import { teachesText } from '../courses/teaching.js';
 import { attachFiles, filesOfSubmissions } from '../files/service.js';
 import { asReturned, toSubmission } from './views.js';
@@ -127,7 +128,10 @@ export function createSubmissionService({
           // Read again under a share lock: an edit that closes the assignment or moves its due date
           // waits for this submit, or this submit sees the edit.
           const [current] = await tx
-            .select({ dueDate: assignments.dueDate, closesAtDue: assignments.closesAtDue })
+            .select({
+              dueDate: effectiveDue(caller.userId).mapWith(assignments.dueDate),
+              closesAtDue: assignments.closesAtDue,
+            })
             .from(assignments)
             .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)))
             .for('share');

@@ -1,7 +1,8 @@
-import { and, asc, eq, gte, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { TODO_OVERDUE_DAYS, type Todo, type TodoItem } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import { visibleAssignment } from '../classes/visibility.js';
+import { effectiveDue } from '../assignments/visibility.js';
 import { teaches } from '../courses/teaching.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
@@ -45,8 +46,10 @@ export function createTodoService({ db, clock }: { db: Db; clock: Clock }) {
       };
       if (caller.role === 'student') {
         const now = clock.now();
+        // Their own due date: an extension's, else the class's (DESIGN §20).
+        const due = effectiveDue(caller.userId).mapWith(assignments.dueDate);
         const rows = await db
-          .select({ ...columns, n: sql<number>`1` })
+          .select({ ...columns, dueDate: due, n: sql<number>`1` })
           .from(assignments)
           .innerJoin(courses, eq(courses.id, assignments.courseId))
           .where(
@@ -54,9 +57,9 @@ export function createTodoService({ db, clock }: { db: Db; clock: Clock }) {
               visibleAssignment(caller.userId, 'student'),
               // An archived course has nothing left to do (DESIGN §20).
               isNull(courses.archivedAt),
-              gte(assignments.dueDate, new Date(now.getTime() - TODO_OVERDUE_DAYS * DAY_MS)),
+              sql`${due} >= ${new Date(now.getTime() - TODO_OVERDUE_DAYS * DAY_MS).toISOString()}::timestamptz`,
               // Closed at its due time: nothing left to do about it.
-              sql`not (${assignments.closesAtDue} and ${assignments.dueDate} <= ${now})`,
+              sql`not (${assignments.closesAtDue} and ${due} <= ${now.toISOString()}::timestamptz)`,
               // A grade for missing work leaves the work to do while it is open (DESIGN §17).
               sql`not exists (select 1 from ${submissions} where ${submissions.assignmentId} = ${assignments.id}
                 and ${submissions.studentId} = ${caller.userId} and ${submissions.submittedAt} is not null)`,
@@ -64,7 +67,7 @@ export function createTodoService({ db, clock }: { db: Db; clock: Clock }) {
                 and ${excusals.studentId} = ${caller.userId})`,
             ),
           )
-          .orderBy(asc(assignments.dueDate), asc(assignments.id));
+          .orderBy(asc(due), asc(assignments.id));
         return { work: rows.map(item), toGrade: [], toReturn: [] };
       }
       // Per assignment: submissions to grade, and graded ones held until the teacher returns them.

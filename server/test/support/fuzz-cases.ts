@@ -987,6 +987,54 @@ const rosterCases = (route: Route): Case[] => {
 };
 // ─── end of roster import ───────────────────────────────────────────────────────────────────────
 
+// ─── assign to some, schedule, extend (issue 28, DESIGN §20) ────────────────────────────────────
+const ASSIGNING = ['POST /api/assignments', 'PATCH /api/assignments/:id'];
+const EXTENSION = 'PUT /api/assignments/:id/extensions/:studentId';
+const someId = () => crypto.randomUUID();
+
+/**
+ * Who an assignment is for and when it shows: students of no class (422 naming it), the same one
+ * twice, 10,000 ids (over the body limit: 413), names that are no ids, 'some' for 'all'; publish
+ * times past (published now), garbage or numbers; an extension's date as garbage or a number.
+ */
+const assigningCases = (route: Route): Case[] => {
+  const withField = (name: string, field: string, value: unknown, outcome: Partial<Attempt>): Case => ({
+    name,
+    attempt: (valid) => ({
+      body: JSON.stringify({ ...(valid() as Record<string, unknown>), [field]: value }),
+      expect: 'any',
+      ...outcome,
+    }),
+  });
+  const reject = (status: number) => ({ expect: 'reject' as const, status });
+  if (ASSIGNING.includes(route.key)) {
+    const twice = someId();
+    return [
+      withField('assignees of no class', 'assignees', [someId(), someId()], reject(422)),
+      withField('the same assignee twice', 'assignees', [twice, twice], reject(400)),
+      withField('10,000 assignees', 'assignees', Array.from({ length: 10_000 }, someId), reject(413)),
+      withField('assignees that are no ids', 'assignees', ['Ada', '1', ''], reject(400)),
+      withField("assignees 'some'", 'assignees', 'some', reject(400)),
+      withField('assignees null', 'assignees', null, reject(400)),
+      withField('no assignees at all', 'assignees', [], { expect: 'accept' }),
+      withField('assignees all', 'assignees', 'all', { expect: 'accept' }),
+      withField('a publish time in the past', 'publishAt', '2001-01-01T00:00:00Z', { expect: 'accept' }),
+      withField('a publish time of garbage', 'publishAt', 'next tuesday', reject(400)),
+      withField('a publish time as a number', 'publishAt', 1_700_000_000_000, reject(400)),
+      withField('a due date of garbage', 'dueDate', '2026-02-30T25:61:00Z', reject(400)),
+    ];
+  }
+  if (route.key === EXTENSION)
+    return [
+      withField('a due date of garbage', 'dueDate', 'tomorrow-ish', reject(400)),
+      withField('a due date as a number', 'dueDate', 1_700_000_000_000, reject(400)),
+      withField('an empty due date', 'dueDate', '', reject(400)),
+      withField('a due date long past', 'dueDate', '1970-01-01T00:00:00Z', { expect: 'accept' }),
+    ];
+  return [];
+};
+// ─── end of assign, schedule, extend ────────────────────────────────────────────────────────────
+
 /** Every category of hostile input, for one route. */
 export function categoriesFor(route: Route, random: SeededRandom): Record<string, Case[]> {
   const bodyOnly = (cases: Case[]) => (readsBody(route) ? cases : cases.slice(0, GET_SAMPLE));
@@ -1020,5 +1068,6 @@ export function categoriesFor(route: Route, random: SeededRandom): Record<string
     'lesson questions and answers': lessonCases(route),
     'OIDC callback parameters': oidcCallbackCases(route),
     'roster CSV files': rosterCases(route),
+    'assignees, publish times and extensions': assigningCases(route),
   };
 }

@@ -143,6 +143,9 @@ const REPEATABLE = new Set([
   'POST /api/courses/:id/copy',
   'POST /api/assignments/:id/copy',
   'POST /api/courses/:id/unarchive',
+  // Extensions (DESIGN §20): the same date again, or none again, changes nothing.
+  'PUT /api/assignments/:id/extensions/:studentId',
+  'DELETE /api/assignments/:id/extensions/:studentId',
 ]);
 
 const [teacher, student, peer, sessionUser] = await Promise.all([

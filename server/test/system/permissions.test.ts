@@ -308,6 +308,28 @@ async function archivedEmptyCourse(f: Fixture): Promise<Partial<Fixture>> {
   if (res.statusCode !== 200) throw new Error(`archive: ${res.statusCode} ${res.body}`);
   return {};
 }
+/** The fixture's assignment given to student A only (DESIGN §20): student B is then the unassigned member. */
+async function forAOnly(f: Fixture): Promise<Partial<Fixture>> {
+  const res = await t.app.inject({
+    method: 'PATCH',
+    url: `/api/assignments/${f.assignment.id}`,
+    headers: owner.headers,
+    payload: { assignees: [studentA.id] },
+  });
+  if (res.statusCode !== 200) throw new Error(`forAOnly: ${res.statusCode} ${res.body}`);
+  return {};
+}
+/** A second assignment of the fixture's course, scheduled for tomorrow: nobody's but its teachers' yet. */
+async function scheduledLater(f: Fixture): Promise<Partial<Fixture>> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/assignments',
+    headers: owner.headers,
+    payload: { title: 'Later', dueDate: inDays(3), courseId: f.course.id, publishAt: inDays(1) },
+  });
+  if (res.statusCode !== 201) throw new Error(`scheduledLater: ${res.statusCode} ${res.body}`);
+  return { assignment: res.json<Assignment>() };
+}
 async function fixture(): Promise<Fixture> {
   const [own, emptyCourse] = await Promise.all([createCourse(t, owner), createCourse(t, owner)]);
   // One after the other: each waits for the next mail to the co-teacher's address.
@@ -773,6 +795,101 @@ const table: Row[] = [
       payload: { title: 'Renamed', gradeRelease: 'manual' },
     }),
     expected: byMembership(403, 200, 404),
+  },
+  // Assign to some students, scheduled publishing, extensions (DESIGN §20). In the rows "(for A
+  // only)" student B is the unassigned member: an assignment not for them answers as one that is
+  // not there (404), where student A, who sees it, gets a member's 403 on a teacher's route.
+  {
+    endpoint: 'POST /api/assignments (for A only, scheduled)',
+    request: (f) => ({
+      method: 'POST',
+      url: '/api/assignments',
+      payload: {
+        title: 'Some',
+        dueDate: inDays(3),
+        courseId: f.course.id,
+        assignees: [studentA.id],
+        publishAt: inDays(1),
+      },
+    }),
+    // Students are refused by role (403); the other teacher cannot see the course (404).
+    expected: { ...everyoneSignedIn(403), owner: 201, otherTeacher: 404 },
+  },
+  {
+    endpoint: 'PATCH /api/assignments/:id (for A only)',
+    prepare: forAOnly,
+    request: (f) => ({
+      method: 'PATCH',
+      url: `/api/assignments/${f.assignment.id}`,
+      payload: { title: 'Again' },
+    }),
+    expected: { ...byMembership(403, 200, 404), studentB: 404 },
+  },
+  {
+    endpoint: 'PATCH /api/assignments/:id {assignees, publishAt}',
+    request: (f) => ({
+      method: 'PATCH',
+      url: `/api/assignments/${f.assignment.id}`,
+      payload: { assignees: [studentA.id] },
+    }),
+    expected: byMembership(403, 200, 404),
+  },
+  {
+    endpoint: 'GET /api/assignments/:id/submission (for A only)',
+    prepare: forAOnly,
+    request: (f) => ({ method: 'GET', url: `/api/assignments/${f.assignment.id}/submission` }),
+    // Teachers have no submission of their own: 404 as for any non-student.
+    expected: { ...everyoneSignedIn(404), studentA: 200 },
+  },
+  {
+    endpoint: 'PUT /api/assignments/:id/draft (for A only)',
+    prepare: forAOnly,
+    request: (f) => ({
+      method: 'PUT',
+      url: `/api/assignments/${f.assignment.id}/draft`,
+      payload: { content: 'x', baseVersion: 1 },
+    }),
+    // A has submitted (409: the draft went with it); B is not given it (404); teachers 403 by role.
+    expected: {
+      ...byMembership(409, 403, 403),
+      studentB: 404,
+      nonMember: 404,
+      formerMember: 403,
+      otherMember: 404,
+    },
+  },
+  {
+    endpoint: 'GET /api/assignments/:id/rubric (scheduled)',
+    prepare: scheduledLater,
+    request: (f) => ({ method: 'GET', url: `/api/assignments/${f.assignment.id}/rubric` }),
+    expected: { ...everyoneSignedIn(404), owner: 200 },
+  },
+  {
+    endpoint: 'PUT /api/assignments/:id/extensions/:studentId',
+    request: (f) => ({
+      method: 'PUT',
+      url: `/api/assignments/${f.assignment.id}/extensions/${studentA.id}`,
+      payload: { dueDate: inDays(9) },
+    }),
+    expected: { ...everyoneSignedIn(404), owner: 200 },
+  },
+  {
+    endpoint: 'PUT /api/assignments/:id/extensions/:studentId (for A only, to B)',
+    prepare: forAOnly,
+    request: (f) => ({
+      method: 'PUT',
+      url: `/api/assignments/${f.assignment.id}/extensions/${studentB.id}`,
+      payload: { dueDate: inDays(9) },
+    }),
+    expected: { ...everyoneSignedIn(404), owner: 422 },
+  },
+  {
+    endpoint: 'DELETE /api/assignments/:id/extensions/:studentId',
+    request: (f) => ({
+      method: 'DELETE',
+      url: `/api/assignments/${f.assignment.id}/extensions/${studentA.id}`,
+    }),
+    expected: { ...everyoneSignedIn(404), owner: 204 },
   },
   // Grade categories (DESIGN §17): the course's teacher's alone.
   {

@@ -26,6 +26,7 @@ import {
   inviteCoTeacher,
   createStudent,
   createTeacher,
+  inDays,
   joinCourse,
   submit,
   type Actor,
@@ -822,6 +823,8 @@ describe('who hears each server event', () => {
     feedback: string;
     /** The owner's materials file on the assignment (added, then taken off). */
     materials: string;
+    /** Scheduled for later, then published by an edit (DESIGN §20). */
+    scheduled: Assignment;
   };
   let firstEventId = 0;
   const owner = () => actors.owner.headers;
@@ -1530,6 +1533,84 @@ describe('who hears each server event', () => {
       },
       hears: studentAAndOwner,
     },
+    // Assign to some, schedule, extend (DESIGN §20).
+    {
+      event: 'assignment:extended',
+      when: 'the owner gives student A their own due date',
+      act: async () => {
+        const res = await t.app.inject({
+          method: 'PUT',
+          url: `/api/assignments/${state.assignment.id}/extensions/${actors.studentA.id}`,
+          headers: owner(),
+          payload: { dueDate: inDays(12) },
+        });
+        expect(res.statusCode).toBe(200);
+        return (h) => h.name === 'assignment:extended' && dataOf(h)?.assignmentId === state.assignment.id;
+      },
+      hears: studentAAndOwner,
+    },
+    {
+      event: 'assignment:created',
+      when: 'the owner schedules an assignment for tomorrow',
+      act: async () => {
+        const res = await post('/api/assignments', owner(), {
+          title: 'Matrix scheduled',
+          dueDate: inDays(5),
+          courseId: state.course.id,
+          publishAt: inDays(1),
+        });
+        expect(res.statusCode).toBe(201);
+        state.scheduled = res.json();
+        return (h) => h.name === 'assignment:created' && idOf(h) === state.scheduled.id;
+      },
+      hears: onlyOwner,
+    },
+    {
+      event: 'assignment:created',
+      when: 'the owner publishes the scheduled assignment now (the class hears it is new)',
+      act: async () => {
+        const res = await t.app.inject({
+          method: 'PATCH',
+          url: `/api/assignments/${state.scheduled.id}`,
+          headers: owner(),
+          payload: { publishAt: null },
+        });
+        expect(res.statusCode).toBe(200);
+        // Out of the course again, so that the owner can delete it further down.
+        const binned = await t.app.inject({
+          method: 'DELETE',
+          url: `/api/assignments/${state.scheduled.id}`,
+          headers: owner(),
+        });
+        expect(binned.statusCode).toBe(204);
+        return (h) =>
+          h.name === 'assignment:created' &&
+          idOf(h) === state.scheduled.id &&
+          dataOf(h)?.submissionCount === null;
+      },
+      hears: onlyStudentA,
+    },
+    {
+      event: 'assignment:created',
+      when: 'the owner makes an assignment for no student yet',
+      act: async () => {
+        const res = await post('/api/assignments', owner(), {
+          title: 'Matrix for nobody',
+          dueDate: inDays(5),
+          courseId: state.course.id,
+          assignees: [],
+        });
+        expect(res.statusCode).toBe(201);
+        const binned = await t.app.inject({
+          method: 'DELETE',
+          url: `/api/assignments/${res.json<Assignment>().id}`,
+          headers: owner(),
+        });
+        expect(binned.statusCode).toBe(204);
+        return (h) => h.name === 'assignment:created' && dataOf(h)?.title === 'Matrix for nobody';
+      },
+      hears: onlyOwner,
+    },
     {
       event: 'gradebook:cell',
       when: 'the owner excuses student A from the assignment',
@@ -1896,7 +1977,8 @@ describe('who hears each server event', () => {
       const ownView = (e: LiveEvent) =>
         e.type === 'assignment:updated' && (e.data as Assignment).submission !== null;
       const courseRoomOnly = (e: LiveEvent) =>
-        (e.type.startsWith('assignment:') && !ownView(e)) ||
+        // An extension went to A's own room (DESIGN §20), and does come back.
+        (e.type.startsWith('assignment:') && e.type !== 'assignment:extended' && !ownView(e)) ||
         ((e.type === 'file:ready' || e.type === 'file:deleted') &&
           (e.data as { purpose: string }).purpose === 'assignment') ||
         e.type === 'course:updated' ||

@@ -99,6 +99,14 @@ export function AssignmentCard({
           ) : (
             <StatusBadge status={status} />
           )}
+          {role === 'teacher' && assignment.publishAt && (
+            <Badge tone="warning">Scheduled for {formatListDate(assignment.publishAt)}</Badge>
+          )}
+          {role === 'teacher' && Array.isArray(assignment.assignees) && (
+            <Badge tone="neutral">
+              {assignment.assignees.length} {assignment.assignees.length === 1 ? 'student' : 'students'}
+            </Badge>
+          )}
         </div>
         <p>
           <Link
@@ -116,7 +124,10 @@ export function AssignmentCard({
         <p className="assignment-card__meta">
           <span>
             <CalendarClock aria-hidden="true" size={16} />
-            Due {formatListDate(assignment.dueDate)}
+            {/* Their own due date (DESIGN §20): the class's is said beside it. */}
+            {role === 'student' && assignment.extendedFrom
+              ? `Extended to ${formatListDate(assignment.dueDate)} (class: ${formatListDate(assignment.extendedFrom)})`
+              : `Due ${formatListDate(assignment.dueDate)}`}
           </span>
           <span>
             <Award aria-hidden="true" size={16} />

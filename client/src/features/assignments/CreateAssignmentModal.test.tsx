@@ -2,10 +2,11 @@ import type { Profile } from '@classwave/shared';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError, type Route } from '../../test/api';
-import { createAssignment, createCourse } from '../../test/factories';
+import { createAssignment, createCourse, createMember } from '../../test/factories';
 import { renderAssignments } from '../../test/renderRoute';
 import { findToast } from '../../test/renderWithProviders';
 import { ENTER_A_TITLE, PAST_DUE_WARNING } from './CreateAssignmentModal';
+import { CHOOSE_STUDENTS } from './AudienceFields';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -116,6 +117,44 @@ describe('CreateAssignmentModal', () => {
     });
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(screen.getByRole('article', { name: 'Lab report' })).toHaveTextContent('50 points');
+  });
+
+  it('assigns to the students ticked on the roster, and asks for one when none is (DESIGN §20)', async () => {
+    const person = (id: string, fullName: string) => ({ id, fullName, email: `${fullName}@x.org` });
+    const ada = createMember({ student: person('a0000000-0000-4000-8000-00000000000a', 'Ada') });
+    const ben = createMember({ student: person('b0000000-0000-4000-8000-00000000000b', 'Ben') });
+    const view = renderAssignments('teacher', (me) => {
+      const course = createCourse({ title: 'My Biology', code: 'BIO1', teacherId: me.id });
+      return {
+        'GET /api/assignments': { body: [] },
+        'GET /api/courses': { body: [course] },
+        [`GET /api/courses/${course.id}/members`]: { body: [ben, ada] },
+        'POST /api/assignments': ({ body }) => ({
+          status: 201,
+          body: createAssignment({ ...(body as object), courseTitle: 'My Biology', submissionCount: 0 }),
+        }),
+        'GET /api/dashboard': 'pending',
+      };
+    });
+    const { user, calls } = view;
+    await user.click(await screen.findByRole('button', { name: 'Create Assignment' }));
+    const dialog = screen.getByRole('dialog', { name: 'Create Assignment' });
+    await user.type(within(dialog).getByLabelText('Title'), 'Lab report');
+    fireEvent.change(within(dialog).getByLabelText('Due Date'), { target: { value: '2030-05-01T09:30' } });
+    await user.click(within(dialog).getByLabelText('Selected students'));
+    const students = within(dialog).getByRole('group', { name: 'Students' });
+    // By name, from the course's roster.
+    expect(
+      (await within(students).findAllByRole('checkbox')).map((box) => box.parentElement?.textContent),
+    ).toEqual(['Ada', 'Ben']);
+    await user.click(within(dialog).getByRole('button', { name: 'Create Assignment' }));
+    expect(await within(dialog).findByText(CHOOSE_STUDENTS)).toBeInTheDocument();
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
+
+    await user.click(within(students).getByLabelText('Ada'));
+    await user.click(within(dialog).getByRole('button', { name: 'Create Assignment' }));
+    expect(await findToast('Assignment created!')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'POST')?.body).toMatchObject({ assignees: [ada.student.id] });
   });
 
   it("toasts the server's message when creation fails", async () => {

@@ -9,6 +9,7 @@ import { ChosenMaterials, uploadMaterialsOf } from '../files/ChosenMaterials';
 import { useUploadAuth } from '../files/useUploadAuth';
 import { AssignmentFields, dueInstant } from './AssignmentFields';
 import { useCreateAssignmentMutation } from './assignmentsApi';
+import { audienceBody, AudienceFields, audienceProblem, newAudience } from './AudienceFields';
 import '../../components/forms.css';
 
 export const SELECT_A_COURSE = 'Please select a course.';
@@ -46,6 +47,8 @@ export function CreateAssignmentModal({
   const [courseError, setCourseError] = useState<string | null>(null);
   const [titleError, setTitleError] = useState<string | null>(null);
   const [materials, setMaterials] = useState<File[]>([]);
+  const [audience, setAudience] = useState(newAudience);
+  const [audienceError, setAudienceError] = useState<string | null>(null);
   const uploadAuth = useUploadAuth();
   const titleId = useId();
   const courseRef = useRef<HTMLSelectElement>(null);
@@ -58,6 +61,8 @@ export function CreateAssignmentModal({
     setCourseError(null);
     setTitleError(null);
     setMaterials([]);
+    setAudience(newAudience());
+    setAudienceError(null);
     onClose();
   }
 
@@ -78,6 +83,11 @@ export function CreateAssignmentModal({
     const maxPoints = Number.parseInt(values.maxPoints, 10);
     const dueDate = dueInstant(values.dueDate);
     if (Number.isNaN(maxPoints) || dueDate === null) return;
+    const problem = audienceProblem(audience);
+    if (problem) {
+      setAudienceError(problem);
+      return;
+    }
     try {
       const created = await createAssignment({
         title: values.title.trim(),
@@ -88,8 +98,9 @@ export function CreateAssignmentModal({
         gradeRelease: values.gradeRelease,
         closesAtDue: values.closesAtDue,
         ...(values.categoryId ? { categoryId: values.categoryId } : {}),
+        ...audienceBody(audience),
       }).unwrap();
-      toast.success('Assignment created!');
+      toast.success(created.publishAt ? 'Assignment scheduled!' : 'Assignment created!');
       // They need the assignment's id: uploaded now, while the dialog closes.
       uploadMaterialsOf(created.id, materials, uploadAuth);
       close();
@@ -105,7 +116,7 @@ export function CreateAssignmentModal({
       open={open}
       onClose={close}
       title="Create Assignment"
-      description="Students of the course see it as soon as it is created."
+      description="The students it is for see it at once, or at the time you schedule."
       submitLabel="Create Assignment"
       submitting={isLoading}
       onSubmit={handleSubmit}
@@ -131,6 +142,8 @@ export function CreateAssignmentModal({
               if (value) setCourseError(null);
               // Categories are the course's own: another course starts with none chosen.
               setValues((current) => ({ ...current, courseId: value, categoryId: '' }));
+              // The students chosen are the course's own too.
+              setAudience((current) => ({ ...current, assignees: [] }));
             }}
             error={courseError ?? undefined}
             hint={
@@ -150,6 +163,17 @@ export function CreateAssignmentModal({
           </Select>
         }
       />
+      {courseId && (
+        <AudienceFields
+          courseId={courseId}
+          value={audience}
+          error={audienceError}
+          onChange={(changes) => {
+            setAudienceError(null);
+            setAudience((current) => ({ ...current, ...changes }));
+          }}
+        />
+      )}
       <ChosenMaterials files={materials} onChange={setMaterials} />
     </FormModal>
   );

@@ -11,6 +11,7 @@ import { useUpdateAssignmentMutation } from '../grading/gradingApi';
 import { toLocalInput } from './ReleaseFields';
 import '../grading/grading.css';
 import { TeacherFiles } from '../files/TeacherFiles';
+import { audienceChanges, AudienceFields, audienceOf, audienceProblem } from './AudienceFields';
 
 const formOf = (assignment: Assignment) => ({
   title: assignment.title,
@@ -55,6 +56,8 @@ export function EditAssignmentModal({
 
 function EditAssignmentForm({ assignment, onClose }: { assignment: Assignment; onClose: () => void }) {
   const [values, setValues] = useState(() => formOf(assignment));
+  const [audience, setAudience] = useState(() => audienceOf(assignment));
+  const [audienceError, setAudienceError] = useState<string | null>(null);
   const [titleError, setTitleError] = useState<string | null>(null);
   const [pointsError, setPointsError] = useState<string | null>(null);
   const titleId = useId();
@@ -71,7 +74,14 @@ function EditAssignmentForm({ assignment, onClose }: { assignment: Assignment; o
       document.getElementById(titleId)?.focus();
       return;
     }
-    const body = assignmentChanges(assignment, values);
+    // A scheduled time left as it was is no problem, even if near: only a new one is checked.
+    const unchangedTime = audience.publishAt === audienceOf(assignment).publishAt;
+    const problem = audienceProblem(unchangedTime ? { ...audience, schedule: false } : audience);
+    if (problem) {
+      setAudienceError(problem);
+      return;
+    }
+    const body = { ...assignmentChanges(assignment, values), ...audienceChanges(assignment, audience) };
     if (Object.keys(body).length === 0) {
       onClose();
       return;
@@ -114,6 +124,17 @@ function EditAssignmentForm({ assignment, onClose }: { assignment: Assignment; o
         pointsError={pointsError}
         courseId={assignment.courseId}
         warnPastDue={values.dueDate !== toLocalInput(assignment.dueDate)}
+      />
+      <AudienceFields
+        courseId={assignment.courseId}
+        value={audience}
+        error={audienceError}
+        // Once students see it, its publication is behind it.
+        canSchedule={Boolean(assignment.publishAt)}
+        onChange={(changes) => {
+          setAudienceError(null);
+          setAudience((current) => ({ ...current, ...changes }));
+        }}
       />
       {/* Uploaded at once, not with Save: files are no form field to undo. */}
       <TeacherFiles assignmentId={assignment.id} purpose="assignment" title="Materials" />

@@ -5,6 +5,7 @@ import { serverNow } from '../../api/serverClock';
 import { useGetMembersQuery } from '../classes/classesApi';
 import { useGetGradebookQuery } from '../grading/gradingApi';
 import { GradeForm } from './GradeForm';
+import { ExtendControl } from './ExtendControl';
 
 /** One student who has handed nothing in: their grade for missing work, if given (DESIGN §17). */
 interface Missing {
@@ -23,21 +24,26 @@ export function MissingWork({ assignment, rows }: { assignment: Assignment; rows
   const { data: roster } = useGetMembersQuery(assignment.courseId);
   // Who is excused (the gradebook knows): excused work takes no grade until the excuse is taken back.
   const { data: book } = useGetGradebookQuery(assignment.courseId);
+  const cells = (book?.cells ?? []).filter((c) => c.assignmentId === assignment.id);
+  // Students it is not for (DESIGN §20) owe nothing: not listed at all.
+  const notAssigned = new Set(cells.filter((c) => c.assigned === false).map((c) => c.studentId));
   const excused = new Set(
-    (book?.cells ?? [])
-      .filter((c) => c.assignmentId === assignment.id && c.status === 'excused')
-      .map((c) => c.studentId),
+    cells.filter((c) => c.status === 'excused' && c.assigned !== false).map((c) => c.studentId),
   );
+  // Each student's own due date, where they have one.
+  const extendedTo = new Map(cells.flatMap((c) => (c.dueDate ? [[c.studentId, c.dueDate] as const] : [])));
   const withRow = new Set(rows.map((s) => s.studentId));
   const missing: Missing[] = [
     ...rows.filter((s) => s.submittedAt === null).map((s) => ({ student: s.student, grade: s })),
     ...(roster ?? [])
-      .filter((m) => m.status === 'active' && !withRow.has(m.student.id))
+      .filter((m) => m.status === 'active' && !withRow.has(m.student.id) && !notAssigned.has(m.student.id))
       .map((m) => ({ student: { id: m.student.id, fullName: m.student.fullName }, grade: null })),
   ].sort((a, b) => a.student.fullName.localeCompare(b.student.fullName));
   if (missing.length === 0) return null;
   // The server's clock, as every status is (a device set wrong would say Missing early).
-  const pastDue = new Date(assignment.dueDate).getTime() < serverNow().getTime();
+  const now = serverNow().getTime();
+  const pastDue = new Date(assignment.dueDate).getTime() < now;
+  const isLater = (due: string | undefined) => due !== undefined && new Date(due).getTime() >= now;
 
   return (
     <section className="missing-work" aria-labelledby="missing-work-title">
@@ -56,7 +62,11 @@ export function MissingWork({ assignment, rows }: { assignment: Assignment; rows
               <div className="submission__who">
                 <p className="submission__name">{student.fullName}</p>
                 <p className="submission__time">
-                  {excused.has(student.id) ? 'Excused' : pastDue ? 'Missing' : 'Not submitted yet'}
+                  {excused.has(student.id)
+                    ? 'Excused'
+                    : pastDue && !isLater(extendedTo.get(student.id))
+                      ? 'Missing'
+                      : 'Not submitted yet'}
                 </p>
               </div>
               <div className="submission__badges">
@@ -70,6 +80,13 @@ export function MissingWork({ assignment, rows }: { assignment: Assignment; rows
                 {grade?.held && <Badge tone="warning">Held</Badge>}
               </div>
             </div>
+            {!excused.has(student.id) && (
+              <ExtendControl
+                assignment={assignment}
+                student={student}
+                extendedTo={extendedTo.get(student.id)}
+              />
+            )}
             {excused.has(student.id) ? (
               <p className="missing-work__note">
                 Excused: this work counts nowhere. To grade it, take the excuse back in the gradebook.

@@ -22,8 +22,20 @@ export function upsertAssignments(list: Assignment[], assignments: readonly Assi
  * (with a status) is that student's truth and replaces the copy whole.
  */
 export function mergeAssignment(existing: Assignment | undefined, incoming: Assignment): Assignment {
-  if (!existing || incoming.status !== null) return incoming;
-  return { ...incoming, status: existing.status, submission: existing.submission };
+  const merged =
+    !existing || incoming.status !== null
+      ? incoming
+      : { ...incoming, status: existing.status, submission: existing.submission };
+  return keepExtension(existing, merged);
+}
+
+/**
+ * A student's own due date survives a view that does not carry it (DESIGN §20): the class's view
+ * leaves `extendedFrom` out, so a cached extension stays, over the class's new date.
+ */
+function keepExtension(existing: Assignment | undefined, incoming: Assignment): Assignment {
+  if (!existing?.extendedFrom || incoming.extendedFrom !== undefined) return incoming;
+  return { ...incoming, dueDate: existing.dueDate, extendedFrom: incoming.dueDate };
 }
 
 /** Removes an assignment from a cached list, if it is there. */

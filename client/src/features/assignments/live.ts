@@ -1,4 +1,5 @@
-import type { Assignment, OwnSubmission, Submission } from '@classwave/shared';
+import { workStatus, type Assignment, type OwnSubmission, type Submission } from '@classwave/shared';
+import { serverNow } from '../../api/serverClock';
 import type { AppThunk } from '../../app/store';
 import { isTeacher, type LiveFeature } from '../../realtime/liveFeature';
 import { coursesApi } from '../courses/coursesApi';
@@ -117,6 +118,29 @@ export const assignmentsLive: LiveFeature = {
       ({ data }) =>
       (dispatch) =>
         dispatch(dropMissingGrade(data)),
+    // The student's own due date (DESIGN §20): theirs now, with the status it gives (the server's clock).
+    'assignment:extended':
+      ({ data }) =>
+      (dispatch, getState) => {
+        if (isTeacher(getState())) return;
+        dispatch(
+          patchEverywhere((list) => {
+            const target = list.find((a) => a.id === data.assignmentId);
+            if (!target) return;
+            target.dueDate = data.dueDate ?? data.classDueDate;
+            target.extendedFrom = data.dueDate === null ? null : data.classDueDate;
+            target.status = workStatus(
+              {
+                dueDate: target.dueDate,
+                excused: target.status === 'excused',
+                submission: target.submission,
+              },
+              serverNow(),
+              'student',
+            );
+          }),
+        );
+      },
     'assignment:deleted':
       ({ data: { id, courseId } }) =>
       (dispatch) => {

@@ -29,6 +29,7 @@ export const MARK = {
   late: { short: 'Late', label: 'Submitted late', tone: 'late' },
   missing: { short: 'Missing', label: 'Missing', tone: 'missing' },
   excused: { short: 'Excused', label: 'Excused', tone: 'quiet' },
+  notAssigned: { short: 'Not assigned', label: 'Not assigned to this student', tone: 'quiet' },
   held: { short: 'Held', label: 'Graded, not yet returned', tone: 'quiet' },
   returned: { short: '✓', label: 'returned', tone: 'returned' },
 } satisfies Record<string, CellMark>;
@@ -38,6 +39,8 @@ export const MARK = {
  * (a bare dash) never reads like "submitted, not graded", and a graded late answer keeps its Late.
  */
 export function marksOf(cell: GradebookCell): CellMark[] {
+  // Not theirs (DESIGN §20): never missing, out of their totals.
+  if (cell.assigned === false && !cell.submissionId) return [MARK.notAssigned];
   if (cell.status === 'missing') return [MARK.missing];
   if (cell.status === 'excused') return [MARK.excused];
   if (!cell.submissionId) return [];

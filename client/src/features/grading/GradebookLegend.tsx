@@ -6,6 +6,7 @@ const ENTRIES: Array<{ mark: CellMark | null; meaning: string }> = [
   { mark: MARK.late, meaning: 'submitted after the due time' },
   { mark: MARK.missing, meaning: 'past due, nothing handed in' },
   { mark: MARK.excused, meaning: 'counts nowhere' },
+  { mark: MARK.notAssigned, meaning: 'not for this student: counts nowhere' },
   { mark: MARK.held, meaning: 'graded, waiting for Return' },
   { mark: MARK.returned, meaning: 'returned to the student' },
 ];

@@ -145,9 +145,11 @@ function ActiveCellBar({ gradebook, grid }: { gradebook: Gradebook; grid: Gradeb
           ? activeCell.grade === null
             ? 'submitted, not graded'
             : `${activeCell.grade}/${assignment?.maxPoints}`
-          : activeCell?.status === 'excused'
-            ? 'excused'
-            : 'no submission'}
+          : activeCell?.assigned === false
+            ? 'not assigned'
+            : activeCell?.status === 'excused'
+              ? 'excused'
+              : 'no submission'}
       </p>
       {assignment && gradebook.students[active.row] && (
         <Link
@@ -157,7 +159,7 @@ function ActiveCellBar({ gradebook, grid }: { gradebook: Gradebook; grid: Gradeb
           Open in grading view
         </Link>
       )}
-      {activeCell && !activeCell.submissionId && (
+      {activeCell && !activeCell.submissionId && activeCell.assigned !== false && (
         <Button size="sm" variant="secondary" onClick={() => grid.toggleExcuse(active.row, active.col)}>
           {activeCell.status === 'excused' ? 'Remove excuse' : 'Excuse'}
         </Button>

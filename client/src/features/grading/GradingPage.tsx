@@ -81,7 +81,21 @@ function GradingView({ assignment }: { assignment: Assignment }) {
   const [unsaved, setUnsaved] = useState<ReadonlySet<string>>(new Set());
   // Every student opened so far keeps their form (and what is typed in it) until the page closes.
   const [visited, setVisited] = useState<ReadonlySet<string>>(new Set());
-  const students = useMemo(() => gradebook?.students ?? [], [gradebook]);
+  // The students the assignment is for (DESIGN §20); one left out who handed work in is still theirs.
+  const students = useMemo(
+    () =>
+      (gradebook?.students ?? []).filter(
+        (student) =>
+          !gradebook?.cells.some(
+            (c) =>
+              c.assignmentId === assignment.id &&
+              c.studentId === student.id &&
+              c.assigned === false &&
+              !c.submissionId,
+          ),
+      ),
+    [gradebook, assignment.id],
+  );
   const index = Math.max(
     0,
     students.findIndex((s) => s.id === params.get('student')),

@@ -70,6 +70,25 @@ export const gradingLive: LiveFeature = {
         dispatch(isTeacher(getState()) ? refetchGradebook(assignment.courseId) : refetchGrades());
       },
     'assignment:deleted': refetchGradebookOf(({ data }) => data.courseId),
+    // One student's own due date (DESIGN §20): their cell says it; a student's grades load again.
+    'assignment:extended':
+      ({ data }) =>
+      (dispatch, getState) => {
+        if (!isTeacher(getState())) {
+          dispatch(refetchGrades());
+          return;
+        }
+        dispatch(
+          patchGradebooksOf(data.assignmentId, (gradebook) => {
+            const cell = gradebook.cells.find(
+              (c) => c.assignmentId === data.assignmentId && c.studentId === data.studentId,
+            );
+            if (!cell) return;
+            if (data.dueDate) cell.dueDate = data.dueDate;
+            else delete cell.dueDate;
+          }),
+        );
+      },
     // Reweighted, renamed or deleted categories: totals change for everyone in the course.
     'course:categories':
       ({ data }) =>

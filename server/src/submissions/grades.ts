@@ -10,11 +10,10 @@ import { found } from '../policies.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { requireTeacherOf } from '../classes/visibility.js';
 import { scoresForGrade } from '../rubrics/scores.js';
-import { gradedAudience, graders, toSubmission } from './views.js';
+import { gradedAudience, gradedAudienceOf, graders, toSubmission } from './views.js';
+import { gradeStanding, type GradedAssignment } from './grade-standing.js';
 
 type SubmissionRow = typeof submissions.$inferSelect;
-type AssignmentRow = typeof assignments.$inferSelect;
-type CourseRow = typeof courses.$inferSelect;
 
 /** The version of a student's work on an assignment before anything was written: no row at all. */
 const NO_ROW: CurrentGrade = {
@@ -44,28 +43,30 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
     tx: Tx,
     record: RecordEvent,
     caller: Caller,
-    target: { assignment: AssignmentRow; course: CourseRow },
-    submissionId: string,
+    target: {
+      assignment: GradedAssignment;
+      course: { id: string; teacherId: string };
+      /** The student's membership as the standing read it (share-locked), when it did. */
+      studentActive?: boolean;
+    },
+    before: SubmissionRow,
+    names: { student?: string; grader?: string | null; caller?: string },
     body: GradeBody,
   ): Promise<Submission> {
     const { assignment, course } = target;
-    // The row alone: after waiting for another grader's lock, PostgreSQL hands back the row as
-    // that grader left it, but a row joined to it would still be as it was before (their name).
-    const [before] = await tx
-      .select()
-      .from(submissions)
-      .where(eq(submissions.id, submissionId))
-      .for('update');
-    if (!before) throw notFound('Submission not found.');
     if (body.grade > assignment.maxPoints) {
       throw badRequest(`body.grade must be at most ${assignment.maxPoints}, this assignment's max points`);
     }
     const rubricScores = scoresForGrade(assignment.rubric, body, before.rubricScores);
-    if (before.version !== body.baseVersion) throw await conflictOver(tx, before);
+    if (before.version !== body.baseVersion)
+      throw names.grader === undefined
+        ? await conflictOver(tx, before)
+        : gradeConflict(currentGrade(before, names.grader));
     const now = clock.now();
     // PATCH: feedback left out stays as it is (a gradebook cell sends the grade alone); null or blank clears it.
     const feedback =
       body.feedback === undefined ? before.feedback : body.feedback?.trim() ? body.feedback.trim() : null;
+    const known = names.student !== undefined && names.caller !== undefined;
     const [updated] = await tx
       .update(submissions)
       .set({
@@ -87,15 +88,24 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
             }
           : {}),
       })
-      .where(eq(submissions.id, submissionId))
+      .where(eq(submissions.id, before.id))
       .returning();
-    const [names] = await tx
-      .select({ student: profiles.fullName, grader: graders.fullName })
-      .from(profiles)
-      .innerJoin(graders, eq(graders.id, caller.userId))
-      .where(eq(profiles.id, updated!.studentId));
-    const graded = toSubmission(updated!, names?.student ?? '', assignment.dueDate, names?.grader ?? null);
-    record('submission:graded', graded, gradedAudience(graded, course));
+    // The names come with the standing when it read them (issue 30: a grade in three statements).
+    const [read] = known
+      ? [{ student: names.student!, grader: names.caller! }]
+      : await tx
+          .select({ student: profiles.fullName, grader: graders.fullName })
+          .from(profiles)
+          .innerJoin(graders, eq(graders.id, caller.userId))
+          .where(eq(profiles.id, updated!.studentId));
+    const graded = toSubmission(updated!, read?.student ?? '', assignment.dueDate, read?.grader ?? null);
+    record(
+      'submission:graded',
+      graded,
+      target.studentActive === undefined
+        ? gradedAudience(graded, course)
+        : gradedAudienceOf(graded, course, target.studentActive),
+    );
     return graded;
   }
 
@@ -103,16 +113,9 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
     /** The course's teacher grades (or regrades) a submission by its id. */
     async grade(caller: Caller, submissionId: string, body: GradeBody): Promise<Submission> {
       return outbox.transaction(async (tx, record) => {
-        const [target] = await tx
-          .select({ assignment: assignments, course: courses })
-          .from(submissions)
-          .innerJoin(assignments, eq(assignments.id, submissions.assignmentId))
-          .innerJoin(courses, eq(courses.id, assignments.courseId))
-          .where(and(eq(submissions.id, submissionId), isNull(assignments.deletedAt)))
-          .for('share', { of: assignments });
-        const { assignment, course } = found(target, 'Submission');
-        await requireTeacherOf(tx, caller, course, 'grade its submissions', 'Submission');
-        return writeGrade(tx, record, caller, { assignment, course }, submissionId, body);
+        const standing = await gradeStanding(tx, caller, submissionId);
+        const { assignment, course, row, names, studentActive } = standing;
+        return writeGrade(tx, record, caller, { assignment, course, studentActive }, row, names, body);
       });
     },
 
@@ -171,7 +174,9 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
             throw await conflictOver(tx, raced!);
           }
         }
-        return writeGrade(tx, record, caller, { assignment, course }, row.id, body);
+        const [before] = await tx.select().from(submissions).where(eq(submissions.id, row.id)).for('update');
+        if (!before) throw notFound('Submission not found.');
+        return writeGrade(tx, record, caller, { assignment, course }, before, {}, body);
       });
     },
   };

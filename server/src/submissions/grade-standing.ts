@@ -1,0 +1,90 @@
+import { sql } from 'drizzle-orm';
+import type { MemberStatus, Rubric } from '@classwave/shared';
+import type { Caller } from '../auth/caller.js';
+import { isoText, type Tx } from '../db/client.js';
+import { rowsOf } from '../db/rows.js';
+import type { assignments } from '../db/schema.js';
+import { forbidden, notFound } from '../http/errors.js';
+import { courseArchived } from '../archive/rules.js';
+import { teaches } from '../courses/teaching.js';
+import { submissionFromJson, type SubmissionJson } from './rules.js';
+
+/** What a grade write reads of the assignment. */
+export type GradedAssignment = Pick<
+  typeof assignments.$inferSelect,
+  'maxPoints' | 'rubric' | 'gradeRelease' | 'dueDate'
+>;
+
+interface StandingRow {
+  sub: string;
+  max_points: number;
+  rubric: Rubric | string | null;
+  grade_release: 'auto' | 'manual';
+  due_date: string;
+  course_id: string;
+  teacher_id: string;
+  course_deleted: boolean;
+  archived: boolean;
+  teaches: boolean;
+  caller_membership: MemberStatus | null;
+  student_membership: MemberStatus | null;
+  student_name: string | null;
+  caller_name: string | null;
+  grader_name: string | null;
+}
+
+const NOT_FOUND = 'Submission not found.';
+
+/**
+ * A grade's standing by the submission's id, in its transaction's first statement (issue 30, DESIGN
+ * §22: a grade in three round trips): the submission (locked for the version check and the write),
+ * its assignment (share-locked: max points cannot drop meanwhile) and course, whether the caller
+ * teaches it (courses/teaching.ts) or is a member student of it, whether it is archived, the
+ * student's membership (share-locked: a removal waits for this grade, or the grade sees it; it
+ * decides whether a returned grade reaches them, as member-rooms.ts would) and the names the event
+ * and a 409 carry. Answers as requireTeacherOf and the archive guard did: 409 course_archived to
+ * those who see the course first, then 404 (403 for a member student) to anyone who does not teach it.
+ */
+export async function gradeStanding(tx: Tx, caller: Caller, submissionId: string) {
+  const [row] = rowsOf<StandingRow>(
+    await tx.execute(sql`select row_to_json(s)::text as sub, a.max_points, a.rubric, a.grade_release,
+        ${sql.raw(isoText('a.due_date'))} as due_date, courses.id as course_id, courses.teacher_id,
+        courses.deleted_at is not null as course_deleted, courses.archived_at is not null as archived,
+        ${teaches(caller.userId)} as teaches,
+        (select m.status from course_members m where m.course_id = courses.id
+          and m.student_id = ${caller.userId}::uuid) as caller_membership,
+        (select m.status from course_members m where m.course_id = courses.id
+          and m.student_id = s.student_id for share) as student_membership,
+        (select p.full_name from profiles p where p.id = s.student_id) as student_name,
+        (select p.full_name from profiles p where p.id = ${caller.userId}::uuid) as caller_name,
+        (select p.full_name from profiles p where p.id = s.graded_by) as grader_name
+      from submissions s
+      join assignments a on a.id = s.assignment_id and a.deleted_at is null
+      join courses on courses.id = a.course_id
+      where s.id = ${submissionId}::uuid
+      for update of s for share of a`),
+  );
+  if (!row) throw notFound(NOT_FOUND);
+  const teachesIt = caller.role === 'teacher' && Boolean(row.teaches);
+  const memberStudent = caller.role === 'student' && row.caller_membership === 'active';
+  if (row.archived && (teachesIt || memberStudent)) throw courseArchived();
+  // A binned course is changed only by restoring it (DESIGN §17): until then it is not there.
+  if (row.course_deleted || !teachesIt) {
+    if (!row.course_deleted && memberStudent)
+      throw forbidden("Only the course's teachers can grade its submissions.");
+    throw notFound(NOT_FOUND);
+  }
+  const rubric = typeof row.rubric === 'string' ? (JSON.parse(row.rubric) as Rubric) : row.rubric;
+  return {
+    row: submissionFromJson(JSON.parse(row.sub) as SubmissionJson),
+    assignment: {
+      maxPoints: Number(row.max_points),
+      rubric,
+      gradeRelease: row.grade_release,
+      dueDate: new Date(row.due_date),
+    } satisfies GradedAssignment,
+    course: { id: row.course_id, teacherId: row.teacher_id },
+    studentActive: row.student_membership === 'active',
+    names: { student: row.student_name ?? '', caller: row.caller_name ?? '', grader: row.grader_name },
+  };
+}

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { MemberStatus, Rubric } from '@classwave/shared';
+import type { FileSummary, MemberStatus, Rubric } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import { isoText, type Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
@@ -8,6 +8,9 @@ import { forbidden, notFound } from '../http/errors.js';
 import { courseArchived } from '../archive/rules.js';
 import { teaches } from '../courses/teaching.js';
 import { submissionFromJson, type SubmissionJson } from './rules.js';
+import { releasedFeedbackColumn } from '../files/service.js';
+import { lastGradeNoteColumn, lastGradeNoteFrom } from '../notifications/grade-notes.js';
+import { settingsColumn, settingsFromJson } from '../notifications/store.js';
 
 /** What a grade write reads of the assignment. */
 export type GradedAssignment = Pick<
@@ -31,6 +34,11 @@ interface StandingRow {
   student_name: string | null;
   caller_name: string | null;
   grader_name: string | null;
+  assignment_title: string;
+  course_title: string;
+  student_settings: string | null;
+  last_note: string | null;
+  feedback: string | null;
 }
 
 const NOT_FOUND = 'Submission not found.';
@@ -42,10 +50,11 @@ const NOT_FOUND = 'Submission not found.';
  * teaches it (courses/teaching.ts) or is a member student of it, whether it is archived, the
  * student's membership (share-locked: a removal waits for this grade, or the grade sees it; it
  * decides whether a returned grade reaches them, as member-rooms.ts would) and the names the event
- * and a 409 carry. Answers as requireTeacherOf and the archive guard did: 409 course_archived to
+ * and a 409 carry; and what a grade reaching the student writes and tells with it (notifications'
+ * "grade returned" entry: their settings and latest entry; their feedback files, files/). Answers as requireTeacherOf and the archive guard did: 409 course_archived to
  * those who see the course first, then 404 (403 for a member student) to anyone who does not teach it.
  */
-export async function gradeStanding(tx: Tx, caller: Caller, submissionId: string) {
+export async function gradeStanding(tx: Tx, caller: Caller, submissionId: string, now: Date) {
   const [row] = rowsOf<StandingRow>(
     await tx.execute(sql`select row_to_json(s)::text as sub, a.max_points, a.rubric, a.grade_release,
         ${sql.raw(isoText('a.due_date'))} as due_date, courses.id as course_id, courses.teacher_id,
@@ -57,7 +66,11 @@ export async function gradeStanding(tx: Tx, caller: Caller, submissionId: string
           and m.student_id = s.student_id for share) as student_membership,
         (select p.full_name from profiles p where p.id = s.student_id) as student_name,
         (select p.full_name from profiles p where p.id = ${caller.userId}::uuid) as caller_name,
-        (select p.full_name from profiles p where p.id = s.graded_by) as grader_name
+        (select p.full_name from profiles p where p.id = s.graded_by) as grader_name,
+        a.title as assignment_title, courses.title as course_title,
+        ${settingsColumn(sql`s.student_id`)} as student_settings,
+        ${lastGradeNoteColumn(sql`s.student_id`, sql`a.id`)} as last_note,
+        ${releasedFeedbackColumn(sql`a.id`, sql`s.student_id`, now)} as feedback
       from submissions s
       join assignments a on a.id = s.assignment_id and a.deleted_at is null
       join courses on courses.id = a.course_id
@@ -86,5 +99,15 @@ export async function gradeStanding(tx: Tx, caller: Caller, submissionId: string
     course: { id: row.course_id, teacherId: row.teacher_id },
     studentActive: row.student_membership === 'active',
     names: { student: row.student_name ?? '', caller: row.caller_name ?? '', grader: row.grader_name },
+    reach: {
+      assignmentTitle: row.assignment_title,
+      courseTitle: row.course_title,
+      settings: settingsFromJson(row.student_settings),
+      last: lastGradeNoteFrom(row.last_note),
+      feedback: JSON.parse(row.feedback ?? '[]') as Array<{ file: FileSummary; courseId: string }>,
+    },
   };
 }
+
+/** What the standing read for a grade that reaches its student (see writeGrade). */
+export type GradeReach = Awaited<ReturnType<typeof gradeStanding>>['reach'];

@@ -1,5 +1,11 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { ErrorCode, type CurrentGrade, type GradeBody, type Submission } from '@classwave/shared';
+import {
+  ErrorCode,
+  type CurrentGrade,
+  type GradeBody,
+  type Notification,
+  type Submission,
+} from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import type { Tx } from '../db/client.js';
@@ -11,7 +17,12 @@ import type { Outbox } from '../realtime/outbox.js';
 import { requireTeacherOf } from '../classes/visibility.js';
 import { scoresForGrade } from '../rubrics/scores.js';
 import { gradedAudience, gradedAudienceOf, graders, toSubmission } from './views.js';
-import { gradeStanding, type GradedAssignment } from './grade-standing.js';
+import { gradeStanding, type GradedAssignment, type GradeReach } from './grade-standing.js';
+import { submissionFromJson, type SubmissionJson } from './rules.js';
+import { rowsOf } from '../db/rows.js';
+import { userRoom } from '../realtime/rooms.js';
+import { gradeNotificationWrite, planGradeNotification } from '../notifications/grade-notes.js';
+import { assignmentLink, notificationFromJson } from '../notifications/store.js';
 
 type SubmissionRow = typeof submissions.$inferSelect;
 
@@ -48,10 +59,13 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
       course: { id: string; teacherId: string };
       /** The student's membership as the standing read it (share-locked), when it did. */
       studentActive?: boolean;
+      /** What the standing read for a grade reaching the student, when it did. */
+      reach?: GradeReach;
     },
     before: SubmissionRow,
     names: { student?: string; grader?: string | null; caller?: string },
     body: GradeBody,
+    now: Date,
   ): Promise<Submission> {
     const { assignment, course } = target;
     if (body.grade > assignment.maxPoints) {
@@ -62,12 +76,11 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
       throw names.grader === undefined
         ? await conflictOver(tx, before)
         : gradeConflict(currentGrade(before, names.grader));
-    const now = clock.now();
     // PATCH: feedback left out stays as it is (a gradebook cell sends the grade alone); null or blank clears it.
     const feedback =
       body.feedback === undefined ? before.feedback : body.feedback?.trim() ? body.feedback.trim() : null;
     const known = names.student !== undefined && names.caller !== undefined;
-    const [updated] = await tx
+    const update = tx
       .update(submissions)
       .set({
         grade: body.grade,
@@ -90,6 +103,31 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
       })
       .where(eq(submissions.id, before.id))
       .returning();
+    // On 'auto' the grade reaches an active member now: when the standing read what that takes, this
+    // statement also writes their "grade returned" entry, and the rules have nothing left to do.
+    const reach =
+      target.reach && target.studentActive && assignment.gradeRelease === 'auto' ? target.reach : undefined;
+    const told = reach && {
+      reach,
+      plan: planGradeNotification(reach.last, reach.settings, now, {
+        userId: before.studentId,
+        title: reach.assignmentTitle,
+        body: `${reach.courseTitle} · ${body.grade} points out of ${assignment.maxPoints}`,
+        link: assignmentLink(before.assignmentId),
+        courseId: course.id,
+        assignmentId: before.assignmentId,
+      }),
+    };
+    let updated: SubmissionRow | undefined;
+    let note: Notification | undefined;
+    if (told) {
+      const [both] = rowsOf<{ g: string; n: string | null }>(
+        await tx.execute(sql`with g as ${update}, n as ${gradeNotificationWrite(tx, told.plan)}
+          select (select row_to_json(g)::text from g) as g, (select row_to_json(n)::text from n) as n`),
+      );
+      updated = submissionFromJson(JSON.parse(both!.g) as SubmissionJson);
+      note = both!.n === null ? undefined : notificationFromJson(both!.n);
+    } else [updated] = await update;
     // The names come with the standing when it read them (issue 30: a grade in three statements).
     const [read] = known
       ? [{ student: names.student!, grader: names.caller! }]
@@ -99,13 +137,24 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
           .innerJoin(graders, eq(graders.id, caller.userId))
           .where(eq(profiles.id, updated!.studentId));
     const graded = toSubmission(updated!, read?.student ?? '', assignment.dueDate, read?.grader ?? null);
-    record(
-      'submission:graded',
-      graded,
+    const heard =
       target.studentActive === undefined
         ? gradedAudience(graded, course)
-        : gradedAudienceOf(graded, course, target.studentActive),
-    );
+        : gradedAudienceOf(graded, course, target.studentActive);
+    if (!told) {
+      record('submission:graded', graded, heard);
+      return graded;
+    }
+    // What the files and notifications rules would have recorded for it, in their order.
+    record('submission:graded', graded, heard, { derived: true });
+    const student = userRoom(before.studentId);
+    for (const { file, courseId } of told.reach.feedback)
+      record(
+        'file:ready',
+        { file, purpose: 'feedback', assignmentId: before.assignmentId, courseId, studentId: before.studentId },
+        [student],
+      );
+    if (note) record('notification:created', note, [student]);
     return graded;
   }
 
@@ -113,9 +162,14 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
     /** The course's teacher grades (or regrades) a submission by its id. */
     async grade(caller: Caller, submissionId: string, body: GradeBody): Promise<Submission> {
       return outbox.transaction(async (tx, record) => {
-        const standing = await gradeStanding(tx, caller, submissionId);
-        const { assignment, course, row, names, studentActive } = standing;
-        return writeGrade(tx, record, caller, { assignment, course, studentActive }, row, names, body);
+        const now = clock.now();
+        const { assignment, course, row, names, studentActive, reach } = await gradeStanding(
+          tx,
+          caller,
+          submissionId,
+          now,
+        );
+        return writeGrade(tx, record, caller, { assignment, course, studentActive, reach }, row, names, body, now);
       });
     },
 
@@ -176,7 +230,7 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
         }
         const [before] = await tx.select().from(submissions).where(eq(submissions.id, row.id)).for('update');
         if (!before) throw notFound('Submission not found.');
-        return writeGrade(tx, record, caller, { assignment, course }, before, {}, body);
+        return writeGrade(tx, record, caller, { assignment, course }, before, {}, body, clock.now());
       });
     },
   };

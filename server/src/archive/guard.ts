@@ -71,7 +71,8 @@ const ALLOWED = new Set([
  */
 const CHECKED_BY_THE_WRITE = new Set([
   'POST /assignments/:id/submissions', // submissions/rules.ts, submitStanding
-  'PATCH /submissions/:id', // submissions/grades.ts, gradeStanding
+  'PATCH /submissions/:id', // submissions/grade-standing.ts, gradeStanding
+  'PUT /assignments/:id/draft', // submissions/rules.ts, draftStanding
 ]);
 
 /** The first segment of a write's path → where its course comes from. */

@@ -12,7 +12,6 @@ import type { Tx } from '../db/client.js';
 import { assignments, courseMembers, courses, excusals, profiles, submissions } from '../db/schema.js';
 import type { RecordEvent } from '../events.js';
 import { AppError, badRequest, notFound } from '../http/errors.js';
-import { found } from '../policies.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { requireTeacherOf } from '../classes/visibility.js';
 import { scoresForGrade } from '../rubrics/scores.js';

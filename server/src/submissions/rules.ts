@@ -152,6 +152,26 @@ export async function submitStanding(tx: Tx, caller: Caller, assignmentId: strin
   return target;
 }
 
+/**
+ * A draft save's standing, in its transaction's first statement (issue 30): the archived course (409
+ * course_archived to those who see it, as the archive guard answered), then the student's rights as
+ * everywhere a student writes to an assignment (403 for anyone but a student; 404, or 403
+ * not_a_member for a former member), and the student's work lock (drafts.ts: lockStudentWork's
+ * key), so the write that follows sees any submit or save that committed before it.
+ */
+export async function draftStanding(tx: Tx, caller: Caller, assignmentId: string, action: string) {
+  const [row] = rowsOf<RightsRow & { archived: boolean; teaches: boolean }>(
+    await tx.execute(sql`select courses.archived_at is not null as archived, ${teaches(caller.userId)} as teaches,
+        ${handInRights(caller.userId)},
+        pg_advisory_xact_lock(hashtextextended(${`work:${assignmentId}:${caller.userId}`}, 0)) is null as locked
+      from assignments a join courses on courses.id = a.course_id
+      where a.id = ${assignmentId}::uuid and a.deleted_at is null`),
+  );
+  if (row?.archived && (row.teaches || row.membership === 'active')) throw courseArchived();
+  requireStudent(caller, action);
+  requireActiveMember(row, 'write to it');
+}
+
 /** The assignment still takes work: 409 assignment_closed after its due time when it closes then. */
 export function requireOpen(assignment: { closesAtDue: boolean; dueDate: Date }, now: Date): void {
   if (assignment.closesAtDue && now.getTime() > assignment.dueDate.getTime())

@@ -186,3 +186,22 @@ describe('POST /api/assignments/:id/return', () => {
     }
   });
 });
+
+describe('PUT /api/assignments/:id/draft', () => {
+  it('sends three statements for a first save, a save over it and a stale one', async () => {
+    const { students, auto } = await setup();
+    const [ada] = students;
+    const save = (content: string, baseVersion: number) => () =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/assignments/${auto.id}/draft`,
+        headers: ada.headers,
+        payload: { content, baseVersion },
+      });
+    expect(await statementsOf(save('First', 0), 200)).toHaveLength(3);
+    expect(await statementsOf(save('Second', 1), 200)).toHaveLength(3);
+    // Another tab's newer save wins: the standing and the write, no event.
+    const stale = await statementsOf(save('Stale', 1), 409);
+    expect(stale).toHaveLength(2);
+  });
+});

@@ -150,7 +150,13 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
     for (const { file, courseId } of told.reach.feedback)
       record(
         'file:ready',
-        { file, purpose: 'feedback', assignmentId: before.assignmentId, courseId, studentId: before.studentId },
+        {
+          file,
+          purpose: 'feedback',
+          assignmentId: before.assignmentId,
+          courseId,
+          studentId: before.studentId,
+        },
         [student],
       );
     if (note) record('notification:created', note, [student]);
@@ -168,7 +174,16 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
           submissionId,
           now,
         );
-        return writeGrade(tx, record, caller, { assignment, course, studentActive, reach }, row, names, body, now);
+        return writeGrade(
+          tx,
+          record,
+          caller,
+          { assignment, course, studentActive, reach },
+          row,
+          names,
+          body,
+          now,
+        );
       });
     },
 

@@ -199,7 +199,8 @@ export function createSubmissionService({
           const raced = idempotencyKey
             ? await submissionWithKey(tx, assignmentId, caller.userId, idempotencyKey)
             : undefined;
-          if (raced) return { submission: await withFiles(tx, toOwnSubmission(raced, dueDate)), created: false };
+          if (raced)
+            return { submission: await withFiles(tx, toOwnSubmission(raced, dueDate)), created: false };
           throw conflict(ALREADY_SUBMITTED);
         }
         // Every file stored and the student's, or nothing is submitted (DESIGN §18).

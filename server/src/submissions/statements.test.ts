@@ -50,7 +50,9 @@ async function statementsOf(
   }
   const guard = /^select "archived_at" is not null/;
   expect(sent.filter((s) => guard.test(s))).toHaveLength(guarded ? 1 : 0);
-  const statements = sent.filter((statement) => !/^\s*(begin|commit)\b/i.test(statement) && !guard.test(statement));
+  const statements = sent.filter(
+    (statement) => !/^\s*(begin|commit)\b/i.test(statement) && !guard.test(statement),
+  );
   // A write with no event (a keyed repeat) has no after-commit work either.
   const events = statements.findIndex((s) => EVENTS.test(s));
   return events < 0 ? statements : statements.slice(0, events + 1);
@@ -143,10 +145,12 @@ describe('PATCH /api/submissions/:id', () => {
       expect({ what, statements: sent.length }).toEqual({ what, statements: 3 });
     }
     const inbox = await t.app.inject({ url: '/api/notifications', headers: ada.headers });
-    const entries = (inbox.json<{ items: Array<{ kind: string; body: string; alert: boolean }> }>().items ?? []).filter(
-      (n) => n.kind === 'grade_returned',
-    );
-    expect(entries).toEqual([expect.objectContaining({ body: expect.stringMatching(/8 points/), alert: false })]);
+    const entries = (
+      inbox.json<{ items: Array<{ kind: string; body: string; alert: boolean }> }>().items ?? []
+    ).filter((n) => n.kind === 'grade_returned');
+    expect(entries).toEqual([
+      expect.objectContaining({ body: expect.stringMatching(/8 points/), alert: false }),
+    ]);
   });
 });
 

@@ -209,3 +209,53 @@ describe('PUT /api/assignments/:id/draft', () => {
     expect(stale).toHaveLength(2);
   });
 });
+
+describe('a write whose standing reads the archived course itself', () => {
+  it('answers 409 course_archived to those who see the course, and their 404 to anyone else', async () => {
+    const { teacher, students, auto } = await setup();
+    const [ada, bo] = students;
+    const sub = (await submitTo(bo, auto.id)).json<{ id: string }>();
+    await t.app.core.afterCommit.settled();
+    const archived = await t.app.inject({
+      method: 'POST',
+      url: `/api/courses/${auto.courseId}/archive`,
+      headers: teacher.headers,
+    });
+    expect(archived.statusCode, archived.body).toBeLessThan(300);
+    const outsider = (await createClass(t, 1)).students[0] as Actor;
+    const writes: Array<[string, Actor, 'POST' | 'PATCH' | 'PUT', string, object, number]> = [
+      ['a submit', ada, 'POST', `/api/assignments/${auto.id}/submissions`, { content: 'x' }, 409],
+      [
+        "the teacher's submit",
+        teacher,
+        'POST',
+        `/api/assignments/${auto.id}/submissions`,
+        { content: 'x' },
+        409,
+      ],
+      ['a grade', teacher, 'PATCH', `/api/submissions/${sub.id}`, { grade: 1, baseVersion: 0 }, 409],
+      ['a draft', ada, 'PUT', `/api/assignments/${auto.id}/draft`, { content: 'x', baseVersion: 0 }, 409],
+      [
+        "an outsider's submit",
+        outsider,
+        'POST',
+        `/api/assignments/${auto.id}/submissions`,
+        { content: 'x' },
+        404,
+      ],
+      [
+        "an outsider's draft",
+        outsider,
+        'PUT',
+        `/api/assignments/${auto.id}/draft`,
+        { content: 'x', baseVersion: 0 },
+        404,
+      ],
+    ];
+    for (const [what, who, method, url, payload, status] of writes) {
+      const res = await t.app.inject({ method, url, headers: who.headers, payload });
+      expect({ what, status: res.statusCode }).toEqual({ what, status });
+      if (status === 409) expect(res.json().code).toBe('course_archived');
+    }
+  });
+});

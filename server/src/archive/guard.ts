@@ -73,6 +73,7 @@ const CHECKED_BY_THE_WRITE = new Set([
   'POST /assignments/:id/submissions', // submissions/rules.ts, submitStanding
   'PATCH /submissions/:id', // submissions/grade-standing.ts, gradeStanding
   'PUT /assignments/:id/draft', // submissions/rules.ts, draftStanding
+  'PUT /assignments/:id/grades/:studentId', // submissions/grade-standing.ts, studentGradeStanding
 ]);
 
 /** The first segment of a write's path → where its course comes from. */

@@ -77,19 +77,28 @@ export async function gradeStanding(tx: Tx, caller: Caller, submissionId: string
       where s.id = ${submissionId}::uuid
       for update of s for share of a`),
   );
-  if (!row) throw notFound(NOT_FOUND);
+  const standing = toStanding(caller, row, NOT_FOUND, 'grade its submissions');
+  return { ...standing, row: submissionFromJson(JSON.parse(row!.sub) as SubmissionJson) };
+}
+
+/** The answers both standings give, and what they read, as writeGrade takes it. */
+function toStanding(
+  caller: Caller,
+  row: Omit<StandingRow, 'sub'> | undefined,
+  notFoundText: string,
+  action: string,
+) {
+  if (!row) throw notFound(notFoundText);
   const teachesIt = caller.role === 'teacher' && Boolean(row.teaches);
   const memberStudent = caller.role === 'student' && row.caller_membership === 'active';
   if (row.archived && (teachesIt || memberStudent)) throw courseArchived();
   // A binned course is changed only by restoring it (DESIGN §17): until then it is not there.
   if (row.course_deleted || !teachesIt) {
-    if (!row.course_deleted && memberStudent)
-      throw forbidden("Only the course's teachers can grade its submissions.");
-    throw notFound(NOT_FOUND);
+    if (!row.course_deleted && memberStudent) throw forbidden(`Only the course's teachers can ${action}.`);
+    throw notFound(notFoundText);
   }
   const rubric = typeof row.rubric === 'string' ? (JSON.parse(row.rubric) as Rubric) : row.rubric;
   return {
-    row: submissionFromJson(JSON.parse(row.sub) as SubmissionJson),
     assignment: {
       maxPoints: Number(row.max_points),
       rubric,
@@ -109,5 +118,55 @@ export async function gradeStanding(tx: Tx, caller: Caller, submissionId: string
   };
 }
 
+/**
+ * A grade's standing by assignment and student (the gradebook's cell, DESIGN §17), in one statement
+ * as gradeStanding: the assignment (share-locked) and course, the caller's standing, the archived
+ * course, the student's membership (share-locked), their row if there is one (locked), whether they
+ * are excused, and what a grade reaching them writes and tells. Answers as gradedAssignment did: 409
+ * course_archived to those who see the course, 404 Assignment (403 for a member student) to anyone
+ * who does not teach it, then 404 for a student who is not an active member.
+ */
+export async function studentGradeStanding(
+  tx: Tx,
+  caller: Caller,
+  assignmentId: string,
+  studentId: string,
+  now: Date,
+) {
+  const [row] = rowsOf<Omit<StandingRow, 'sub'> & { sub: string | null; excused: boolean }>(
+    await tx.execute(sql`select (select row_to_json(s)::text from submissions s
+          where s.assignment_id = a.id and s.student_id = ${studentId}::uuid for update) as sub,
+        a.max_points, a.rubric, a.grade_release,
+        ${sql.raw(isoText('a.due_date'))} as due_date, courses.id as course_id, courses.teacher_id,
+        courses.deleted_at is not null as course_deleted, courses.archived_at is not null as archived,
+        ${teaches(caller.userId)} as teaches,
+        (select m.status from course_members m where m.course_id = courses.id
+          and m.student_id = ${caller.userId}::uuid) as caller_membership,
+        (select m.status from course_members m where m.course_id = courses.id
+          and m.student_id = ${studentId}::uuid for share) as student_membership,
+        exists (select 1 from excusals e where e.assignment_id = a.id and e.student_id = ${studentId}::uuid) as excused,
+        (select p.full_name from profiles p where p.id = ${studentId}::uuid) as student_name,
+        (select p.full_name from profiles p where p.id = ${caller.userId}::uuid) as caller_name,
+        (select p.full_name from submissions s join profiles p on p.id = s.graded_by
+          where s.assignment_id = a.id and s.student_id = ${studentId}::uuid) as grader_name,
+        a.title as assignment_title, courses.title as course_title,
+        ${settingsColumn(sql`${studentId}::uuid`)} as student_settings,
+        ${lastGradeNoteColumn(sql`${studentId}::uuid`, sql`a.id`)} as last_note,
+        ${releasedFeedbackColumn(sql`a.id`, sql`${studentId}::uuid`, now)} as feedback
+      from assignments a
+      join courses on courses.id = a.course_id
+      where a.id = ${assignmentId}::uuid and a.deleted_at is null
+      for share of a`),
+  );
+  const standing = toStanding(caller, row, 'Assignment not found.', 'grade its students');
+  if (row!.student_membership !== 'active')
+    throw notFound('That student is not an active member of this course.');
+  return {
+    ...standing,
+    row: row!.sub === null ? undefined : submissionFromJson(JSON.parse(row!.sub) as SubmissionJson),
+    excused: Boolean(row!.excused),
+  };
+}
+
 /** What the standing read for a grade that reaches its student (see writeGrade). */
-export type GradeReach = Awaited<ReturnType<typeof gradeStanding>>['reach'];
+export type GradeReach = ReturnType<typeof toStanding>['reach'];

@@ -9,14 +9,19 @@ import {
 import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import type { Tx } from '../db/client.js';
-import { assignments, courseMembers, courses, excusals, profiles, submissions } from '../db/schema.js';
+import { assignments, courses, profiles, submissions } from '../db/schema.js';
 import type { RecordEvent } from '../events.js';
-import { AppError, badRequest, notFound } from '../http/errors.js';
+import { AppError, badRequest } from '../http/errors.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { requireTeacherOf } from '../classes/visibility.js';
 import { scoresForGrade } from '../rubrics/scores.js';
 import { gradedAudience, gradedAudienceOf, graders, toSubmission } from './views.js';
-import { gradeStanding, type GradedAssignment, type GradeReach } from './grade-standing.js';
+import {
+  gradeStanding,
+  studentGradeStanding,
+  type GradedAssignment,
+  type GradeReach,
+} from './grade-standing.js';
 import { submissionFromJson, type SubmissionJson } from './rules.js';
 import { rowsOf } from '../db/rows.js';
 import { userRoom } from '../realtime/rooms.js';
@@ -201,28 +206,15 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
       body: GradeBody,
     ): Promise<Submission> {
       return outbox.transaction(async (tx, record) => {
-        const { assignment, course } = await gradedAssignment(tx, caller, assignmentId);
-        // Share-locked: a removal waits for this grade, or this grade sees the removal.
-        const [member] = await tx
-          .select({ status: courseMembers.status })
-          .from(courseMembers)
-          .where(and(eq(courseMembers.courseId, course.id), eq(courseMembers.studentId, studentId)))
-          .for('share');
-        if (member?.status !== 'active')
-          throw notFound('That student is not an active member of this course.');
-        const ofStudent = and(
-          eq(submissions.assignmentId, assignmentId),
-          eq(submissions.studentId, studentId),
-        );
-        let [row] = await tx.select({ id: submissions.id }).from(submissions).where(ofStudent);
-        if (!row) {
+        const now = clock.now();
+        // One statement for the standing (issue 30): three in all when the student has a row.
+        const standing = await studentGradeStanding(tx, caller, assignmentId, studentId, now);
+        const { assignment, course, names, studentActive, reach } = standing;
+        let before = standing.row;
+        if (!before) {
           if (body.baseVersion !== NO_ROW.version) throw gradeConflict(NO_ROW);
           // Excused work counts nowhere (DESIGN §17): a grade for it would count; take the excuse back first.
-          const [excused] = await tx
-            .select({ studentId: excusals.studentId })
-            .from(excusals)
-            .where(and(eq(excusals.assignmentId, assignmentId), eq(excusals.studentId, studentId)));
-          if (excused)
+          if (standing.excused)
             throw new AppError(
               409,
               ErrorCode.conflict,
@@ -230,21 +222,31 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
             );
           // The row is born graded (no submission and no grade is no row at all); writeGrade then
           // writes the grade as for any other row, so the version, release and event are the same.
-          [row] = await tx
+          [before] = await tx
             .insert(submissions)
             .values({ assignmentId, studentId, content: null, submittedAt: null, grade: body.grade })
             .onConflictDoNothing()
-            .returning({ id: submissions.id });
+            .returning();
           // A submit (or another grader) got there first and has committed: this grader saw no work
           // and no grade, which is no longer so. 409 with the row as it now stands.
-          if (!row) {
-            const [raced] = await tx.select().from(submissions).where(ofStudent);
+          if (!before) {
+            const [raced] = await tx
+              .select()
+              .from(submissions)
+              .where(and(eq(submissions.assignmentId, assignmentId), eq(submissions.studentId, studentId)));
             throw await conflictOver(tx, raced!);
           }
         }
-        const [before] = await tx.select().from(submissions).where(eq(submissions.id, row.id)).for('update');
-        if (!before) throw notFound('Submission not found.');
-        return writeGrade(tx, record, caller, { assignment, course }, before, {}, body, clock.now());
+        return writeGrade(
+          tx,
+          record,
+          caller,
+          { assignment, course, studentActive, reach },
+          before,
+          names,
+          body,
+          now,
+        );
       });
     },
   };

@@ -259,3 +259,24 @@ describe('a write whose standing reads the archived course itself', () => {
     }
   });
 });
+
+describe('PUT /api/assignments/:id/grades/:studentId', () => {
+  it('sends three statements over a row, four when the grade for missing work makes it', async () => {
+    const { teacher, students, auto } = await setup();
+    const [ada, bo] = students;
+    await submitTo(ada, auto.id);
+    await t.app.core.afterCommit.settled();
+    const cell = (who: Actor, grade: number, baseVersion: number) => () =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/assignments/${auto.id}/grades/${who.id}`,
+        headers: teacher.headers,
+        payload: { grade, baseVersion },
+      });
+    expect(await statementsOf(cell(ada, 9, 0), 200)).toHaveLength(3);
+    expect(await statementsOf(cell(ada, 10, 1), 200)).toHaveLength(3);
+    // No row yet: the row born graded is one insert more.
+    expect(await statementsOf(cell(bo, 0, 0), 200)).toHaveLength(4);
+    expect(await statementsOf(cell(bo, 1, 1), 200)).toHaveLength(3);
+  });
+});

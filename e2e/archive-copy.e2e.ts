@@ -85,6 +85,12 @@ test.describe('archive and copy (DESIGN §20)', () => {
     await teacher.getByRole('alertdialog').getByRole('button', { name: 'Archive course' }).click();
     await expect(teacher.getByText('This class is archived')).toBeVisible();
     await expect(teacher.getByRole('button', { name: 'Unarchive' })).toBeVisible();
+    // Read-only for its teachers too: nothing on the page offers a write the server would refuse.
+    await expect(teacher.getByLabel('Share with your class')).toBeHidden();
+    await expect(teacher.getByRole('button', { name: 'Start a live lesson' })).toBeHidden();
+    await expect(teacher.getByRole('button', { name: 'Import roster' })).toBeHidden();
+    await expect(teacher.getByLabel('Invite a co-teacher')).toBeHidden();
+    await screenshots(teacher, 'archive-teacher-read-only');
     await teacher.goto('/courses');
     const past = teacher.getByRole('list', { name: 'Past classes' });
     await expect(past.getByRole('article', { name: 'Biology 2026' })).toBeVisible();
@@ -105,6 +111,7 @@ test.describe('archive and copy (DESIGN §20)', () => {
       student.getByRole('region', { name: 'Assignments' }).getByText('Cell diagram'),
     ).toBeVisible();
     await expect(student.getByRole('button', { name: /Leave/ })).toBeHidden();
+    await expect(student.getByRole('button', { name: 'Add a comment' })).toBeHidden();
     await screenshots(student, 'archive-student-read-only');
   });
 });

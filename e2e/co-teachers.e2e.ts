@@ -75,6 +75,12 @@ test.describe('co-teachers (DESIGN §20)', () => {
     await co.getByRole('button', { name: 'Accept and co-teach' }).click();
     await expect(co.getByRole('heading', { level: 1, name: course })).toBeVisible();
     await expect(co).toHaveURL(/\/courses\/[0-9a-f-]{36}$/);
+    // The course page names both teachers, the owner first.
+    await expect(co.getByRole('region', { name: 'Instructors' }).getByRole('listitem')).toHaveText([
+      /Olive Owner\s*Owner/,
+      /Cora Coteacher\s*Co-teacher/,
+    ]);
+    await screenshots(co, 'co-teachers-instructors');
     // The owner's open page follows, live: the invitation became a co-teacher.
     await expect(teachers.getByRole('listitem', { name: 'Cora Coteacher' })).toContainText('Co-teacher');
     await expect(teachers.getByRole('listitem', { name: `Invited: ${coEmail}` })).toBeHidden();
@@ -122,5 +128,25 @@ test.describe('co-teachers (DESIGN §20)', () => {
     await expect(card.getByText('Co-teaching')).toBeVisible();
     await expect(card.getByRole('button', { name: 'Delete course' })).toHaveCount(0);
     await screenshots(co, 'co-teachers-courses');
+
+    // The owner cancels an invitation sent to a wrong address.
+    await openCourse(owner, course);
+    await teachers.getByLabel('Invite a co-teacher').fill('wrong.address@school.test');
+    await teachers.getByRole('button', { name: 'Send invitation' }).click();
+    const wrong = teachers.getByRole('listitem', { name: 'Invited: wrong.address@school.test' });
+    await expect(wrong).toBeVisible();
+    await screenshots(owner, 'co-teachers-pending-cancel');
+    await wrong.getByRole('button', { name: 'Cancel the invitation to wrong.address@school.test' }).click();
+    await owner.getByRole('alertdialog').getByRole('button', { name: 'Cancel invitation' }).click();
+    await expect(wrong).toBeHidden();
+
+    // The co-teacher leaves by themselves; the owner's open page follows, live.
+    await openCourse(co, course);
+    await co.getByRole('button', { name: 'Leave this course' }).click();
+    await screenshots(co, 'co-teachers-leave-confirm');
+    await co.getByRole('alertdialog').getByRole('button', { name: 'Leave course' }).click();
+    await expect(co).toHaveURL(/\/courses$/);
+    await expect(courseCard(co, course)).toBeHidden();
+    await expect(teachers.getByRole('listitem', { name: 'Cora Coteacher' })).toBeHidden();
   });
 });

@@ -74,3 +74,60 @@ test('a student signs in with the school account; a parent with no role is told 
   await screenshots(parent, 'oidc-refused');
   await other.close();
 });
+
+test('a roster-invited student opens the mailed join link, signs in with the school, and is already in the class', async ({
+  browser,
+}) => {
+  const stamp = Date.now().toString(36);
+  const pupil = `rosa.${stamp}@pupils.school.test`;
+  provider.addPerson('tess', {
+    email: `tess.${stamp}@staff.school.test`,
+    email_verified: true,
+    name: 'Tess Teacher',
+  });
+  provider.addPerson('rosa', { email: pupil, email_verified: true, name: 'Rosa Pupil' });
+
+  // The teacher signs in through the school too, then makes a course and imports a class list.
+  const staff = await browser.newContext({ baseURL: server.baseUrl });
+  const teacher = await staff.newPage();
+  await teacher.goto('/login');
+  await teacher.getByRole('link', { name: 'Sign in with Northfield School' }).click();
+  await teacher.getByLabel('School login').fill('tess');
+  await teacher.getByRole('button', { name: 'Sign in' }).click();
+  await expect(teacher).toHaveURL(/\/dashboard$/);
+  const refreshed = await staff.request.post('/api/auth/refresh');
+  const { session } = (await refreshed.json()) as { session: { accessToken: string } };
+  const headers = { authorization: `Bearer ${session.accessToken}` };
+  const made = await staff.request.post('/api/courses', {
+    headers,
+    data: {
+      title: `Botany ${stamp}`,
+      code: `BOT${stamp}`.slice(0, 10).toUpperCase(),
+      description: 'Plants.',
+    },
+  });
+  expect(made.status()).toBe(201);
+  const course = (await made.json()) as { id: string; joinCode: string };
+  const imported = await staff.request.post(`/api/courses/${course.id}/roster-import`, {
+    headers,
+    data: { csv: `name,email\nRosa Pupil,${pupil}\n` },
+  });
+  expect(imported.status()).toBe(200);
+  await staff.close();
+
+  // The student opens the join link signed out: the login page keeps it, through the school's page.
+  const own = await browser.newContext({ baseURL: server.baseUrl });
+  const page = await own.newPage();
+  await page.goto(`/join/${course.joinCode}`);
+  await expect(page).toHaveURL(/\/login\?next=/);
+  await page.getByRole('link', { name: 'Sign in with Northfield School' }).click();
+  await page.getByLabel('School login').fill('rosa');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(new RegExp(`/join/${course.joinCode}$`));
+  // Her verified address was on the class list: she is in it, with nothing left to click.
+  await expect(page.getByText('You are in this class')).toBeVisible();
+  await screenshots(page, 'oidc-roster-join-link');
+  await page.getByRole('link', { name: 'Open the course' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: `Botany ${stamp}` })).toBeVisible();
+  await own.close();
+});

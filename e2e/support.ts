@@ -7,8 +7,8 @@ export const PASSWORD = 'correct horse battery';
 let counter = 0;
 export const uniqueEmail = (name: string) => `${name}.${Date.now().toString(36)}${++counter}@school.test`;
 
-/** The newest verification link mailed to `to`, waiting until it arrives. */
-export async function verificationLinkFor(to: string): Promise<string> {
+/** The link matching `pattern` in the newest mail to `to`, waiting until it arrives (`what` names it in a failure). */
+async function linkMailedTo(to: string, pattern: RegExp, what: string): Promise<string> {
   const dir = process.env.E2E_MAIL_DIR!;
   let link: string | undefined;
   await expect
@@ -18,74 +18,30 @@ export async function verificationLinkFor(to: string): Promise<string> {
           .sort()
           .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { to: string; text: string })
           .filter((m) => m.to.toLowerCase() === to.toLowerCase());
-        link = /https?:\/\/\S+\/api\/auth\/verify\?token=[\w-]+/.exec(mails.at(-1)?.text ?? '')?.[0];
+        link = pattern.exec(mails.at(-1)?.text ?? '')?.[0];
         return link;
       },
-      { message: `a verification mail to ${to}` },
+      { message: `${what} mailed to ${to}` },
     )
     .toBeTruthy();
   return link!;
 }
 
-/** The newest class join link mailed to `to` (a roster import's invitation), waiting until it arrives. */
-export async function joinLinkFor(to: string): Promise<string> {
-  const dir = process.env.E2E_MAIL_DIR!;
-  let link: string | undefined;
-  await expect
-    .poll(
-      () => {
-        const mails = readdirSync(dir)
-          .sort()
-          .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { to: string; text: string })
-          .filter((m) => m.to.toLowerCase() === to.toLowerCase());
-        link = /https?:\/\/\S+\/join\/[A-Z0-9]{4}-[A-Z0-9]{4}/.exec(mails.at(-1)?.text ?? '')?.[0];
-        return link;
-      },
-      { message: `a class invitation mailed to ${to}` },
-    )
-    .toBeTruthy();
-  return link!;
-}
+/** The newest verification link mailed to `to`. */
+export const verificationLinkFor = (to: string) =>
+  linkMailedTo(to, /https?:\/\/\S+\/api\/auth\/verify\?token=[\w-]+/, 'a verification link');
 
-/** The newest password-reset link mailed to `to`, waiting until it arrives. */
-export async function resetLinkFor(to: string): Promise<string> {
-  const dir = process.env.E2E_MAIL_DIR!;
-  let link: string | undefined;
-  await expect
-    .poll(
-      () => {
-        const mails = readdirSync(dir)
-          .sort()
-          .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { to: string; text: string })
-          .filter((m) => m.to.toLowerCase() === to.toLowerCase());
-        link = /https?:\/\/\S+\/reset-password\?token=[\w-]+/.exec(mails.at(-1)?.text ?? '')?.[0];
-        return link;
-      },
-      { message: `a password-reset mail to ${to}` },
-    )
-    .toBeTruthy();
-  return link!;
-}
+/** The newest class join link mailed to `to` (a roster import's invitation). */
+export const joinLinkFor = (to: string) =>
+  linkMailedTo(to, /https?:\/\/\S+\/join\/[A-Z0-9]{4}-[A-Z0-9]{4}/, 'a class invitation');
 
-/** The newest co-teacher invitation link mailed to `to` (DESIGN §20), waiting until it arrives. */
-export async function teacherInviteLinkFor(to: string): Promise<string> {
-  const dir = process.env.E2E_MAIL_DIR!;
-  let link: string | undefined;
-  await expect
-    .poll(
-      () => {
-        const mails = readdirSync(dir)
-          .sort()
-          .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { to: string; text: string })
-          .filter((m) => m.to.toLowerCase() === to.toLowerCase());
-        link = /https?:\/\/\S+\/teacher-invites\/[\w-]+/.exec(mails.at(-1)?.text ?? '')?.[0];
-        return link;
-      },
-      { message: `an invitation mail to ${to}` },
-    )
-    .toBeTruthy();
-  return link!;
-}
+/** The newest password-reset link mailed to `to`. */
+export const resetLinkFor = (to: string) =>
+  linkMailedTo(to, /https?:\/\/\S+\/reset-password\?token=[\w-]+/, 'a password-reset link');
+
+/** The newest co-teacher invitation link mailed to `to` (DESIGN §20). */
+export const teacherInviteLinkFor = (to: string) =>
+  linkMailedTo(to, /https?:\/\/\S+\/teacher-invites\/[\w-]+/, 'a co-teacher invitation');
 
 const SHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.screenshots');
 /** Saves the page at desktop and phone width for a person to look at (not committed; off in CI unless E2E_SCREENSHOTS=1). */

@@ -59,6 +59,11 @@ export interface DomainEvents {
   /** A student's membership changed (committed): their sockets join or leave the course's room. */
   membership: [{ studentId: string; courseId: string; active: boolean }];
   /**
+   * An account's e-mail address became verified (committed, with its `account:verified` job,
+   * auth/verified.ts): subscribers `hold` the answer while they run that job.
+   */
+  'account:verified': [{ userId: string }, Committed];
+  /**
    * Courses whose cached assignment rows are stale (assignments/read-model.ts): raised by the
    * process that committed the change (`remote: false`, which the assignments module passes on to
    * the other processes) and by that module for a change on another process (`remote: true`).

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { FileSummary } from './files.js';
 import { PersonRef } from './teaching.js';
 
 /**
@@ -22,6 +23,8 @@ export const COMMENT_RATE = { max: 30, windowMs: 60_000 } as const;
 export const TYPING_EVERY_MS = 2000;
 /** A private reply still unread this long after it was written is e-mailed (if the reader takes e-mail). */
 export const THREAD_MAIL_DELAY_MINUTES = 15;
+/** Files one post may carry (DESIGN §19: attachments, uploaded in the composer before the post). */
+export const POST_FILES_MAX = 10;
 
 const Uuid = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
@@ -76,6 +79,8 @@ export const Post = Type.Object(
     seenByMe: Type.Boolean(),
     /** The teacher's "seen by N of M"; null for students and in live events. */
     seen: Type.Union([SeenBy, Type.Null()]),
+    /** Its attachments, in upload order: they go out with the post and are seen as it is. */
+    files: Type.Array(FileSummary),
   },
   { additionalProperties: false },
 );
@@ -134,6 +139,8 @@ export const CreatePostBody = Type.Object(
     commentsOff: Type.Optional(Type.Boolean()),
     /** Publish later (hidden from members until then); a time already past publishes now. */
     publishAt: Type.Optional(Type.Union([Timestamp, Type.Null()])),
+    /** The caller's uploads for this course (purpose `post`, targetId the course), ready and not yet on a post. */
+    fileIds: Type.Optional(Type.Array(Uuid, { maxItems: POST_FILES_MAX, uniqueItems: true })),
   },
   { additionalProperties: false },
 );
@@ -222,7 +229,38 @@ export const ThreadSummary = Type.Object(
 export const ThreadList = Type.Array(ThreadSummary);
 export type ThreadSummary = Static<typeof ThreadSummary>;
 
+/** What is new in one of the caller's courses since they last opened its stream (dashboard, to-do). */
+export const StreamNewsItem = Type.Object(
+  {
+    courseId: Uuid,
+    courseTitle: Type.String(),
+    /** Published posts by others since the caller last looked. */
+    newPosts: Type.Integer({ minimum: 0 }),
+    /** Comments by others on published posts since then (deleted ones not counted). */
+    newComments: Type.Integer({ minimum: 0 }),
+    /** The newest of those posts: its id and its text's first line (at most 140 characters). */
+    latest: Type.Union([
+      Type.Object(
+        { postId: Uuid, title: Type.String(), publishedAt: Timestamp },
+        { additionalProperties: false },
+      ),
+      Type.Null(),
+    ]),
+  },
+  { additionalProperties: false },
+);
+export type StreamNewsItem = Static<typeof StreamNewsItem>;
+/** GET /api/stream/news: only the courses with something new, newest activity first. */
+export const StreamNews = Type.Array(StreamNewsItem);
+
 // Live events (DESIGN §19)
+
+/** `post:seen`: the post's "seen by" moved (coalesced), to the course's teachers only. */
+export interface PostSeenEvent {
+  postId: string;
+  courseId: string;
+  seen: SeenBy;
+}
 
 /** `post:deleted`: to the course's members and teacher. */
 export interface PostDeletedEvent {

@@ -30,6 +30,13 @@ export type InviteTeacherBody = Static<typeof InviteTeacherBody>;
 export const CourseTeacherParams = Type.Object({ id: Uuid, userId: Uuid }, { additionalProperties: false });
 export type CourseTeacherParams = Static<typeof CourseTeacherParams>;
 
+/** An open invitation of a course, by its id (the owner cancels it). */
+export const CourseTeacherInviteParams = Type.Object(
+  { id: Uuid, inviteId: Uuid },
+  { additionalProperties: false },
+);
+export type CourseTeacherInviteParams = Static<typeof CourseTeacherInviteParams>;
+
 /** The mailed token: 43 URL-safe characters (256 bits); anything else is refused before a look-up. */
 export const TeacherInviteParams = Type.Object(
   { token: Type.String({ minLength: 20, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' }) },

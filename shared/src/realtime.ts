@@ -12,6 +12,7 @@ import type {
   CommentDeletedEvent,
   Post,
   PostDeletedEvent,
+  PostSeenEvent,
   StreamUpdatedEvent,
   TypingEvent,
   TypingTarget,
@@ -78,6 +79,8 @@ export interface LiveEventData {
   'post:created': Post;
   'post:updated': Post;
   'post:deleted': PostDeletedEvent;
+  /** A post's "seen by" moved (coalesced: one event a post a moment, whatever the number of readers): to the course's teachers only. */
+  'post:seen': PostSeenEvent;
   /** A post's comment: to the course; a private comment goes as `thread:comment` instead. */
   'comment:created': Comment;
   /** A comment became a tombstone: to the post's course, or to a private thread's student and teacher. */
@@ -139,6 +142,7 @@ export const LIVE_EVENT_TYPES = [
   'post:created',
   'post:updated',
   'post:deleted',
+  'post:seen',
   'comment:created',
   'comment:deleted',
   'thread:comment',
@@ -189,6 +193,7 @@ export interface ServerToClientEvents {
   'post:created': (event: LiveEvent<'post:created'>) => void;
   'post:updated': (event: LiveEvent<'post:updated'>) => void;
   'post:deleted': (event: LiveEvent<'post:deleted'>) => void;
+  'post:seen': (event: LiveEvent<'post:seen'>) => void;
   'comment:created': (event: LiveEvent<'comment:created'>) => void;
   'comment:deleted': (event: LiveEvent<'comment:deleted'>) => void;
   'thread:comment': (event: LiveEvent<'thread:comment'>) => void;

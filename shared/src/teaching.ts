@@ -124,8 +124,27 @@ export const Assignment = Type.Object(
 export type Assignment = Static<typeof Assignment>;
 export const AssignmentList = Type.Array(Assignment);
 
+/** One of a course's teachers as everyone in it sees them (DESIGN §20): no e-mail address. */
+export const CourseTeacherName = Type.Object(
+  {
+    id: Uuid,
+    fullName: Type.String(),
+    role: Type.Union([Type.Literal('owner'), Type.Literal('co_teacher')]),
+  },
+  { additionalProperties: false },
+);
+export type CourseTeacherName = Static<typeof CourseTeacherName>;
+
 export const CourseDetail = Type.Object(
-  { course: Course, assignments: AssignmentList },
+  {
+    course: Course,
+    assignments: AssignmentList,
+    /**
+     * The course's teachers, the owner first, then co-teachers by when they joined (the course
+     * page's Instructor card). Always sent by the server; absent only in an older cached answer.
+     */
+    teachers: Type.Optional(Type.Array(CourseTeacherName)),
+  },
   { additionalProperties: false },
 );
 export type CourseDetail = Static<typeof CourseDetail>;

@@ -63,6 +63,9 @@ function noRubric(key: string): Reply | undefined {
   const stream = /^GET \/api\/courses\/([^/]+)\/posts$/.exec(key);
   if (stream) return { body: emptyStream(stream[1]!) };
   if (/^GET \/api\/assignments\/[^/]+\/threads$/.test(key)) return { body: [] };
+  // Opening a stream reads its news; the to-do shows what is new (nothing, unless routed).
+  if (/^POST \/api\/courses\/[^/]+\/stream\/read$/.test(key)) return { status: 204 };
+  if (key === 'GET /api/stream/news') return { body: [] };
   // A teacher's course page lists the course's teachers (DESIGN §20): nobody yet, unless routed.
   const teachers = /^GET \/api\/courses\/([^/]+)\/teachers$/.exec(key);
   if (teachers) return { body: { courseId: teachers[1], teachers: [], invites: [], maxCoTeachers: 20 } };

@@ -190,6 +190,7 @@ export function createPost(overrides: Partial<Post> = {}): Post {
     commentCount: 0,
     seenByMe: true,
     seen: null,
+    files: [],
     ...overrides,
   };
 }

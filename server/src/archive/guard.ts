@@ -70,6 +70,7 @@ const ALLOWED = new Set([
  * would be a round trip more (issue 30, DESIGN §22: a write in three). archive.test.ts still walks them.
  */
 const CHECKED_BY_THE_WRITE = new Set([
+  'POST /courses/:id/posts', // conversations/posts.ts
   'POST /assignments/:id/submissions', // submissions/rules.ts, submitStanding
   'PATCH /submissions/:id', // submissions/grade-standing.ts, gradeStanding
   'PUT /assignments/:id/draft', // submissions/rules.ts, draftStanding

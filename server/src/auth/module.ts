@@ -20,7 +20,12 @@ function schoolSignIn(core: Core) {
   const config = core.config.oidc;
   if (!config) return undefined;
   const client = createOidcClient(config, `${core.config.appOrigin}/api/auth/oidc/callback`);
-  const accounts = createOidcAccounts({ db: core.db, clock: core.clock, roleRules: config.roleRules });
+  const accounts = createOidcAccounts({
+    db: core.db,
+    clock: core.clock,
+    bus: core.bus,
+    roleRules: config.roleRules,
+  });
   return { client, accountFor: accounts.accountFor };
 }
 

@@ -8,6 +8,7 @@ import type { DomainEventBus } from '../events.js';
 import { AppError, badRequest } from '../http/errors.js';
 import { hashToken, randomToken } from './crypto.js';
 import { composeMail, type Mailer } from './mailer.js';
+import { announceAccountVerified, scheduleAccountVerified } from './verified.js';
 import { hashPassword } from './passwords.js';
 import { revokeUserSessions } from './sessions.js';
 
@@ -121,7 +122,7 @@ export function createRecoveryService(deps: {
       check((await find(db))[0]);
       // Hash outside the transaction (it takes tens of ms), then claim the link under a row lock.
       const passwordHash = await hashPassword(input.password);
-      const { userId, ended } = await db.transaction(async (tx) => {
+      const { userId, ended, verified } = await db.transaction(async (tx) => {
         const [row] = await find(tx).for('update');
         const link = check(row);
         const now = clock.now();
@@ -137,17 +138,25 @@ export function createRecoveryService(deps: {
             ),
           );
         // The link came to the address, which proves it as well as a verification link would.
+        const [before] = await tx
+          .select({ confirmedAt: users.emailConfirmedAt })
+          .from(users)
+          .where(eq(users.id, link.userId))
+          .for('update');
         await tx
           .update(users)
           .set({ passwordHash, emailConfirmedAt: sql`coalesce(${users.emailConfirmedAt}, ${now})` })
           .where(eq(users.id, link.userId));
+        const verified = before !== undefined && before.confirmedAt === null;
+        if (verified) await scheduleAccountVerified(tx, link.userId, now);
         const ended = await revokeUserSessions(tx, {
           userId: link.userId,
           reason: 'password_reset',
           now,
         });
-        return { userId: link.userId, ended };
+        return { userId: link.userId, ended, verified };
       });
+      if (verified) await announceAccountVerified(bus, userId);
       for (const sessionId of ended)
         bus.emit('session:ended', { sessionId, userId, reason: 'password_reset' });
       return { message: 'Your password has been changed. Sign in with the new one.' };

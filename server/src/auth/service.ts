@@ -140,7 +140,7 @@ export function createAuthService(deps: {
   }
 
   return {
-    ...createSignupService({ db, clock, mailer, settings }),
+    ...createSignupService({ db, clock, mailer, settings, bus }),
 
     async signIn(input: {
       email: string;

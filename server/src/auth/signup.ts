@@ -11,6 +11,8 @@ import { composeMail, type Mailer } from './mailer.js';
 import { hashPassword } from './passwords.js';
 import type { AuthSettings } from './settings.js';
 import { addSeconds, byEmail, type UserRow } from './users.js';
+import { announceAccountVerified, scheduleAccountVerified } from './verified.js';
+import type { DomainEventBus } from '../events.js';
 
 const SIGNUP_MESSAGE = 'Check your e-mail for a verification link.';
 
@@ -49,10 +51,12 @@ export function createSignupService({
   clock,
   mailer,
   settings,
+  bus,
 }: {
   db: Db;
   clock: Clock;
   mailer: Mailer;
+  bus: DomainEventBus;
   settings: Pick<AuthSettings, 'appOrigin' | 'verifyLinkTtlSeconds' | 'teacherSignup'>;
 }) {
   /** Only links back to the app's own origin are allowed (no open redirect). */
@@ -182,7 +186,8 @@ export function createSignupService({
       const loginWith = (error: VerifyLinkError) => `${settings.appOrigin}/login?error=${error}`;
       if (!token || token.length > 200) return loginWith(VerifyLinkError.invalid);
       const now = clock.now();
-      return db.transaction(async (tx) => {
+      let verified: string | undefined;
+      const target = await db.transaction(async (tx) => {
         const [row] = await tx
           .select()
           .from(emailTokens)
@@ -198,10 +203,15 @@ export function createSignupService({
         }
         if (row.expiresAt.getTime() <= now.getTime()) return loginWith(VerifyLinkError.expired);
         await tx.update(emailTokens).set({ usedAt: now }).where(eq(emailTokens.id, row.id));
-        await tx
+        const confirmed = await tx
           .update(users)
           .set({ emailConfirmedAt: now })
-          .where(and(eq(users.id, row.userId), isNull(users.emailConfirmedAt)));
+          .where(and(eq(users.id, row.userId), isNull(users.emailConfirmedAt)))
+          .returning({ id: users.id });
+        if (confirmed.length > 0) {
+          await scheduleAccountVerified(tx, row.userId, now);
+          verified = row.userId;
+        }
         let target: URL;
         try {
           target = new URL(row.redirectTo);
@@ -212,6 +222,8 @@ export function createSignupService({
         target.searchParams.set('verified', '1');
         return target.toString();
       });
+      if (verified) await announceAccountVerified(bus, verified);
+      return target;
     },
   };
 }

@@ -332,7 +332,13 @@ export async function recordAccountLeaving(tx: Tx, record: RecordEvent, studentI
   }
 }
 
-function toMember(row: MemberRow, fullName: string, email: string, submissionCount: number): CourseMember {
+/** A membership row as the roster shows it (also the roster's enrolment of invited students). */
+export function toMember(
+  row: MemberRow,
+  fullName: string,
+  email: string,
+  submissionCount: number,
+): CourseMember {
   return {
     courseId: row.courseId,
     student: { id: row.studentId, fullName, email },

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, signIn, type TestApp } from '../../test/support/app.js';
@@ -11,6 +14,7 @@ import {
   type Actor,
 } from '../../test/support/factories.js';
 import { barrier, connect, listen, type Recorder } from '../../test/support/sockets.js';
+import { uploadFile } from '../../test/support/uploads.js';
 import { events } from '../db/schema.js';
 
 /**
@@ -27,7 +31,7 @@ let t: TestApp;
 let url: string;
 const open: Recorder[] = [];
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ env: { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'classwave-leak-')) } });
   url = await listen(t.app);
 });
 afterAll(async () => {
@@ -115,6 +119,7 @@ describe('what conversations let out', () => {
         body(who, '/api/me/export'),
         body(who, '/api/dashboard'),
         body(who, '/api/todo'),
+        body(who, '/api/stream/news'),
       ]);
       const mail = t.mail.mails.filter((m) => m.to.toLowerCase() === who.email.toLowerCase());
       return {
@@ -153,5 +158,65 @@ describe('what conversations let out', () => {
     expect(
       t.mail.mails.some((m) => m.to.toLowerCase() === ada.email.toLowerCase() && m.subject.includes('Essay')),
     ).toBe(true);
+  });
+
+  it("keeps a scheduled post's files and words with its teachers until it is published", async () => {
+    const SCHEDULED = 'Tamarind-77e1';
+    const BYTES = 'Rambutan-5c0f';
+    const teacher = await createTeacher(t, 'Tia Teacher');
+    const [ada, gone, stranger, other] = await Promise.all([
+      createStudent(t, 'Ada Early'),
+      createStudent(t, 'Gus Gone'),
+      createStudent(t, 'Sue Stranger'),
+      createTeacher(t, 'Oli Other'),
+    ]);
+    const course = await createCourse(t, teacher);
+    await Promise.all([ada, gone].map((s) => joinCourse(t, s, course)));
+    await joinCourse(t, stranger, await createCourse(t, other));
+    await t.app.inject({
+      method: 'DELETE',
+      url: `/api/courses/${course.id}/members/${gone.id}`,
+      headers: teacher.headers,
+    });
+    const start = (await t.app.inject({ method: 'GET', url: '/api/events', headers: teacher.headers })).json<{
+      lastId: number;
+    }>().lastId;
+    const tabs = new Map<Actor, Recorder>();
+    for (const who of [ada, gone, stranger, other, teacher]) tabs.set(who, await tab(who));
+    const fileId = await uploadFile(
+      t,
+      teacher,
+      { purpose: 'post', targetId: course.id, name: `${SCHEDULED}.txt` },
+      Buffer.from(BYTES),
+    );
+    const post = await createPost(t, teacher, course.id, {
+      text: `${SCHEDULED} at noon`,
+      publishAt: new Date(t.clock.now().getTime() + 3600_000).toISOString(),
+      fileIds: [fileId],
+    });
+    await tabs
+      .get(teacher)!
+      .waitFor((e) => e.type === 'post:created' && (e.data as { id: string }).id === post.id);
+    await barrier(...tabs.values());
+    const marks = (text: string) => text.includes(SCHEDULED) || text.includes(BYTES) || text.includes(fileId);
+    for (const who of [ada, gone, stranger, other]) {
+      const replayTab = await tab(who, start);
+      const parts = await Promise.all([
+        body(who, `/api/courses/${course.id}/posts`),
+        body(who, `/api/files/${fileId}`),
+        body(who, `/api/events?after=${start}`),
+        body(who, '/api/me/export'),
+        body(who, '/api/dashboard'),
+        body(who, '/api/todo'),
+        body(who, '/api/stream/news'),
+      ]);
+      const seen = [...parts, JSON.stringify(replayTab.missed), JSON.stringify(tabs.get(who)!.heard)].join(
+        '\n',
+      );
+      expect({ who: who.fullName, leaked: marks(seen) }).toEqual({ who: who.fullName, leaked: false });
+    }
+    // Its teacher sees both (so the test can tell a leak from nothing there).
+    expect(await body(teacher, `/api/courses/${course.id}/posts`)).toContain(SCHEDULED);
+    expect(await body(teacher, `/api/files/${fileId}`)).toBe(BYTES);
   });
 });

@@ -7,15 +7,27 @@ import { createPostService } from './posts.js';
 import { conversationRoutes } from './routes.js';
 import { createStreamSettingsService } from './settings.js';
 import { createThreadService } from './threads.js';
+import { createSeenMarks } from './seen.js';
+import { createStreamNewsService } from './news.js';
+import { filesOf } from '../files/module.js';
 import { installTyping } from './typing.js';
 
 /** The module's services, once per app. */
-const conversationsOf = perApp((core: Core) => ({
-  posts: createPostService(core),
-  comments: createCommentService(core),
-  threads: createThreadService(core),
-  settings: createStreamSettingsService(core),
-}));
+const conversationsOf = perApp((core: Core) => {
+  const seenMarks = createSeenMarks(core);
+  return {
+    seenMarks,
+    posts: createPostService({
+      ...core,
+      seenMarks,
+      discardFiles: (rows) => filesOf(core).service.discard(rows),
+    }),
+    comments: createCommentService(core),
+    threads: createThreadService(core),
+    settings: createStreamSettingsService(core),
+    news: createStreamNewsService(core),
+  };
+});
 
 /**
  * Conversations (DESIGN §19): a live stream per course (posts, comments, seen marks, comments off,
@@ -27,6 +39,8 @@ export const conversations: AppModule = {
   setup(core) {
     core.jobs.handle(conversationJobs(conversationsOf(core).posts));
     installTyping(core.realtime, core);
+    const { seenMarks } = conversationsOf(core);
+    return () => seenMarks.close();
   },
   routes: (app, { core }) =>
     conversationRoutes(app, {

@@ -5,16 +5,21 @@ import {
   type CreatePostBody,
   type Post,
   type PostPage,
+  type FileSummary,
   type SeenBy,
   type UpdatePostBody,
 } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
-import { comments, courseMembers, jobs, postSeen, posts, profiles } from '../db/schema.js';
+import { comments, courseMembers, courses, files, jobs, postSeen, posts, profiles } from '../db/schema.js';
+import { rowsOf } from '../db/rows.js';
+import { requireCurrentCourse } from '../archive/rules.js';
+import { teaches } from '../courses/teaching.js';
+import { attachPostFiles, takePostFiles } from '../files/service.js';
 import type { RecordEvent } from '../events.js';
 import { scheduleJob } from '../jobs/schedule.js';
-import { conflict, forbidden } from '../http/errors.js';
+import { conflict, forbidden, notFound } from '../http/errors.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
 import {
@@ -38,13 +43,28 @@ export const publishJobKey = (postId: string) => `post-publish:${postId}`;
 export const postAudience = (post: Pick<PostRow, 'courseId' | 'publishedAt'>, teacherId: string) =>
   post.publishedAt ? audience.course(post.courseId, teacherId) : audience.teachers(post.courseId, teacherId);
 
-const commentCount = sql<number>`(select count(*)::int from ${comments} where ${comments.postId} = ${posts.id})`;
+/** The post's id, named with its table: an UPDATE's RETURNING would name a bare "id", the sub-select's own. */
+const postRef = sql.raw('"posts"."id"');
+const commentCount = sql<number>`(select count(*)::int from ${comments} where ${comments.postId} = ${postRef})`;
+
+/** A post's ready files as the API shows them (files/views.ts `toSummary`), in upload order, in the post's own query. */
+const postFiles = sql<
+  FileSummary[]
+>`(select coalesce(json_agg(json_build_object('id', ${files.id}, 'name', ${files.name},
+  'size', coalesce(${files.storedSize}, ${files.declaredSize}), 'type', coalesce(${files.mime}, 'application/octet-stream'))
+  order by ${files.createdAt}, ${files.id}), '[]'::json) from ${files} where ${files.postId} = ${postRef} and ${files.status} = 'ready')`;
 
 /** The posts, as the caller sees them: counts, their own seen mark, and the teacher's "seen by". */
 async function viewsOf(
   db: Db,
   standing: Standing,
-  rows: Array<{ post: PostRow; authorName: string; commentCount: number; seenByMe: boolean }>,
+  rows: Array<{
+    post: PostRow;
+    authorName: string;
+    commentCount: number;
+    seenByMe: boolean;
+    files: FileSummary[];
+  }>,
 ): Promise<Post[]> {
   const seen = standing.teaches
     ? await seenByOf(
@@ -57,13 +77,14 @@ async function viewsOf(
     toPost(r.post, r.authorName, {
       commentCount: r.commentCount,
       seenByMe: r.seenByMe,
+      files: r.files,
       seen: seen ? (seen.get(r.post.id) ?? { count: 0, of: seen.of, by: [] }) : null,
     }),
   );
 }
 
 /** "Seen by N of M" for the teacher: active members only (a removed student no longer counts). */
-async function seenByOf(db: Db, courseId: string, postIds: string[]) {
+export async function seenByOf(db: Db | Tx, courseId: string, postIds: string[]) {
   const active = and(eq(courseMembers.courseId, courseId), eq(courseMembers.status, 'active'));
   const [members] = await db
     .select({ n: sql<number>`count(*)::int` })
@@ -90,7 +111,21 @@ async function seenByOf(db: Db, courseId: string, postIds: string[]) {
   return Object.assign(byPost, { of });
 }
 
-export function createPostService({ db, outbox, clock }: { db: Db; outbox: Outbox; clock: Clock }) {
+export function createPostService({
+  db,
+  outbox,
+  clock,
+  discardFiles = async () => {},
+  seenMarks,
+}: {
+  db: Db;
+  outbox: Outbox;
+  clock: Clock;
+  /** Removes the bytes of a deleted post's files (the files module's storage). */
+  discardFiles?: (rows: Awaited<ReturnType<typeof takePostFiles>>) => Promise<void>;
+  /** Gathers first views into one `post:seen` a post a moment (seen.ts). */
+  seenMarks?: { touch(postId: string, courseId: string): void };
+}) {
   /** The posts of a course matching `where`, with what every view needs. */
   function select(caller: Caller) {
     return db
@@ -100,6 +135,7 @@ export function createPostService({ db, outbox, clock }: { db: Db; outbox: Outbo
         commentCount,
         seenByMe: sql<boolean>`exists (select 1 from ${postSeen} where ${postSeen.postId} = ${posts.id}
           and ${postSeen.userId} = ${caller.userId})`,
+        files: postFiles,
       })
       .from(posts)
       .innerJoin(profiles, eq(profiles.id, posts.authorId));
@@ -116,10 +152,15 @@ export function createPostService({ db, outbox, clock }: { db: Db; outbox: Outbo
         authorName: sql<string>`(select ${profiles.fullName} from ${profiles} where ${profiles.id} = ${posts.authorId})`,
         teacherId: sql<string>`(select teacher_id from courses where courses.id = ${posts.courseId} and courses.deleted_at is null)`,
         commentCount,
+        files: postFiles,
       });
     if (!row?.teacherId) return false;
-    const { authorName, teacherId, commentCount: n, ...post } = row;
-    record('post:created', toPost(post, authorName, { commentCount: n }), postAudience(post, teacherId));
+    const { authorName, teacherId, commentCount: n, files: attached, ...post } = row;
+    record(
+      'post:created',
+      toPost(post, authorName, { commentCount: n, files: attached }),
+      postAudience(post, teacherId),
+    );
     return true;
   }
 
@@ -167,13 +208,14 @@ export function createPostService({ db, outbox, clock }: { db: Db; outbox: Outbo
     },
 
     /**
-     * A teacher's post: published now, or at `publishAt` by the job table (one statement writes
-     * the post and its job). Three statements in all: the standing, the post, the outbox's event.
+     * A teacher's post: published now, or at `publishAt` by the job table. Its permission, the
+     * archive's read-only rule and the write are one statement (issue 30: the standing read and the
+     * archive guard's were round trips of their own), so with the outbox's event the write is BEGIN,
+     * one statement, the event, COMMIT; attached files add one. A refusal is explained after (reads
+     * on the error path only).
      */
     async create(caller: Caller, courseId: string, body: CreatePostBody): Promise<Post> {
       return outbox.transaction(async (tx, record) => {
-        const standing = await courseStanding(tx, caller, courseId);
-        requireTeaches(standing, 'post to its stream');
         const now = clock.now();
         const publishAt = body.publishAt ? new Date(body.publishAt) : null;
         const later = publishAt !== null && publishAt.getTime() > now.getTime();
@@ -189,27 +231,57 @@ export function createPostService({ db, outbox, clock }: { db: Db; outbox: Outbo
           createdAt: now,
           editedAt: null,
         };
-        const insert = tx.insert(posts).values(row);
-        if (later)
-          // Drizzle puts an embedded query in parentheses (a CTE's body); the statement itself goes in as SQL.
-          await tx.execute(
-            sql`with p as ${insert} ${tx
-              .insert(jobs)
-              .values({
-                kind: PUBLISH_POST_KIND,
-                key: publishJobKey(row.id),
-                runAt: publishAt,
-                payload: { postId: row.id },
-              })
-              .onConflictDoUpdate({
-                target: jobs.key,
-                set: { runAt: publishAt, doneAt: null, attempts: 0, lastError: null },
-              })
-              .getSQL()}`,
-          );
-        else await insert;
-        const post = toPost(row, standing.callerName);
-        record('post:created', post, postAudience(row, standing.teacherId));
+        const insert = sql`insert into ${posts} (id, course_id, author_id, text, pinned, comments_off,
+            publish_at, published_at, created_at)
+          select ${row.id}::uuid, ${courses.id}, ${row.authorId}::uuid, ${row.text}, ${row.pinned},
+            ${row.commentsOff}, ${row.publishAt}::timestamptz, ${row.publishedAt}::timestamptz,
+            ${row.createdAt}::timestamptz
+          from ${courses} where ${courses.id} = ${courseId}::uuid and ${courses.deletedAt} is null
+            and ${courses.archivedAt} is null and ${teaches(caller.userId)}
+          returning (select ${profiles.fullName} from ${profiles} where ${profiles.id} = ${caller.userId}::uuid) as author_name,
+            (select ${courses.teacherId} from ${courses} where ${courses.id} = ${courseId}::uuid) as teacher_id`;
+        const written =
+          caller.role !== 'teacher'
+            ? undefined
+            : rowsOf<{ author_name: string; teacher_id: string }>(
+                await tx.execute(
+                  later
+                    ? // The job that publishes it, in the same statement; rolled back with it on a refusal.
+                      sql`with p as (${insert}), j as (${tx
+                        .insert(jobs)
+                        .values({
+                          kind: PUBLISH_POST_KIND,
+                          key: publishJobKey(row.id),
+                          runAt: publishAt,
+                          payload: { postId: row.id },
+                        })
+                        .onConflictDoUpdate({
+                          target: jobs.key,
+                          set: { runAt: publishAt, doneAt: null, attempts: 0, lastError: null },
+                        })
+                        .getSQL()}) select * from p`
+                    : insert,
+                ),
+              )[0];
+        if (!written) {
+          // Why not: not there (404), archived (409, to those who see it), or a member student (403).
+          const standing = await courseStanding(tx, caller, courseId);
+          requireReader(standing);
+          await requireCurrentCourse(tx, courseId);
+          requireTeaches(standing, 'post to its stream');
+          throw notFound('Course not found.');
+        }
+        // Its files go out with it (the class sees them in post:created), or wait with it while scheduled.
+        const attached = body.fileIds?.length
+          ? await attachPostFiles(tx, {
+              authorId: caller.userId,
+              courseId,
+              postId: row.id,
+              fileIds: body.fileIds,
+            })
+          : [];
+        const post = toPost(row, written.author_name, { files: attached });
+        record('post:created', post, postAudience(row, written.teacher_id));
         return post;
       });
     },
@@ -235,7 +307,7 @@ export function createPostService({ db, outbox, clock }: { db: Db; outbox: Outbo
             ...(scheduling ? (publishNow ? { publishAt: null, publishedAt: now } : { publishAt }) : {}),
           })
           .where(eq(posts.id, postId))
-          .returning({ ...getTableColumns(posts), commentCount });
+          .returning({ ...getTableColumns(posts), commentCount, files: postFiles });
         // Rescheduled: the job follows the new time (a rare edit, so a statement of its own). One
         // that ran before the change finds the post still scheduled and waits for its time.
         if (publishAt && !publishNow)
@@ -246,8 +318,8 @@ export function createPostService({ db, outbox, clock }: { db: Db; outbox: Outbo
             payload: { postId },
           });
         const [row] = await update;
-        const { commentCount: n, ...changed } = row!;
-        const view = toPost(changed, found!.authorName, { commentCount: n });
+        const { commentCount: n, files: attached, ...changed } = row!;
+        const view = toPost(changed, found!.authorName, { commentCount: n, files: attached });
         // Published by this edit: the class hears it as new, once.
         record(publishNow ? 'post:created' : 'post:updated', view, postAudience(changed, standing.teacherId));
         return view;
@@ -256,16 +328,20 @@ export function createPostService({ db, outbox, clock }: { db: Db; outbox: Outbo
 
     /** Deletes a post with its comments; its words leave the stored events too (scrub.ts). */
     async remove(caller: Caller, postId: string): Promise<void> {
-      await outbox.transaction(async (tx, record) => {
+      const gone = await outbox.transaction(async (tx, record) => {
         const found = await postStanding(tx, caller, postId, true);
         const { post, standing } = mayChange(caller, found, 'delete it');
+        // Its files go with it: the rows now (no download from here on), the bytes after commit.
+        const goneFiles = await takePostFiles(tx, post.id);
         await scrubPostEvents(tx, post);
         record(
           'post:deleted',
           { id: post.id, courseId: post.courseId },
           postAudience(post, standing.teacherId),
         );
+        return goneFiles;
       });
+      await discardFiles(gone);
     },
 
     /** A member opened the post: counted once for the teacher's "seen by". The teacher's own view is not counted. */
@@ -274,10 +350,13 @@ export function createPostService({ db, outbox, clock }: { db: Db; outbox: Outbo
       requireReader(found?.standing, 'Post');
       requireVisiblePost(found!.post, found!.standing);
       if (found!.standing.teaches) return;
-      await db
+      const marked = await db
         .insert(postSeen)
         .values({ postId, userId: caller.userId, seenAt: clock.now() })
-        .onConflictDoNothing();
+        .onConflictDoNothing()
+        .returning({ postId: postSeen.postId });
+      // A first view moves the teachers' count: announced coalesced (seen.ts), never to students.
+      if (marked.length > 0) seenMarks?.touch(postId, found!.post.courseId);
     },
   };
 }

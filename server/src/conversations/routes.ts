@@ -12,6 +12,7 @@ import {
   POSTS_PAGE_MAX,
   Post,
   PostPage,
+  StreamNews,
   StreamSettings,
   Thread,
   ThreadList,
@@ -24,6 +25,7 @@ import { limitBy, type Limit } from '../auth/limits.js';
 import { bearerSecurity, signedInErrors } from '../http/responses.js';
 import type { CommentService } from './comments.js';
 import type { PostService } from './posts.js';
+import type { StreamNewsService } from './news.js';
 import type { StreamSettingsService } from './settings.js';
 import type { ThreadService } from './threads.js';
 
@@ -32,6 +34,7 @@ export interface ConversationRoutesOptions {
   comments: CommentService;
   threads: ThreadService;
   settings: StreamSettingsService;
+  news: StreamNewsService;
   limits: { posts: Limit; comments: Limit };
 }
 
@@ -44,7 +47,7 @@ const MuteParams = Type.Object(
 /** Conversations (DESIGN §19): the stream's posts and comments, seen marks, private threads, switches. */
 export const conversationRoutes: FastifyPluginAsyncTypebox<ConversationRoutesOptions> = async (
   app,
-  { posts, comments, threads, settings, limits },
+  { posts, comments, threads, settings, news, limits },
 ) => {
   const common = { tags: ['conversations'], security: bearerSecurity };
   const limited = { ...signedInErrors, 429: ErrorBody };
@@ -77,7 +80,9 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<ConversationRoutesOpt
       schema: {
         ...common,
         summary: "Post to a course's stream (its teacher); with publishAt, later",
-        description: 'Plain text, 1 to 10,000 characters. Members hear `post:created` once it is published.',
+        description:
+          'Plain text, 1 to 10,000 characters. Members hear `post:created` once it is published. `fileIds`: the ' +
+          'teacher’s ready uploads for this course (purpose post); 409 files_not_ready while one is uploading.',
         params: IdParams,
         body: CreatePostBody,
         response: { 201: Post, ...limited },
@@ -129,6 +134,37 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<ConversationRoutesOpt
     },
     async (request, reply) => {
       await posts.seen(callerOf(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/stream/news',
+    {
+      schema: {
+        ...common,
+        summary: "What's new in the caller's courses since they last opened each stream (dashboard, to-do)",
+        description:
+          'Posts and comments by others; only courses with something new, with the newest post’s first line.',
+        response: { 200: StreamNews, ...signedInErrors },
+      },
+    },
+    async (request) => news.list(callerOf(request)),
+  );
+
+  app.post(
+    '/courses/:id/stream/read',
+    {
+      schema: {
+        ...common,
+        summary:
+          "The caller opened the course's stream: what was new there is read (its teachers and members)",
+        params: IdParams,
+        response: { 204: Empty, ...signedInErrors },
+      },
+    },
+    async (request, reply) => {
+      await news.markRead(callerOf(request), request.params.id);
       return reply.status(204).send(null);
     },
   );

@@ -1,4 +1,4 @@
-import type { Comment, Post, SeenBy } from '@classwave/shared';
+import type { Comment, FileSummary, Post, SeenBy } from '@classwave/shared';
 import type { comments, posts } from '../db/schema.js';
 
 /** Rows to what the API answers (DESIGN §19): the same shape in REST answers and live events. */
@@ -11,7 +11,7 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
 export function toPost(
   row: PostRow,
   authorName: string,
-  extra: { commentCount?: number; seenByMe?: boolean; seen?: SeenBy | null } = {},
+  extra: { commentCount?: number; seenByMe?: boolean; seen?: SeenBy | null; files?: FileSummary[] } = {},
 ): Post {
   return {
     id: row.id,
@@ -27,6 +27,8 @@ export function toPost(
     commentCount: extra.commentCount ?? 0,
     seenByMe: extra.seenByMe ?? false,
     seen: extra.seen ?? null,
+    // A json column: parsed by the driver, or text on one that leaves json alone.
+    files: typeof extra.files === 'string' ? (JSON.parse(extra.files) as FileSummary[]) : (extra.files ?? []),
   };
 }
 

@@ -299,3 +299,115 @@ describe('live', () => {
     expect(again.statusCode).toBe(404);
   });
 });
+
+describe('DELETE /api/courses/:id/teachers/:userId (leaving)', () => {
+  const leave = (who: Actor, course: Course, userId = who.id) =>
+    t.app.inject({ method: 'DELETE', url: `/api/courses/${course.id}/teachers/${userId}`, ...as(who) });
+
+  it('a co-teacher leaves by their own id: 204, the course leaves their tabs at once, the owner is told', async () => {
+    const { teacher: owner, course, students } = await createClass(t, 1);
+    const [co, other] = await Promise.all([createTeacher(t), createTeacher(t)]);
+    await addCoTeacher(t, owner, course, co);
+    await addCoTeacher(t, owner, course, other);
+    const [coTab, ownerTab] = await Promise.all([tab(co), tab(owner)]);
+
+    const res = await leave(co, course);
+    expect(res.statusCode, res.body).toBe(204);
+    await coTab.waitFor((e) => e.type === 'course:deleted' && (e.data as { id: string }).id === course.id);
+    const told = await ownerTab.waitFor(
+      (e) => e.type === 'course:teachers' && (e.data as CourseTeachers).courseId === course.id,
+    );
+    expect((told.data as CourseTeachers).teachers.map((x) => x.id)).toEqual([owner.id, other.id]);
+    expect((await coursesOf(co)).map((c) => c.id)).not.toContain(course.id);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/courses/${course.id}`, ...as(co) })).statusCode,
+    ).toBe(404);
+    // Nothing of the course reaches the one who left.
+    const assignment = await createAssignment(t, owner, course);
+    await submit(t, students[0]!, assignment);
+    await ownerTab.waitFor((e) => e.type === 'submission:created');
+    await barrier(coTab);
+    expect(coTab.events.filter((e) => e.type === 'submission:created')).toHaveLength(0);
+    // Gone is gone: leaving again is a course they cannot see.
+    expect((await leave(co, course)).statusCode).toBe(404);
+  });
+
+  it('the owner cannot leave, a co-teacher cannot remove another, a student cannot use it', async () => {
+    const { teacher: owner, course, students } = await createClass(t, 1);
+    const [co, other] = await Promise.all([createTeacher(t), createTeacher(t)]);
+    await addCoTeacher(t, owner, course, co);
+    await addCoTeacher(t, owner, course, other);
+    const self = await leave(owner, course);
+    expect([self.statusCode, self.json().message]).toEqual([403, expect.stringContaining('own')]);
+    expect((await leave(co, course, other.id)).statusCode).toBe(403);
+    expect((await leave(students[0]!, course)).statusCode).toBe(403);
+    expect((await teachersOf(owner, course)).teachers).toHaveLength(3);
+  });
+});
+
+describe('DELETE /api/courses/:id/teacher-invites/:inviteId', () => {
+  const cancel = (who: Actor, course: Course, inviteId: string) =>
+    t.app.inject({
+      method: 'DELETE',
+      url: `/api/courses/${course.id}/teacher-invites/${inviteId}`,
+      ...as(who),
+    });
+
+  it('the owner cancels an open invitation: gone from the list, its link answers as an unknown one', async () => {
+    const { teacher: owner, course } = await createClass(t, 0);
+    const [invited, co] = await Promise.all([createTeacher(t), createTeacher(t)]);
+    await addCoTeacher(t, owner, course, co);
+    const token = await inviteCoTeacher(t, owner, course, invited.email);
+    const [invite] = (await teachersOf(owner, course)).invites;
+    const coTab = await tab(co);
+
+    const res = await cancel(owner, course, invite!.id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<CourseTeachers>().invites).toEqual([]);
+    const told = await coTab.waitFor(
+      (e) => e.type === 'course:teachers' && (e.data as CourseTeachers).courseId === course.id,
+    );
+    expect((told.data as CourseTeachers).invites).toEqual([]);
+    const preview = await t.app.inject({
+      method: 'GET',
+      url: `/api/teacher-invites/${token}`,
+      ...as(invited),
+    });
+    expect([preview.statusCode, preview.json().code]).toEqual([404, ErrorCode.teacherInviteInvalid]);
+    const late = await accept(invited, token);
+    expect([late.statusCode, late.json().code]).toEqual([404, ErrorCode.teacherInviteInvalid]);
+    expect((await coursesOf(invited)).map((c) => c.id)).not.toContain(course.id);
+    // Once is enough: a second cancel finds nothing.
+    expect((await cancel(owner, course, invite!.id)).statusCode).toBe(404);
+  });
+
+  it("refuses a co-teacher (403), another course's owner (404), and an accepted invitation (404)", async () => {
+    const { teacher: owner, course } = await createClass(t, 0);
+    const { teacher: stranger } = await createClass(t, 0);
+    const [invited, co] = await Promise.all([createTeacher(t), createTeacher(t)]);
+    await inviteCoTeacher(t, owner, course, invited.email);
+    const [open] = (await teachersOf(owner, course)).invites;
+    expect((await cancel(stranger, course, open!.id)).statusCode).toBe(404);
+    const token = await inviteCoTeacher(t, owner, course, co.email);
+    const coInvite = (await teachersOf(owner, course)).invites.find((i) => i.email === co.email)!;
+    expect((await accept(co, token)).statusCode).toBe(200);
+    expect((await cancel(co, course, open!.id)).statusCode).toBe(403);
+    expect((await cancel(owner, course, coInvite.id)).statusCode).toBe(404);
+    expect((await teachersOf(owner, course)).invites.map((i) => i.id)).toEqual([open!.id]);
+  });
+});
+
+describe('GET /api/courses/:id (teachers)', () => {
+  it('names every teacher, the owner first, to its students and its teachers alike (no addresses)', async () => {
+    const { teacher: owner, course, students } = await createClass(t, 1);
+    const co = await createTeacher(t, 'Cleo Coteacher');
+    await addCoTeacher(t, owner, course, co);
+    for (const who of [students[0]!, co, owner]) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/courses/${course.id}`, ...as(who) });
+      expect(res.json<{ teachers: unknown }>().teachers).toEqual([
+        { id: owner.id, fullName: owner.fullName, role: 'owner' },
+        { id: co.id, fullName: 'Cleo Coteacher', role: 'co_teacher' },
+      ]);
+    }
+  });
+});

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import {
   AcceptedTeacherInvite,
+  CourseTeacherInviteParams,
   CourseTeacherParams,
   CourseTeachers,
   ErrorBody,
@@ -53,12 +55,29 @@ export const coTeacherRoutes: FastifyPluginAsyncTypebox<{ coTeachers: CoTeacherS
     {
       schema: {
         ...common,
-        summary: 'Remove a co-teacher (the owner; the owner cannot be removed)',
+        summary: 'Remove a co-teacher (the owner), or leave the course (a co-teacher, their own id: 204)',
+        description: 'The owner cannot be removed, nor leave. The one who goes gets `course:deleted`.',
         params: CourseTeacherParams,
+        response: { 200: CourseTeachers, 204: Type.Null(), ...signedInErrors },
+      },
+    },
+    async (request, reply) => {
+      const list = await coTeachers.remove(callerOf(request), request.params.id, request.params.userId);
+      return list ? list : reply.status(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/courses/:id/teacher-invites/:inviteId',
+    {
+      schema: {
+        ...common,
+        summary: 'Cancel an open co-teacher invitation (the owner); its link stops working',
+        params: CourseTeacherInviteParams,
         response: { 200: CourseTeachers, ...signedInErrors },
       },
     },
-    async (request) => coTeachers.remove(callerOf(request), request.params.id, request.params.userId),
+    async (request) => coTeachers.cancelInvite(callerOf(request), request.params.id, request.params.inviteId),
   );
 
   app.get(

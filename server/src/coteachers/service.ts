@@ -227,20 +227,52 @@ export function createCoTeacherService({
     },
 
     /**
-     * The owner removes a co-teacher: the course leaves their list and nothing of it reaches them
-     * from this commit on. The owner cannot be removed (there is no one to hand the course to).
+     * The owner removes a co-teacher, or a co-teacher leaves (`userId` their own): the course leaves
+     * their list and nothing of it reaches them from this commit on. The owner cannot be removed
+     * (there is no one to hand the course to). Leaving answers null: the list is no longer theirs.
      */
-    async remove(caller: Caller, courseId: string, userId: string): Promise<CourseTeachers> {
+    async remove(caller: Caller, courseId: string, userId: string): Promise<CourseTeachers | null> {
+      const leaving = userId === caller.userId;
       return outbox.transaction(async (tx, record) => {
-        const course = await requireOwnerOf(tx, caller, await lockCourse(tx, courseId), 'remove co-teachers');
+        const locked = await lockCourse(tx, courseId);
+        const course = leaving
+          ? await requireTeacherOf(tx, caller, locked, 'leave it')
+          : await requireOwnerOf(tx, caller, locked, 'remove co-teachers');
         if (userId === course.teacherId)
-          throw forbidden("The course's owner cannot be removed; delete the course instead.");
+          throw forbidden(
+            leaving
+              ? 'You own this course, so you cannot leave it: archive or delete it instead.'
+              : "The course's owner cannot be removed; delete the course instead.",
+          );
         const removed = await tx
           .delete(courseTeachers)
           .where(and(eq(courseTeachers.courseId, courseId), eq(courseTeachers.teacherId, userId)))
           .returning({ teacherId: courseTeachers.teacherId });
         if (removed.length === 0) throw notFound('That teacher does not co-teach this course.');
         record('course:deleted', { id: courseId }, [userRoom(userId)]);
+        const list = await recordTeachers(tx, record, course);
+        return leaving ? null : list;
+      });
+    },
+
+    /**
+     * The owner cancels an invitation not yet accepted: its link then answers as an unknown one
+     * (404 teacher_invite_invalid), and the address may be invited again.
+     */
+    async cancelInvite(caller: Caller, courseId: string, inviteId: string): Promise<CourseTeachers> {
+      return outbox.transaction(async (tx, record) => {
+        const course = await requireOwnerOf(tx, caller, await lockCourse(tx, courseId), 'cancel invitations');
+        const cancelled = await tx
+          .delete(teacherInvites)
+          .where(
+            and(
+              eq(teacherInvites.id, inviteId),
+              eq(teacherInvites.courseId, courseId),
+              isNull(teacherInvites.acceptedAt),
+            ),
+          )
+          .returning({ id: teacherInvites.id });
+        if (cancelled.length === 0) throw notFound('No open invitation of this course has that id.');
         return recordTeachers(tx, record, course);
       });
     },

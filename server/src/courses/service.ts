@@ -12,7 +12,7 @@ import type { Caller } from '../auth/caller.js';
 import { isoText, type Database, type Db, type Statement, type Tx } from '../db/client.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience, userRoom } from '../realtime/rooms.js';
-import { assignments, courseMembers, courses, profiles } from '../db/schema.js';
+import { assignments, courseMembers, courses, courseTeachers, profiles } from '../db/schema.js';
 import type { AssignmentLists } from '../assignments/queries.js';
 import { conflict } from '../http/errors.js';
 import { found, requireTeacher } from '../policies.js';
@@ -202,9 +202,22 @@ export function createCourseService({
     async detail(caller: Caller, id: string): Promise<CourseDetail> {
       const [row] = await selectCourses(db).where(and(eq(courses.id, id), visibleCourse(caller)));
       const { course, teacherName } = found(row, 'Course');
+      const [list, coTeachers] = await Promise.all([
+        lists.ofCourse(caller, id),
+        db
+          .select({ id: profiles.id, fullName: profiles.fullName })
+          .from(courseTeachers)
+          .innerJoin(profiles, eq(profiles.id, courseTeachers.teacherId))
+          .where(eq(courseTeachers.courseId, id))
+          .orderBy(courseTeachers.createdAt, profiles.id),
+      ]);
       return {
         course: toCourse(course, teacherName, caller.role === 'teacher'),
-        assignments: await lists.ofCourse(caller, id),
+        assignments: list,
+        teachers: [
+          { id: course.teacherId, fullName: teacherName, role: 'owner' as const },
+          ...coTeachers.map((t) => ({ ...t, role: 'co_teacher' as const })),
+        ],
       };
     },
 

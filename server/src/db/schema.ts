@@ -598,15 +598,20 @@ export const files = pgTable(
     /** Also the tus upload's id and the storage key. */
     id: uuid('id').primaryKey(),
     uploaderId: uuid('uploader_id').references(() => profiles.id, { onDelete: 'set null' }),
-    /** assignment | submission | feedback (post and comment later, DESIGN §19). */
+    /** assignment | submission | feedback | post (comment later, DESIGN §19). */
     purpose: text('purpose').notNull(),
-    /** The assignment it belongs to, for every purpose so far. */
+    /** The assignment it belongs to; null on a post's file. */
     targetId: uuid('target_id').references(() => assignments.id, { onDelete: 'set null' }),
     /** The student whose work (submission) or feedback it is; null on materials. */
     studentId: uuid('student_id').references(() => profiles.id, { onDelete: 'set null' }),
     courseId: uuid('course_id').references(() => courses.id, { onDelete: 'set null' }),
     /** The submission that handed it in (a submit's fileIds); null while the student may still remove it. */
     submissionId: uuid('submission_id').references(() => submissions.id, { onDelete: 'set null' }),
+    /**
+     * A post's file (DESIGN §19): the post it went out with; null while it waits in the composer
+     * (uploaded before the post exists, attached by the post's create).
+     */
+    postId: uuid('post_id').references(() => posts.id, { onDelete: 'set null' }),
     name: text('name').notNull(),
     declaredSize: bigint('declared_size', { mode: 'number' }).notNull(),
     receivedSize: bigint('received_size', { mode: 'number' }).notNull().default(0),
@@ -623,6 +628,7 @@ export const files = pgTable(
     index('files_target_idx').on(t.targetId, t.purpose),
     index('files_uploader_idx').on(t.uploaderId),
     index('files_submission_idx').on(t.submissionId),
+    index('files_post_idx').on(t.postId),
     index('files_status_created_idx').on(t.status, t.createdAt),
     check('files_status_check', sql`${t.status} in ('pending', 'ready')`),
     check(
@@ -741,6 +747,27 @@ export const threadReads = pgTable(
   (t) => [
     primaryKey({ name: 'thread_reads_pkey', columns: [t.assignmentId, t.studentId, t.userId] }),
     index('thread_reads_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * When each reader last opened a course's stream (DESIGN §19, "what's new"): posts and comments by
+ * others after `read_at` are new on their dashboard and to-do. No row: everything since they joined.
+ */
+export const streamReads = pgTable(
+  'stream_reads',
+  {
+    courseId: uuid('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    readAt: timestamp('read_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'stream_reads_pkey', columns: [t.courseId, t.userId] }),
+    index('stream_reads_user_idx').on(t.userId),
   ],
 );
 

@@ -5,7 +5,7 @@ import type { Caller } from '../auth/caller.js';
 import { requireTeacherOf } from '../classes/visibility.js';
 import { requireCurrentCourse } from '../archive/rules.js';
 import type { Db, Tx } from '../db/client.js';
-import { assignments, courseMembers, courses, files, submissions } from '../db/schema.js';
+import { assignments, courseMembers, courses, files, posts, submissions } from '../db/schema.js';
 import { AppError, conflict, notFound } from '../http/errors.js';
 import { requireTeacher } from '../policies.js';
 import { requireOpen, submitTarget } from '../submissions/rules.js';
@@ -61,11 +61,11 @@ export async function checkUpload(
   limits: UploadLimits,
   now: Date,
 ): Promise<{ courseId: string; studentId: string | null }> {
-  if (upload.purpose === 'post' || upload.purpose === 'comment')
+  if (upload.purpose === 'comment')
     throw new AppError(
       422,
       ErrorCode.purposeNotAvailable,
-      `Files for a ${upload.purpose} cannot be uploaded yet: attachments on posts and comments are not there.`,
+      'Files for a comment cannot be uploaded yet: attachments on comments are not there.',
     );
   if (upload.size > limits.maxBytes)
     throw new AppError(
@@ -106,6 +106,15 @@ export async function checkUpload(
         `A submission may carry at most ${limits.maxFiles} files (UPLOAD_MAX_FILES); remove one first.`,
       );
     placed = { courseId: target.courseId, studentId: caller.userId };
+  } else if (upload.purpose === 'post') {
+    // A post's file is uploaded in the composer before the post exists: its target is the course.
+    requireTeacher(caller, 'attach files to posts');
+    const [course] = await tx
+      .select({ id: courses.id, teacherId: courses.teacherId, deletedAt: courses.deletedAt })
+      .from(courses)
+      .where(eq(courses.id, upload.targetId));
+    await requireTeacherOf(tx, caller, course, 'attach files to its posts', 'Course');
+    placed = { courseId: upload.targetId, studentId: null };
   } else if (upload.purpose === 'assignment') {
     const course = await assignmentOfTeacher(tx, caller, upload.targetId, 'add files to its assignments');
     placed = { courseId: course.id, studentId: null };
@@ -145,7 +154,10 @@ export async function fileWithParents(db: Db | Tx, fileId: string, callerId: str
       /** `callerId` teaches the course (its owner or a co-teacher, DESIGN §20). */
       callerTeaches: sql<boolean>`${teaches(callerId)}`,
       courseGone: sql<boolean>`${courses.deletedAt} is not null`,
-      assignmentGone: sql<boolean>`${assignments.deletedAt} is not null`,
+      /** No live assignment: binned, purged, or none (a post's file). */
+      assignmentGone: sql<boolean>`${assignments.id} is null or ${assignments.deletedAt} is not null`,
+      /** A post's file: its post went out (members see it); false while scheduled, or unattached. */
+      postPublished: sql<boolean>`${posts.publishedAt} is not null`,
       gradeRelease: assignments.gradeRelease,
       membership: sql<string | null>`(select ${courseMembers.status} from ${courseMembers}
         where ${courseMembers.courseId} = ${files.courseId} and ${courseMembers.studentId} = ${callerId})`,
@@ -157,7 +169,8 @@ export async function fileWithParents(db: Db | Tx, fileId: string, callerId: str
     })
     .from(files)
     .innerJoin(courses, eq(courses.id, files.courseId))
-    .innerJoin(assignments, eq(assignments.id, files.targetId))
+    .leftJoin(assignments, eq(assignments.id, files.targetId))
+    .leftJoin(posts, eq(posts.id, files.postId))
     .leftJoin(
       submissions,
       and(eq(submissions.assignmentId, files.targetId), eq(submissions.studentId, files.studentId)),
@@ -185,8 +198,10 @@ export function feedbackReleased(
  * their own work's files, and their feedback once released. Pending files: nobody (404).
  */
 export function maySee(caller: Caller, row: FileWithParents | undefined): row is FileWithParents {
-  if (!row || row.file.status !== 'ready' || row.courseGone || row.assignmentGone) return false;
+  if (!row || row.file.status !== 'ready' || row.courseGone) return false;
   const { file } = row;
+  if (file.purpose === 'post') return maySeePostFile(caller, row);
+  if (row.assignmentGone) return false;
   if (caller.role === 'teacher' && row.callerTeaches)
     return file.purpose !== 'submission' || file.submissionId !== null || file.uploaderId === caller.userId;
   if (row.membership !== 'active') return false;
@@ -197,6 +212,16 @@ export function maySee(caller: Caller, row: FileWithParents | undefined): row is
 }
 
 /**
+ * A post's file follows its post (DESIGN §19): its course's teachers once it is on a post (scheduled
+ * or not), active members once the post is published. Still in the composer: its uploader alone.
+ */
+function maySeePostFile(caller: Caller, row: FileWithParents): boolean {
+  if (row.file.postId === null) return row.file.uploaderId === caller.userId;
+  if (caller.role === 'teacher' && row.callerTeaches) return true;
+  return row.membership === 'active' && Boolean(row.postPublished);
+}
+
+/**
  * May the caller remove it? A student's file: its uploader, until it is handed in (and while still a
  * member); materials and feedback: any teacher of the live course. An upload still pending may always be abandoned by its uploader.
  */
@@ -204,6 +229,8 @@ export function mayRemove(caller: Caller, row: FileWithParents | undefined): row
   if (!row) return false;
   const own = row.file.uploaderId === caller.userId;
   if (row.file.status === 'pending') return own;
+  // A post's files go with their post (deleted with it); before that, its uploader may take one out of the composer.
+  if (row.file.purpose === 'post') return own && row.file.postId === null && !row.courseGone;
   if (row.courseGone || row.assignmentGone) return false;
   if (row.file.purpose === 'submission')
     return own && row.membership === 'active' && row.file.submissionId === null;

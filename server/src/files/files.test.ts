@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -121,6 +122,38 @@ describe('POST /api/uploads (tus)', () => {
     expect(res.headers['content-length']).toBe(String(bytes.length));
   });
 
+  it('stores every byte sent over a real connection in many chunks (each freed once on disk)', async () => {
+    const pieces = Array.from({ length: 9 }, (_, i) => randomBytes(10_000 + i));
+    const bytes = Buffer.concat(pieces);
+    const created = await createUpload(t, ada, work('recording.bin'), bytes.length);
+    expect(created.statusCode, created.body).toBe(201);
+    const location = String(created.headers.location);
+    // The body streamed piece by piece, so the server reads it in several chunks off the socket.
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = pieces.shift();
+        if (!next) return controller.close();
+        controller.enqueue(Buffer.from(next));
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      },
+    });
+    const sent = await fetch(`${url}${location}`, {
+      method: 'PATCH',
+      headers: {
+        ...TUS,
+        ...ada.headers,
+        'upload-offset': '0',
+        'content-type': 'application/offset+octet-stream',
+      },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(sent.status, await sent.text()).toBe(204);
+    const res = await get(ada, `/api/files/${location.split('/').pop()}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.equals(bytes)).toBe(true);
+  });
+
   it('resumes an interrupted upload from the offset the server reports', async () => {
     const bytes = Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 251));
     const created = await createUpload(t, ada, work('data.bin'), bytes.length);
@@ -181,11 +214,15 @@ describe('POST /api/uploads (tus)', () => {
       code: 'file_too_large',
       message: expect.stringMatching(/UPLOAD_MAX_BYTES/),
     });
-    for (const purpose of ['post', 'comment']) {
-      const res = await createUpload(t, ada, { purpose, targetId: assignment.id, name: 'x.txt' }, 10);
-      expect(res.statusCode).toBe(422);
-      expect(res.json()).toMatchObject({ code: 'purpose_not_available' });
-    }
+    // A comment's files are not there yet (a post's are: conversations/attachments.test.ts).
+    const comment = await createUpload(
+      t,
+      ada,
+      { purpose: 'comment', targetId: assignment.id, name: 'x.txt' },
+      10,
+    );
+    expect(comment.statusCode).toBe(422);
+    expect(comment.json()).toMatchObject({ code: 'purpose_not_available' });
     const cases: [Record<string, string>, RegExp][] = [
       [{ purpose: 'essay', targetId: assignment.id, name: 'x' }, /metadata.purpose/],
       [{ purpose: 'submission', targetId: 'nope', name: 'x' }, /metadata.targetId/],

@@ -57,6 +57,53 @@ export async function attachFiles(
   await tx.update(files).set({ submissionId: input.submissionId }).where(inArray(files.id, ids));
 }
 
+/**
+ * A new post's files (DESIGN §19), in its transaction: every one the author's own ready upload for
+ * this course, not on a post yet. One statement; a refusal rolls the post back with it.
+ */
+export async function attachPostFiles(
+  tx: Tx,
+  input: { authorId: string; courseId: string; postId: string; fileIds: readonly string[] },
+): Promise<FileSummary[]> {
+  const ids = [...new Set(input.fileIds)];
+  if (ids.length === 0) return [];
+  const attached = await tx
+    .update(files)
+    .set({ postId: input.postId })
+    .where(
+      and(
+        inArray(files.id, ids),
+        eq(files.uploaderId, input.authorId),
+        eq(files.purpose, 'post'),
+        eq(files.courseId, input.courseId),
+        isNull(files.postId),
+        eq(files.status, 'ready'),
+      ),
+    )
+    .returning();
+  if (attached.length < ids.length) {
+    // Only on a refusal: say which file and why.
+    const found = new Set(attached.map((r) => r.id));
+    const missing = ids.find((id) => !found.has(id))!;
+    const [row] = await tx.select().from(files).where(eq(files.id, missing));
+    if (row && row.status === 'pending' && row.uploaderId === input.authorId && row.purpose === 'post')
+      throw new AppError(
+        409,
+        ErrorCode.filesNotReady,
+        `The file "${row.name}" is still uploading; post once it is stored.`,
+      );
+    throw badRequest(`body.fileIds: ${missing} is not one of your files for a post in this course`);
+  }
+  return attached
+    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))
+    .map(toSummary);
+}
+
+/** Deletes a post's files' rows in its deletion's transaction; the bytes go after commit (`discard`). */
+export async function takePostFiles(tx: Tx, postId: string) {
+  return tx.delete(files).where(eq(files.postId, postId)).returning();
+}
+
 /** The files handed in with each of these submissions, in upload order. */
 export async function filesOfSubmissions(
   db: Db | Tx,
@@ -288,6 +335,11 @@ export function createFileService({
       );
     },
 
+    /** Removes the bytes of rows already deleted (a post's files, deleted with it: `takePostFiles`). */
+    async discard(rows: readonly (typeof files.$inferSelect)[]): Promise<void> {
+      for (const row of rows) await removeBytes(row);
+    },
+
     /**
      * The daily sweep: uploads left pending for a day, and files whose parent is gone for good (an
      * account deleted, the bin purged: the foreign keys nulled), lose their bytes and their row.
@@ -302,7 +354,9 @@ export function createFileService({
             and(eq(files.status, 'pending'), lte(files.createdAt, dayAgo)),
             isNull(files.uploaderId),
             isNull(files.courseId),
-            isNull(files.targetId),
+            and(inArray(files.purpose, ['assignment', 'submission', 'feedback']), isNull(files.targetId)),
+            // A post's file left in a composer for a day (or its post deleted for good under it).
+            and(eq(files.purpose, 'post'), isNull(files.postId), lte(files.createdAt, dayAgo)),
             and(inArray(files.purpose, ['submission', 'feedback']), isNull(files.studentId)),
           ),
         )

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { FileStore } from '@tus/file-store';
 import { EVENTS, Server, type Upload } from '@tus/server';
 import { and, eq, sql } from 'drizzle-orm';
 import { ErrorCode, FILE_PURPOSES, type FilePurpose } from '@classwave/shared';
@@ -16,6 +15,7 @@ import { audience } from '../realtime/rooms.js';
 import { checkUpload, type UploadLimits } from './access.js';
 import { cleanFileName } from './names.js';
 import { metadataSegments, orientationSegment, sniffType, withoutRanges } from './sniff.js';
+import { StagingStore } from './staging.js';
 import type { FileStorage } from './storage.js';
 import { readyAudience, toSummary } from './views.js';
 
@@ -89,7 +89,7 @@ export function createUploads(options: {
   appOrigin: string;
 }) {
   const { db, outbox, clock, log, storage, limits, stagingDir } = options;
-  const datastore = new FileStore({ directory: stagingDir });
+  const datastore = new StagingStore(stagingDir);
   /** The caller of each web request handed to tus (the routes set it). */
   const callers = new WeakMap<Request, Caller>();
   const callerOfTus = (req: unknown): Caller => {
@@ -235,7 +235,8 @@ export function createUploads(options: {
             id: upload.id,
             uploaderId: caller.userId,
             purpose: wanted.purpose,
-            targetId: wanted.targetId,
+            // A post's file names its course (the post does not exist yet): no assignment.
+            targetId: wanted.purpose === 'post' ? null : wanted.targetId,
             studentId: placed.studentId,
             courseId: placed.courseId,
             name: wanted.name,
@@ -275,6 +276,9 @@ export function createUploads(options: {
     progress(id, offset).catch((err) => log.warn({ err }, 'upload progress not sent'));
   };
   tus.on(EVENTS.POST_RECEIVE, (_req: unknown, upload: Upload) => moved(upload.id, upload.offset));
+  /** PATCHes that carried an upload's last byte: its file:ready says the rest, no progress after it. */
+  const completing = new WeakSet<object>();
+  tus.on(EVENTS.POST_FINISH, (req: object) => completing.add(req));
 
   return {
     /** Hands one request to tus, as the caller the authenticate hook found. */
@@ -288,7 +292,8 @@ export function createUploads(options: {
       const response = await tus.handleWeb(request);
       const offset = Number(response.headers.get('upload-offset'));
       // A chunk stored and more to come (the last one's file:ready says the rest).
-      if (request.method === 'PATCH' && response.status === 204 && UUID.test(id)) moved(id, offset);
+      if (request.method === 'PATCH' && response.status === 204 && UUID.test(id) && !completing.has(request))
+        moved(id, offset);
       return response;
     },
     finish,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Logger } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
+import { statementsOf as statementsSent } from '../../test/support/statements.js';
 import { addCoTeacher, createClass, createTeacher, type Actor } from '../../test/support/factories.js';
 import { answerQuestion, pushQuestion, startLesson } from '../../test/support/lessons.js';
 
@@ -16,34 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Session = { logger: Logger; options: { logger?: Logger } };
-
-/** The SQL statements the app sends while `work` runs. */
-/** The read-only check of an archived course, sent before every write to a course. */
-const ARCHIVE_GUARD = /^select "archived_at" is not null/;
-
-async function statementsOf(work: () => Promise<{ statusCode: number; body: string }>): Promise<string[]> {
-  const session = (t.app.core.db as unknown as { session: Session }).session;
-  const sent: string[] = [];
-  const before = { logger: session.logger, option: session.options.logger };
-  const logger: Logger = { logQuery: (query) => void sent.push(query) };
-  session.logger = logger;
-  session.options.logger = logger;
-  try {
-    const res = await work();
-    expect(res.statusCode, res.body).toBe(200);
-  } finally {
-    session.logger = before.logger;
-    session.options.logger = before.option;
-  }
-  // The archive guard's read (archive/guard.ts) runs before the write, outside its transaction: one
-  // round trip more for every write until each write's standing reads `archived_at` itself (issue 30).
-  const guard = sent.filter((statement) => ARCHIVE_GUARD.test(statement));
-  expect(guard.length).toBeLessThanOrEqual(1);
-  return sent.filter(
-    (statement) => !/^\s*(begin|commit)\b/i.test(statement) && !ARCHIVE_GUARD.test(statement),
-  );
-}
+const statementsOf = (work: () => Promise<{ statusCode: number; body: string }>) =>
+  statementsSent(t, 200, work);
 
 describe('PUT /api/lessons/:id/questions/:qid/answer', () => {
   it('sends three statements for a first answer and a changed one, in a co-taught course too', async () => {

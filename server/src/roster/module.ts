@@ -1,4 +1,5 @@
 import type { AppModule } from '../module.js';
+import { claimJobs, enrolOnVerification } from './claim.js';
 import { rosterJobs } from './jobs.js';
 import { rosterRoutes } from './routes.js';
 import { createRosterService } from './service.js';
@@ -7,7 +8,8 @@ import { createRosterService } from './service.js';
 export const roster: AppModule = {
   name: 'roster',
   setup: (core) => {
-    core.jobs.handle(rosterJobs);
+    core.jobs.handle({ ...rosterJobs, ...claimJobs });
+    return enrolOnVerification(core);
   },
   routes: (app, { core }) => rosterRoutes(app, { roster: createRosterService(core) }),
 };

@@ -1,7 +1,17 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Course, RosterImportResult } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../../test/support/app.js';
+import {
+  bearer,
+  createTestApp,
+  createVerifiedUser,
+  PASSWORD,
+  signIn,
+  type TestApp,
+} from '../../test/support/app.js';
+import { connect, listen } from '../../test/support/sockets.js';
+import { resetLinkIn } from '../../test/support/mail-catcher.js';
+import { accountVerifiedJobKey, scheduleAccountVerified } from '../auth/verified.js';
 import {
   addCoTeacher,
   createCourse,
@@ -16,8 +26,10 @@ let t: TestApp;
 let owner: Actor;
 let coTeacher: Actor;
 let member: Actor;
+let url: string;
 beforeAll(async () => {
   t = await createTestApp();
+  url = await listen(t.app);
   [owner, coTeacher, member] = await Promise.all([
     createTeacher(t, 'Roster Owner'),
     createTeacher(t, 'Roster Co'),
@@ -219,5 +231,125 @@ describe('POST /api/courses/:id/roster-import (OneRoster 1.2)', () => {
       await importRoster(c, { users: users(anaNew, tom), enrollments, classSourcedId: 'class-7b' }),
     );
     expect(again).toMatchObject({ add: [], update: [], unchanged: 1 });
+  });
+});
+
+describe('a roster-invited student who signs up', () => {
+  const coursesOf = async (who: { headers: Record<string, string> }) =>
+    (await t.app.inject({ method: 'GET', url: '/api/courses', headers: who.headers })).json<Course[]>();
+  const asStudent = async (email: string) => {
+    const { session, accessToken } = await signIn(t, email);
+    return { id: session.user.id, headers: bearer(accessToken) };
+  };
+
+  it('is in the course once they verify the invited address (password sign-up), without the join link', async () => {
+    const c = await course();
+    const archived = await course();
+    const email = at('invited');
+    result(await importRoster(c, { csv: `name,email\nInvi Ted,${email}\n` }));
+    result(await importRoster(archived, { csv: `name,email\nInvi Ted,${email}\n` }));
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/courses/${archived.id}/archive`,
+          headers: owner.headers,
+        })
+      ).statusCode,
+    ).toBe(200);
+    const ownerTab = await connect(url, owner.token);
+
+    // The address as they type it: case and spaces are not the file's.
+    await createVerifiedUser(t, { email: email.toUpperCase(), fullName: 'Invi Ted' });
+    const student = await asStudent(email);
+    expect((await coursesOf(student)).map((x) => x.id)).toEqual([c.id]);
+    const heard = await ownerTab.waitFor((e) => e.type === 'member:joined');
+    expect(heard.data).toMatchObject({ course: { id: c.id }, member: { student: { id: student.id } } });
+    ownerTab.close();
+    const roster = await t.app.inject({
+      method: 'GET',
+      url: `/api/courses/${c.id}/members`,
+      headers: owner.headers,
+    });
+    expect(roster.json<Array<{ student: { id: string }; status: string }>>()).toEqual([
+      expect.objectContaining({ student: expect.objectContaining({ id: student.id }), status: 'active' }),
+    ]);
+
+    // Idempotent: the join link says "already a member", the same file again changes nothing.
+    const join = await t.app.inject({
+      method: 'POST',
+      url: '/api/courses/join',
+      headers: student.headers,
+      payload: { code: c.joinCode },
+    });
+    expect(join.statusCode).toBe(200);
+    expect(result(await importRoster(c, { csv: `name,email\nInvi Ted,${email}\n` }))).toMatchObject({
+      add: [],
+      update: [],
+      remove: [],
+      unchanged: 1,
+    });
+    // A file without them lists them once, as the member they are now (not also as an invitation).
+    const without = result(
+      await importRoster(c, { csv: `name,email\nSomeone Else,${at('else')}\n` }, { dryRun: true }),
+    );
+    expect(without.remove).toEqual([expect.objectContaining({ email, status: 'member' })]);
+  });
+
+  it('is not brought back by a later verification run once they have left', async () => {
+    const c = await course();
+    const email = at('leaver');
+    result(await importRoster(c, { csv: `name,email\nLea Ver,${email}\n` }));
+    await createVerifiedUser(t, { email, fullName: 'Lea Ver' });
+    const student = await asStudent(email);
+    expect((await coursesOf(student)).map((x) => x.id)).toEqual([c.id]);
+    const left = await t.app.inject({
+      method: 'POST',
+      url: `/api/courses/${c.id}/leave`,
+      headers: student.headers,
+    });
+    expect(left.statusCode, left.body).toBe(204);
+    // The job again (as a poller would retry it): their leaving stands.
+    await scheduleAccountVerified(t.app.core.db, student.id, new Date());
+    await t.app.core.jobs.runNow([accountVerifiedJobKey(student.id)]);
+    expect(await coursesOf(student)).toEqual([]);
+  });
+
+  it('is in the course when a password reset link proves the address instead of the verification link', async () => {
+    const c = await course();
+    const email = at('resetter');
+    result(await importRoster(c, { csv: `name,email\nRe Setter,${email}\n` }));
+    const signup = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/signup',
+      payload: { email, password: 'first passphrase here', fullName: 'Re Setter' },
+    });
+    expect(signup.statusCode).toBe(200);
+    const before = t.mail.countTo(email);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/auth/recover', payload: { email } })).statusCode,
+    ).toBe(200);
+    const token = new URL(resetLinkIn(await t.mail.nthTo(email, before + 1))).searchParams.get('token');
+    const reset = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/reset',
+      payload: { token, password: PASSWORD },
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    const student = await asStudent(email);
+    expect((await coursesOf(student)).map((x) => x.id)).toEqual([c.id]);
+  });
+
+  it('a teacher account with an address on the file is not made a student of the course', async () => {
+    const c = await course();
+    const email = at('teacher');
+    result(await importRoster(c, { csv: `name,email\nTea Cher,${email}\n` }));
+    await createVerifiedUser(t, { email, role: 'teacher', fullName: 'Tea Cher' });
+    const members = await t.app.inject({
+      method: 'GET',
+      url: `/api/courses/${c.id}/members`,
+      headers: owner.headers,
+    });
+    expect(members.json()).toEqual([]);
   });
 });

@@ -64,8 +64,9 @@ export function createRosterService({ db, clock }: { db: Db; clock: Clock }) {
       ...members
         .filter((m) => !seen.has(m.email))
         .map((m) => ({ email: m.email, fullName: m.fullName, sourcedId: null, status: 'member' as const })),
+      // An invitation whose student has joined since (by the link, or on verifying) is listed once, as the member.
       ...invites
-        .filter((i) => !seen.has(i.email))
+        .filter((i) => !seen.has(i.email) && !memberByEmail.has(i.email))
         .map((i) => ({
           email: i.email,
           fullName: i.fullName,

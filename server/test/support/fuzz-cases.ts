@@ -76,6 +76,8 @@ export interface Attempt {
   studentId?: string | ((real: string) => string);
   /** The same for {userId} (a co-teacher of the course, DESIGN §20). */
   userId?: string | ((real: string) => string);
+  /** The same for {inviteId} (an open co-teacher invitation of the course, DESIGN §20). */
+  inviteId?: string | ((real: string) => string);
   /** The same for {token} (a co-teacher invitation's mailed token). */
   token?: string | ((real: string) => string);
   /** The raw query string; the route's valid one when absent. `{state}`, `{iss}`: the context's OIDC state, the provider. */
@@ -430,7 +432,7 @@ const oddFormattedValues = (route: Route): Case[] =>
     );
 
 /** Odd values for one path param ({id} or {studentId}), the others left valid. */
-const oddParam = (param: 'id' | 'studentId' | 'userId', random: SeededRandom): Case[] => {
+const oddParam = (param: 'id' | 'studentId' | 'userId' | 'inviteId', random: SeededRandom): Case[] => {
   const named = (name: string) => (param === 'id' ? name : `${name} as ${param}`);
   const at = (value: string | ((real: string) => string)) => ({ [param]: value });
   return [
@@ -466,6 +468,7 @@ const oddPathParams = (route: Route, random: SeededRandom): Case[] => [
   ...(route.path.includes('{id}') ? oddParam('id', random) : []),
   ...(route.path.includes('{studentId}') ? oddParam('studentId', random) : []),
   ...(route.path.includes('{userId}') ? oddParam('userId', random) : []),
+  ...(route.path.includes('{inviteId}') ? oddParam('inviteId', random) : []),
 ];
 
 const oddQueries = (route: Route): Case[] => [

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,6 +123,7 @@ const REPEATABLE = new Set([
   'PATCH /api/posts/:id',
   'POST /api/posts/:id/comments',
   'POST /api/posts/:id/seen',
+  'POST /api/courses/:id/stream/read',
   'POST /api/assignments/:id/threads/:studentId/comments',
   'PATCH /api/courses/:id/stream',
   'PUT /api/courses/:id/mutes/:studentId',
@@ -163,6 +165,8 @@ interface Context {
   userId: string;
   /** An open invitation to co-teach the course, sent to the caller (for {token}). */
   inviteToken: string;
+  /** An open invitation of the course, by id (for {inviteId}: the owner cancels it). */
+  inviteId: string;
   /** For POST /api/auth/reset: an unused reset token (a success spends it, and the context is renewed). */
   resetToken?: string;
   /** For GET /api/calendar/:file: the fuzz student's feed (`<token>.ics`), made once. */
@@ -352,6 +356,19 @@ async function freshContext(route: Route): Promise<Context> {
     invitee = await createTeacher(t, 'Fuzz Invitee');
     inviteToken = await inviteCoTeacher(t, teacher, course, invitee.email);
   }
+  let inviteId = random.uuid();
+  if (route.path.includes('{inviteId}')) {
+    const email = uniqueEmail('fuzz-invite');
+    await inviteCoTeacher(t, teacher, course, email);
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/api/courses/${course.id}/teachers`,
+      headers: teacher.headers,
+    });
+    inviteId = list
+      .json<{ invites: Array<{ id: string; email: string }> }>()
+      .invites.find((i) => i.email === email)!.id;
+  }
   if (acting === 'teacher') headers = invitee?.headers ?? teacher.headers;
   if (acting === 'student') headers = student.headers;
   let ownOther: string | undefined;
@@ -384,6 +401,7 @@ async function freshContext(route: Route): Promise<Context> {
     joinCode: course.joinCode!,
     userId: coTeacherId,
     inviteToken,
+    inviteId,
     feedFile: route.key === 'GET /api/calendar/:file' ? await studentFeedFile() : 'none.ics',
     ...(['POST /api/auth/reset', 'POST /api/auth/reset/check'].includes(route.key)
       ? { resetToken: await freshResetToken() }
@@ -484,6 +502,7 @@ async function send(route: Route, { name, attempt }: Case): Promise<string[]> {
     typeof a.studentId === 'function' ? a.studentId(ctx.studentId) : (a.studentId ?? ctx.studentId);
   const userId = typeof a.userId === 'function' ? a.userId(ctx.userId) : (a.userId ?? ctx.userId);
   const token = typeof a.token === 'function' ? a.token(ctx.inviteToken) : (a.token ?? ctx.inviteToken);
+  const inviteId = typeof a.inviteId === 'function' ? a.inviteId(ctx.inviteId) : (a.inviteId ?? ctx.inviteId);
   const query = (
     a.query ??
     route.query
@@ -503,6 +522,7 @@ async function send(route: Route, { name, attempt }: Case): Promise<string[]> {
     .replace('{kind}', 'assignment')
     .replace('{studentId}', studentId)
     .replace('{userId}', userId)
+    .replace('{inviteId}', inviteId)
     .replace('{token}', token)
     .replace('{code}', ctx.joinCode)
     .replace('{file}', ctx.feedFile)
@@ -660,6 +680,9 @@ describe('tus uploads (DESIGN §18)', () => {
       tusMetadata({ ...valid, purpose: 'feedback', studentId: student.id }),
       tusMetadata({ ...valid, purpose: 'SUBMISSION' }),
       tusMetadata({ ...valid, purpose: 'post' }),
+      // A post's file names its course: the student may not, whatever the id.
+      tusMetadata({ ...valid, purpose: 'post', targetId: assignment.courseId }),
+      tusMetadata({ ...valid, purpose: 'post', targetId: '00000000-0000-0000-0000-000000000000' }),
       Array.from({ length: 2000 }, (_, i) => `k${i} ${b64('v')}`).join(','),
       ' , , ,',
       `purpose ${b64('submission')} extra words`,
@@ -758,6 +781,56 @@ describe('tus uploads (DESIGN §18)', () => {
     failures.push(...(await tus('HEAD /api/uploads/:id', 'HEAD', location, 'HEAD', TUS)));
     failures.push(...(await tus('DELETE /api/uploads/:id', 'DELETE', location, 'DELETE', TUS)));
     expect(failures).toEqual([]);
+  });
+});
+
+describe("a post's fileIds (DESIGN §19)", () => {
+  it('refuses hostile file lists with a 4xx, never a 500, and posts nothing for them', async () => {
+    const course = await createCourse(t, teacher);
+    const other = await createCourse(t, teacher);
+    const elsewhere = await uploadFile(
+      t,
+      teacher,
+      { purpose: 'post', targetId: other.id, name: 'x.txt' },
+      Buffer.from('x'),
+    );
+    await joinCourse(t, student, course);
+    const studentsFile = await uploadFile(
+      t,
+      student,
+      { purpose: 'submission', targetId: (await createAssignment(t, teacher, course)).id, name: 'w.txt' },
+      Buffer.from('w'),
+    );
+    const lists: unknown[] = [
+      'not a list',
+      [null],
+      [''],
+      ["' or 1=1 --"],
+      [elsewhere, elsewhere],
+      Array.from({ length: 11 }, () => randomUUID()),
+      [randomUUID()],
+      [elsewhere],
+      [studentsFile],
+      [{ id: elsewhere }],
+    ];
+    const failures: string[] = [];
+    for (const [i, fileIds] of lists.entries()) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/courses/${course.id}/posts`,
+        headers: teacher.headers,
+        payload: { text: 'With files', fileIds },
+      });
+      if (res.statusCode < 400 || res.statusCode >= 500) failures.push(`list ${i} → ${res.statusCode}`);
+      failures.push(...problemsWith(res, TEST_ORIGIN).map((p) => `list ${i} → ${p}`));
+    }
+    expect(failures).toEqual([]);
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `/api/courses/${course.id}/posts`,
+      headers: teacher.headers,
+    });
+    expect(listed.json<{ items: unknown[] }>().items).toEqual([]);
   });
 });
 

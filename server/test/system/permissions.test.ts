@@ -16,7 +16,8 @@ import {
   type Actor,
 } from '../support/factories.js';
 import { TUS, createUpload, tusMetadata, uploadFile } from '../support/uploads.js';
-import { comments, courseMembers, posts, questionBank } from '../../src/db/schema.js';
+import { eq } from 'drizzle-orm';
+import { comments, courseMembers, files, posts, questionBank } from '../../src/db/schema.js';
 import { pushQuestion, startLesson } from '../support/lessons.js';
 
 /**
@@ -142,6 +143,8 @@ interface Fixture {
   fileId?: string;
   /** A co-teacher invitation's token (DESIGN §20: rows that `prepare` one). */
   inviteToken?: string;
+  /** The same invitation's id, as the owner's list shows it. */
+  inviteId?: string;
 }
 
 /** The owner's course: a second assignment, student A's file on it handed in with a submit. */
@@ -390,8 +393,30 @@ const teachersOnly = (status: number): Expected => ({
 
 /** An invitation to the other teacher to co-teach the fixture's course (DESIGN §20). */
 async function invitation(f: Fixture): Promise<Partial<Fixture>> {
-  return { inviteToken: await inviteCoTeacher(t, owner, f.course, otherTeacher.email) };
+  const inviteToken = await inviteCoTeacher(t, owner, f.course, otherTeacher.email);
+  const list = await t.app.inject({
+    method: 'GET',
+    url: `/api/courses/${f.course.id}/teachers`,
+    headers: owner.headers,
+  });
+  const invites = list.json<{ invites: Array<{ id: string; email: string }> }>().invites;
+  return { inviteToken, inviteId: invites.find((i) => i.email === otherTeacher.email)!.id };
 }
+
+/** The caller's own user id (a made-up one for callers with no account). */
+const ownIdOf = (who: Who): string =>
+  ({
+    anonymous: randomUUID(),
+    signedOut: randomUUID(),
+    studentA: studentA.id,
+    studentB: studentB.id,
+    nonMember: nonMember.id,
+    formerMember: formerMember.id,
+    otherMember: otherMember.id,
+    owner: owner.id,
+    coTeacher: coTeacher.id,
+    otherTeacher: otherTeacher.id,
+  })[who];
 
 const table: Row[] = [
   // Co-teachers (DESIGN §20): the owner invites and removes; the teachers see who teaches; only
@@ -432,6 +457,22 @@ const table: Row[] = [
   {
     endpoint: 'DELETE /api/courses/:id/teachers/:userId (the co-teacher)',
     request: (f) => ({ method: 'DELETE', url: `/api/courses/${f.course.id}/teachers/${coTeacher.id}` }),
+    // The co-teacher's own id: they leave (204).
+    expected: { ...byMembership(403, 200, 404), coTeacher: 204 },
+  },
+  {
+    endpoint: "DELETE /api/courses/:id/teachers/:userId (the caller's own id: leaving)",
+    request: (f, who) => ({ method: 'DELETE', url: `/api/courses/${f.course.id}/teachers/${ownIdOf(who)}` }),
+    // Only a co-teacher leaves; the owner cannot (403), a member is told it is the teachers' (403).
+    expected: { ...byMembership(403, 403, 404), coTeacher: 204 },
+  },
+  {
+    endpoint: 'DELETE /api/courses/:id/teacher-invites/:inviteId',
+    prepare: invitation,
+    request: (f) => ({
+      method: 'DELETE',
+      url: `/api/courses/${f.course.id}/teacher-invites/${f.inviteId}`,
+    }),
     expected: { ...byMembership(403, 200, 404), coTeacher: 403 },
   },
   {
@@ -1597,6 +1638,24 @@ async function insertPost(courseId: string): Promise<string> {
     .values({ id, courseId, authorId: owner.id, text: 'Row post', publishedAt: now, createdAt: now });
   return id;
 }
+/** The owner's file for a post (DESIGN §19): on a post of its own (published, or scheduled), or left in the composer. */
+async function postFile(on: 'published' | 'scheduled' | 'composer'): Promise<string> {
+  const fileId = await uploadFile(
+    t,
+    owner,
+    { purpose: 'post', targetId: conv.courseId, name: 'handout.txt' },
+    Buffer.from('handout'),
+  );
+  if (on === 'composer') return fileId;
+  const postId = await insertPost(conv.courseId);
+  if (on === 'scheduled')
+    await t.app.core.db
+      .update(posts)
+      .set({ publishedAt: null, publishAt: new Date(Date.now() + 86_400_000) })
+      .where(eq(posts.id, postId));
+  await t.app.core.db.update(files).set({ postId }).where(eq(files.id, fileId));
+  return fileId;
+}
 async function insertComment(
   on: { courseId: string; postId?: string; assignmentId?: string; threadStudentId?: string },
   author: Actor,
@@ -1614,6 +1673,7 @@ interface ConversationRow {
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
     url: string;
     payload?: object;
+    headers?: Record<string, string>;
   };
   expected: Expected;
 }
@@ -1735,6 +1795,62 @@ const conversationTable: ConversationRow[] = [
     }),
     expected: byMembership(403, 200, 404),
   },
+  // A post's files (DESIGN §19): uploaded by the course's teachers in the composer, seen as the post is.
+  {
+    endpoint: 'POST /api/uploads (a post file)',
+    request: () => ({
+      method: 'POST',
+      url: '/api/uploads',
+      headers: {
+        ...TUS,
+        'upload-length': '4',
+        'upload-metadata': tusMetadata({ purpose: 'post', targetId: conv.courseId, name: 'a.txt' }),
+      },
+    }),
+    expected: { ...teachersOnly(201), otherTeacher: 404 },
+  },
+  {
+    endpoint: "GET /api/files/:id (a published post's file)",
+    prepare: () => postFile('published'),
+    request: (id) => ({ method: 'GET', url: `/api/files/${id}` }),
+    // The removed member lost the stream, and its files with it.
+    expected: byMembership(200, 200, 404),
+  },
+  {
+    endpoint: "GET /api/files/:id (a scheduled post's file)",
+    prepare: () => postFile('scheduled'),
+    request: (id) => ({ method: 'GET', url: `/api/files/${id}` }),
+    expected: only({ owner: 200 }),
+  },
+  {
+    endpoint: "GET /api/files/:id (a post's file still in the composer)",
+    prepare: () => postFile('composer'),
+    request: (id) => ({ method: 'GET', url: `/api/files/${id}` }),
+    expected: { ...only({ owner: 200 }), coTeacher: 404 },
+  },
+  {
+    endpoint: "DELETE /api/files/:id (a post's file)",
+    prepare: () => postFile('published'),
+    request: (id) => ({ method: 'DELETE', url: `/api/files/${id}` }),
+    // It goes with its post (DELETE /api/posts/:id), not alone.
+    expected: only({}),
+  },
+  {
+    endpoint: "DELETE /api/files/:id (a post's file still in the composer)",
+    prepare: () => postFile('composer'),
+    request: (id) => ({ method: 'DELETE', url: `/api/files/${id}` }),
+    expected: { ...only({ owner: 204 }), coTeacher: 404 },
+  },
+  {
+    endpoint: 'GET /api/stream/news',
+    request: () => ({ method: 'GET', url: '/api/stream/news' }),
+    expected: everyoneSignedIn(200),
+  },
+  {
+    endpoint: 'POST /api/courses/:id/stream/read',
+    request: () => ({ method: 'POST', url: `/api/courses/${conv.courseId}/stream/read` }),
+    expected: byMembership(204, 204, 404),
+  },
   {
     endpoint: 'PUT /api/courses/:id/mutes/:studentId',
     request: () => ({ method: 'PUT', url: `/api/courses/${conv.courseId}/mutes/${formerMember.id}` }),
@@ -1750,7 +1866,8 @@ const conversationTable: ConversationRow[] = [
 describe.each(conversationTable)('$endpoint', ({ prepare, request, expected }) => {
   it.each(answersOf(expected))('answers %s with %i', async (who, status) => {
     const own = prepare ? await prepare() : undefined;
-    const res = await t.app.inject({ ...request(own), headers: headersOf(who) });
+    const req = request(own);
+    const res = await t.app.inject({ ...req, headers: { ...req.headers, ...headersOf(who) } });
     expect(res.statusCode, res.body).toBe(status);
     if (status >= 400) expect(res.json()).toMatchObject({ statusCode: status, code: expect.any(String) });
   });

@@ -898,6 +898,17 @@ describe('who hears each server event', () => {
         hears: studentAAndOwner,
       },
       {
+        event: 'post:seen',
+        when: 'student A opens the post (its "seen by" moves, coalesced)',
+        act: async () => {
+          const res = await post(`/api/posts/${convState.postId}/seen`, actors.studentA.headers);
+          expect(res.statusCode).toBe(204);
+          return (h) => h.name === 'post:seen' && dataOf(h)?.postId === convState.postId;
+        },
+        // The teachers alone: a student never learns who else has seen it.
+        hears: onlyOwner,
+      },
+      {
         event: 'typing',
         when: "the owner's tab says it is typing a comment on the post",
         act: async () => {
@@ -2087,6 +2098,46 @@ describe('co-teachers hear what the owner hears', () => {
     expect(removed.filter((type) => type.startsWith('submission:'))).toEqual([]);
     const outsider = await replay('otherTeacher');
     expect(outsider).toEqual([]);
+  });
+
+  it('a cancelled invitation: the new list reaches the teachers only, never the member', async () => {
+    await inviteCoTeacher(t, parties.owner, course, 'to-cancel@school.test');
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `/api/courses/${course.id}/teachers`,
+      headers: parties.owner.headers,
+    });
+    const invite = listed.json<CourseTeachers>().invites.find((i) => i.email === 'to-cancel@school.test')!;
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/courses/${course.id}/teacher-invites/${invite.id}`,
+      headers: parties.owner.headers,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const list = (h: Heard) =>
+      h.name === 'course:teachers' &&
+      (h.args[0] as { data: CourseTeachers }).data.courseId === course.id &&
+      !(h.args[0] as { data: CourseTeachers }).data.invites.some((i) => i.id === invite.id);
+    expect(await heardBy(list, ['owner', 'coTeacher'])).toEqual(['owner', 'coTeacher']);
+  });
+
+  it('a co-teacher who leaves is told the course is gone in their tab; the owner sees the new list', async () => {
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/courses/${course.id}/teachers/${parties.coTeacher.id}`,
+      headers: parties.coTeacher.headers,
+    });
+    expect(res.statusCode, res.body).toBe(204);
+    const gone = (h: Heard) => h.name === 'course:deleted' && idOf(h) === course.id;
+    expect(await heardBy(gone, ['removed', 'coTeacher'])).toEqual(['coTeacher', 'removed']);
+    const list = (h: Heard) =>
+      h.name === 'course:teachers' &&
+      (h.args[0] as { data: CourseTeachers }).data.teachers.map((x) => x.id).join() === parties.owner.id;
+    expect(await heardBy(list, ['owner'])).toEqual(['owner']);
+    // From now on the course's work reaches the owner, not the one who left.
+    const made = await createAssignment(t, parties.owner, course);
+    const match = (h: Heard) => h.name === 'assignment:created' && idOf(h) === made.id;
+    expect(await heardBy(match, ['owner', 'member'])).toEqual(['owner', 'member']);
   });
 });
 

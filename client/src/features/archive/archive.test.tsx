@@ -89,6 +89,91 @@ describe('CourseArchiveActions', () => {
     expect(sent?.body).toEqual({ title: 'Algebra 2027' });
   });
 
+  it('shows its teachers an archived class with no write control: no composer, lesson, roster or teacher changes', async () => {
+    const post = {
+      id: '40000000-0000-4000-8000-000000000001',
+      courseId: COURSE_ID,
+      author: { id: 'a0000000-0000-4000-8000-000000000009', fullName: 'Ada Owner' },
+      text: 'Welcome to the class',
+      pinned: false,
+      commentsOff: false,
+      commentCount: 0,
+      publishAt: null,
+      createdAt: ARCHIVED_AT,
+      publishedAt: ARCHIVED_AT,
+      editedAt: null,
+      seenByMe: false,
+      seen: null,
+    };
+    renderRoute(`/courses/${COURSE_ID}`, 'teacher', (me) => {
+      const course = createCourse({
+        id: COURSE_ID,
+        title: 'Old Algebra',
+        teacherId: me.id,
+        archivedAt: ARCHIVED_AT,
+      });
+      return {
+        [`GET /api/courses/${COURSE_ID}`]: { body: { course, assignments: [] } },
+        [`GET /api/courses/${COURSE_ID}/posts`]: {
+          body: {
+            items: [post],
+            pinned: [],
+            scheduled: [],
+            nextBefore: null,
+            stream: { courseId: COURSE_ID, commentsOff: false, muted: false, mutedStudentIds: [] },
+          },
+        },
+        [`GET /api/courses/${COURSE_ID}/members`]: {
+          body: [
+            {
+              courseId: COURSE_ID,
+              student: {
+                id: 'a0000000-0000-4000-8000-000000000011',
+                fullName: 'Sam Student',
+                email: 's@school.org',
+              },
+              status: 'active',
+              joinedAt: ARCHIVED_AT,
+              endedAt: null,
+              submissionCount: 0,
+            },
+          ],
+        },
+        [`GET /api/courses/${COURSE_ID}/teachers`]: {
+          body: {
+            courseId: COURSE_ID,
+            teachers: [
+              { id: me.id, fullName: me.fullName, email: 'me@school.org', role: 'owner', since: ARCHIVED_AT },
+            ],
+            invites: [
+              {
+                id: 'b0000000-0000-4000-8000-000000000003',
+                email: 'ada@school.org',
+                invitedAt: ARCHIVED_AT,
+                expiresAt: '2099-01-01T00:00:00.000Z',
+              },
+            ],
+            maxCoTeachers: 20,
+          },
+        },
+      };
+    });
+    expect(await screen.findByText('This class is archived')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Unarchive' })).toBeInTheDocument();
+    await screen.findByText('Welcome to the class');
+    await screen.findByRole('listitem', { name: 'Sam Student' });
+    await screen.findByRole('listitem', { name: 'Invited: ada@school.org' });
+    expect(screen.queryByRole('button', { name: /Start a live lesson/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Post actions' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('switch', { name: 'Comments on' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Import roster' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Remove Sam Student' })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Invite a co-teacher')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Cancel the invitation/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Class code' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Add a comment' })).not.toBeInTheDocument();
+  });
+
   it('shows a student an archived class as read-only, without Leave', async () => {
     const course = createCourse({ id: COURSE_ID, title: 'Old Algebra', archivedAt: ARCHIVED_AT });
     renderRoute(`/courses/${COURSE_ID}`, 'student', {

@@ -1,8 +1,15 @@
 import { formatListDate } from '../../components/dates';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError, type Route } from '../../test/api';
-import { createAssignment, createMember, createSubmission } from '../../test/factories';
+import {
+  createAssignment,
+  createComment,
+  createMember,
+  createSubmission,
+  liveEvent,
+} from '../../test/factories';
+import { applyLiveEvent } from '../../realtime/applyLiveEvent';
 import { renderAssignments } from '../../test/renderRoute';
 import { findToast } from '../../test/renderWithProviders';
 
@@ -50,6 +57,40 @@ describe('SubmissionsModal', () => {
     expect(items[1]).toHaveTextContent('Grade: 15/20');
     expect(within(items[1]!).getByLabelText('Points')).toHaveValue(15);
     expect(within(items[1]!).getByLabelText('Feedback')).toHaveValue('Well argued.');
+  });
+
+  it("badges each student's unread private comments, and moves the count live", async () => {
+    const alan = { id: '30000000-0000-4000-8000-000000000011', fullName: 'Alan Turing' };
+    const ada = { id: '30000000-0000-4000-8000-000000000012', fullName: 'Ada Lovelace' };
+    const { dialog, store, assignment } = await openSubmissions((id) => ({
+      [`GET /api/assignments/${id}/submissions`]: {
+        body: [createSubmission({ student: alan }), createSubmission({ student: ada })],
+      },
+      [`GET /api/assignments/${id}/threads`]: {
+        body: [{ student: alan, commentCount: 2, unreadCount: 2, lastCommentAt: new Date().toISOString() }],
+      },
+    }));
+    const items = await within(dialog).findAllByRole('listitem');
+    const row = (name: string) => items.find((i) => i.textContent?.includes(name))!;
+    await waitFor(() => expect(row('Alan Turing')).toHaveTextContent('2 new private comments'));
+    expect(row('Ada Lovelace')).not.toHaveTextContent('new private comment');
+    act(
+      () =>
+        void store.dispatch(
+          applyLiveEvent(
+            liveEvent(
+              'thread:comment',
+              createComment({
+                courseId: assignment.courseId,
+                postId: null,
+                thread: { assignmentId: assignment.id, studentId: ada.id },
+                author: ada,
+              }),
+            ),
+          ),
+        ),
+    );
+    await waitFor(() => expect(row('Ada Lovelace')).toHaveTextContent('1 new private comment'));
   });
 
   // Issue 25: "No held grades: students see every grade given" was wrong on a hold-grades assignment.

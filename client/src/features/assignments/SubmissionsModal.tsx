@@ -18,6 +18,7 @@ import { GradeForm } from './GradeForm';
 import { MissingWork } from './MissingWork';
 import '../../components/Input.css';
 import { FileList } from '../files/FileList';
+import { useGetThreadsQuery } from '../conversations/conversationsApi';
 import { downloadSubmissionsZip } from '../files/fileAccess';
 
 /**
@@ -34,6 +35,9 @@ export function SubmissionsModal({
   const dispatch = useAppDispatch();
   const { data, isLoading, error } = useGetSubmissionsQuery(assignment?.id ?? '', { skip: !assignment });
   useErrorToast(error, 'Failed to load submissions.');
+  // Unread private comments per student, one request for the class, kept live by thread:comment.
+  const { data: threads } = useGetThreadsQuery(assignment?.id ?? '', { skip: !assignment });
+  const unreadOf = (studentId: string) => threads?.find((t) => t.student.id === studentId)?.unreadCount ?? 0;
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const returnWithUndo = useReturnWithUndo();
   const manual = assignment?.gradeRelease === 'manual';
@@ -161,6 +165,14 @@ export function SubmissionsModal({
                       </Badge>
                     )}
                     {releaseBadge(submission)}
+                    {unreadOf(submission.student.id) > 0 && (
+                      <Badge tone="danger">
+                        {unreadOf(submission.student.id)} new
+                        <span className="sr-only">
+                          {unreadOf(submission.student.id) === 1 ? ' private comment' : ' private comments'}
+                        </span>
+                      </Badge>
+                    )}
                   </div>
                 </div>
                 {/* Plain text in a pre-wrap box: line breaks kept, nothing ever rendered as HTML. */}

@@ -125,6 +125,20 @@ describe('LoginPage', () => {
       expect(screen.getByRole('link', { name: 'Create an account' })).toBeInTheDocument();
     });
 
+    it('carries the page the visitor was opening (a join link) through the school sign-in, never a foreign one', async () => {
+      settings(true);
+      renderLogin('/login?next=%2Fjoin%2FABCD-EFGH');
+      const button = await screen.findByRole('link', { name: 'Sign in with Northfield School' });
+      expect(button).toHaveAttribute('href', '/api/auth/oidc/start?next=%2Fjoin%2FABCD-EFGH');
+    });
+
+    it('drops a next that would leave the app', async () => {
+      settings(true);
+      renderLogin('/login?next=%2F%2Fevil.example%2Fx');
+      const button = await screen.findByRole('link', { name: 'Sign in with Northfield School' });
+      expect(button).toHaveAttribute('href', '/api/auth/oidc/start');
+    });
+
     it('shows only the school button when password sign-in is off', async () => {
       settings(false);
       renderLogin();

@@ -80,7 +80,7 @@ export function LoginPage() {
           ? { question: 'New to Classwave?', to: withNext('/signup', next), label: 'Create an account' }
           : undefined
       }
-      before={settings?.oidc && <SchoolSignIn name={settings.oidc.name} divider={passwords} />}
+      before={settings?.oidc && <SchoolSignIn name={settings.oidc.name} divider={passwords} next={next} />}
       hideForm={!passwords}
       submitLabel="Sign In"
       submitting={submitting}

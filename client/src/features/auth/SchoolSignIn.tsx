@@ -11,15 +11,28 @@ export function oidcErrorOf(value: string | null): OidcSigninError | null {
   return value !== null && value in oidcSigninErrorMessages ? (value as OidcSigninError) : null;
 }
 
+/** The start route, carrying where to land once signed in (the server checks it again, DESIGN §20). */
+export const schoolSignInUrl = (next: string | null) =>
+  next ? `${SCHOOL_SIGN_IN_URL}?${new URLSearchParams({ next }).toString()}` : SCHOOL_SIGN_IN_URL;
+
 /**
  * "Sign in with <school>": a link, not a fetch, because the sign-in is a journey of full pages
- * (the provider's, then back to the server, which sets the refresh cookie and sends us home).
- * `divider` puts an "or" between it and the password form below.
+ * (the provider's, then back to the server, which sets the refresh cookie and sends the browser
+ * to `next`, the page the visitor was opening, else home). `divider` puts an "or" between it and
+ * the password form below.
  */
-export function SchoolSignIn({ name, divider }: { name: string; divider: boolean }) {
+export function SchoolSignIn({
+  name,
+  divider,
+  next = null,
+}: {
+  name: string;
+  divider: boolean;
+  next?: string | null;
+}) {
   return (
     <div className="school-sign-in">
-      <a className="button button--secondary button--lg button--full" href={SCHOOL_SIGN_IN_URL}>
+      <a className="button button--secondary button--lg button--full" href={schoolSignInUrl(next)}>
         Sign in with {name}
       </a>
       {divider && (

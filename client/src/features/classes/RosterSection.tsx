@@ -10,6 +10,7 @@ import { Card } from '../../components/Card';
 import { Skeleton } from '../../components/Skeleton';
 import { useGetMembersQuery, useRemoveMemberMutation, useRestoreMemberMutation } from './classesApi';
 import { RosterImportDialog } from '../roster/RosterImportDialog';
+import { useCourseReadOnly } from '../archive/readOnly';
 import type { RosterMember, RosterStatus } from './rosterCache';
 import './RosterSection.css';
 
@@ -30,6 +31,7 @@ export function RosterSection({ courseId }: { courseId: string }) {
   const { data: members, isLoading, refetch } = useGetMembersQuery(courseId);
   const active = members?.filter((member) => member.status === 'active').length ?? 0;
   const [importing, setImporting] = useState(false);
+  const archived = useCourseReadOnly();
 
   return (
     <Card as="section" aria-labelledby="course-roster" className="roster">
@@ -38,15 +40,17 @@ export function RosterSection({ courseId }: { courseId: string }) {
           Roster
         </h2>
         {members && <span className="course-detail__count">{active}</span>}
-        <Button
-          variant="secondary"
-          size="sm"
-          icon={<Upload size={16} aria-hidden="true" />}
-          className="roster__import"
-          onClick={() => setImporting(true)}
-        >
-          Import roster
-        </Button>
+        {!archived && (
+          <Button
+            variant="secondary"
+            size="sm"
+            icon={<Upload size={16} aria-hidden="true" />}
+            className="roster__import"
+            onClick={() => setImporting(true)}
+          >
+            Import roster
+          </Button>
+        )}
       </div>
       {importing && <RosterImportDialog courseId={courseId} onClose={() => setImporting(false)} />}
       {isLoading ? (
@@ -83,6 +87,7 @@ function RosterRow({ member }: { member: RosterMember }) {
   const { student, courseId } = member;
   const status = STATUS[member.status];
   const [confirm, dialog] = useConfirm();
+  const archived = useCourseReadOnly();
 
   async function handleRemove() {
     const sure = await confirm({
@@ -123,7 +128,9 @@ function RosterRow({ member }: { member: RosterMember }) {
           {member.submissionCount} {member.submissionCount === 1 ? 'submission' : 'submissions'}
         </span>
       </div>
-      {member.status === 'active' ? (
+      {archived ? (
+        <span className="roster__no-action" />
+      ) : member.status === 'active' ? (
         <Button
           variant="ghost"
           size="sm"

@@ -114,4 +114,59 @@ describe('CourseStream', () => {
     expect(await screen.findByText('Comments are turned off in this class.')).toBeInTheDocument();
     expect(screen.queryByLabelText('Add a class comment')).not.toBeInTheDocument();
   });
+
+  it('shows a post\'s files, moves the teacher\'s "seen by" live, marks the stream read, and pages older comments', async () => {
+    const course = createCourse();
+    const file = { id: createPost().id, name: 'slides.pdf', size: 2048, type: 'application/pdf' };
+    const post = createPost({
+      courseId: course.id,
+      text: 'Slides for week 1.',
+      files: [file],
+      commentCount: 2,
+      seen: { count: 0, of: 3, by: [] },
+    });
+    const older = createComment({ courseId: course.id, postId: post.id, text: 'An older word' });
+    const newer = createComment({ courseId: course.id, postId: post.id, text: 'The newest word' });
+    const { store, calls, user } = renderRoute(`/courses/${course.id}`, 'teacher', (me) => ({
+      [`GET /api/courses/${course.id}`]: {
+        body: { course: { ...course, teacherId: me.id }, assignments: [] },
+      },
+      [`GET /api/courses/${course.id}/posts`]: { body: { ...emptyStream(course.id), items: [post] } },
+      [`GET /api/posts/${post.id}/comments`]: ({ url }) =>
+        url.searchParams.get('before')
+          ? { body: { items: [older], nextBefore: null } }
+          : { body: { items: [newer], nextBefore: 'cursor-1' } },
+      [`POST /api/courses/${course.id}/stream/read`]: { status: 204 },
+    }));
+    const article = (await screen.findByText('Slides for week 1.')).closest('article')!;
+    expect(within(article).getByRole('list', { name: 'Files of the post' })).toHaveTextContent('slides.pdf');
+    expect(within(article).getByText('Seen by 0 of 3')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(
+        calls.some((c) => c.method === 'POST' && c.path === `/api/courses/${course.id}/stream/read`),
+      ).toBe(true),
+    );
+
+    const by = [{ id: 'a', fullName: 'Ada' }];
+    act(
+      () =>
+        void store.dispatch(
+          applyLiveEvent(
+            liveEvent('post:seen', { postId: post.id, courseId: course.id, seen: { count: 1, of: 3, by } }),
+          ),
+        ),
+    );
+    expect(await within(article).findByRole('button', { name: 'Seen by 1 of 3' })).toBeInTheDocument();
+
+    await user.click(within(article).getByRole('button', { name: '2 comments' }));
+    expect(await screen.findByText('The newest word')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Show older comments' }));
+    expect(await screen.findByText('An older word')).toBeInTheDocument();
+    // Oldest first, and no more to show.
+    const words = within(article)
+      .getAllByText(/word$/)
+      .map((e) => e.textContent);
+    expect(words).toEqual(['An older word', 'The newest word']);
+    expect(screen.queryByRole('button', { name: 'Show older comments' })).not.toBeInTheDocument();
+  });
 });

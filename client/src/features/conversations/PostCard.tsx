@@ -6,7 +6,9 @@ import { Avatar } from '../../components/Avatar';
 import { Badge } from '../../components/Badge';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { formatListDate } from '../../components/dates';
+import { FileList } from '../files/FileList';
 import { ActionsMenu, type MenuAction } from './ActionsMenu';
+import { useCourseReadOnly } from '../archive/readOnly';
 import { useDeletePostMutation, useUpdatePostMutation } from './conversationsApi';
 import { PlainText } from './PlainText';
 import { PostEditor } from './PostEditor';
@@ -37,21 +39,23 @@ export function PostCard({ post, stream, teaches }: PostProps) {
     if (await tried(remove(post).unwrap(), 'The post could not be deleted.')) toast.success('Post deleted.');
   }
 
-  const actions: MenuAction[] = teaches
-    ? [
-        { label: 'Edit', onSelect: () => setEditing(true) },
-        {
-          label: post.pinned ? 'Unpin' : 'Pin to top',
-          onSelect: () => void change({ pinned: !post.pinned }, 'Could not change the pin.'),
-        },
-        {
-          label: post.commentsOff ? 'Turn comments on' : 'Turn comments off',
-          onSelect: () =>
-            void change({ commentsOff: !post.commentsOff }, 'Could not change the comments setting.'),
-        },
-        { label: 'Delete post', tone: 'danger', onSelect: () => void askDelete() },
-      ]
-    : [];
+  const archived = useCourseReadOnly();
+  const actions: MenuAction[] =
+    teaches && !archived
+      ? [
+          { label: 'Edit', onSelect: () => setEditing(true) },
+          {
+            label: post.pinned ? 'Unpin' : 'Pin to top',
+            onSelect: () => void change({ pinned: !post.pinned }, 'Could not change the pin.'),
+          },
+          {
+            label: post.commentsOff ? 'Turn comments on' : 'Turn comments off',
+            onSelect: () =>
+              void change({ commentsOff: !post.commentsOff }, 'Could not change the comments setting.'),
+          },
+          { label: 'Delete post', tone: 'danger', onSelect: () => void askDelete() },
+        ]
+      : [];
 
   return (
     <article ref={ref} className="card post" aria-labelledby={titleId} data-post={post.id}>
@@ -94,6 +98,7 @@ export function PostCard({ post, stream, teaches }: PostProps) {
       ) : (
         <PlainText text={post.text} className="post__text" />
       )}
+      <FileList files={post.files} label="Files of the post" />
       {post.seen && !scheduled && <SeenBy seen={post.seen} />}
       {!scheduled && <PostComments post={post} stream={stream} teaches={teaches} />}
       {confirmDialog}

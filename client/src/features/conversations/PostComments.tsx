@@ -3,7 +3,7 @@ import { MessageSquare } from 'lucide-react';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
-import { useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Button } from '../../components/Button';
 import { Spinner } from '../../components/Spinner';
 import { selectProfile } from '../auth/authSlice';
@@ -11,6 +11,7 @@ import type { MenuAction } from './ActionsMenu';
 import { CommentComposer } from './CommentComposer';
 import { CommentList } from './CommentList';
 import {
+  loadOlderComments,
   useCreateCommentMutation,
   useDeleteCommentMutation,
   useGetCommentsQuery,
@@ -18,11 +19,18 @@ import {
 } from './conversationsApi';
 import { tried } from './tried';
 import { TypingLine } from './TypingLine';
+import { useCourseReadOnly } from '../archive/readOnly';
 
 const countText = (n: number) => (n === 1 ? '1 comment' : `${n} comments`);
 
 /** Why the reader cannot comment on this post now, or null when they can. */
-function closedReason(post: Post, stream: StreamSettings, teaches: boolean): string | null {
+function closedReason(
+  post: Post,
+  stream: StreamSettings,
+  teaches: boolean,
+  archived: boolean,
+): string | null {
+  if (archived) return 'This class is archived: its comments can be read, not added to.';
   if (teaches) return null;
   if (stream.commentsOff) return 'Comments are turned off in this class.';
   if (post.commentsOff) return 'Comments are turned off for this post.';
@@ -41,7 +49,8 @@ export interface PostProps {
 export function PostComments({ post, stream, teaches }: PostProps) {
   const [open, setOpen] = useState(false);
   const regionId = useId();
-  const closed = closedReason(post, stream, teaches);
+  const archived = useCourseReadOnly();
+  const closed = closedReason(post, stream, teaches, archived);
   const toggleText = open
     ? 'Hide comments'
     : post.commentCount > 0
@@ -82,16 +91,26 @@ function OpenComments({
   closed: string | null;
 }) {
   const me = useAppSelector(selectProfile);
+  const dispatch = useAppDispatch();
+  const [loadingOlder, setLoadingOlder] = useState(false);
   const { data, isLoading, error } = useGetCommentsQuery(post.id);
+
+  async function older(before: string) {
+    setLoadingOlder(true);
+    await tried(dispatch(loadOlderComments(post.id, before)), 'Older comments could not be loaded.');
+    setLoadingOlder(false);
+  }
   const [create] = useCreateCommentMutation();
   const [remove] = useDeleteCommentMutation();
   const [setMuted] = useSetMutedMutation();
+  const archived = useCourseReadOnly();
 
   const send = (text: string) => tried(create({ post, text }).unwrap(), 'Your comment could not be sent.');
 
   function actionsFor(comment: Comment): MenuAction[] {
     const actions: MenuAction[] = [];
     const mine = comment.author.id === me?.id;
+    if (archived) return actions;
     if (teaches && !mine) {
       const muted = stream.mutedStudentIds.includes(comment.author.id);
       const name = comment.author.fullName;
@@ -120,6 +139,17 @@ function OpenComments({
     return <p className="post-comments__note">{apiErrorMessage(error, 'Comments could not be loaded.')}</p>;
   return (
     <>
+      {data.nextBefore && (
+        <Button
+          variant="ghost"
+          size="sm"
+          className="comments__older"
+          loading={loadingOlder}
+          onClick={() => void older(data.nextBefore!)}
+        >
+          Show older comments
+        </Button>
+      )}
       {data.items.length > 0 && (
         <CommentList comments={data.items} label="Comments" actionsFor={actionsFor} />
       )}

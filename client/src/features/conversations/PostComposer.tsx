@@ -6,6 +6,7 @@ import { Button } from '../../components/Button';
 import { Input } from '../../components/Input';
 import { Textarea } from '../../components/Textarea';
 import { useCreatePostMutation } from './conversationsApi';
+import { PostAttachments, usePostUploads } from './PostAttachments';
 import { TextCounter } from './TextCounter';
 import { tried } from './tried';
 import '../grading/grading.css';
@@ -18,13 +19,20 @@ export function PostComposer({ courseId }: { courseId: string }) {
   const [later, setLater] = useState(false);
   const [publishAt, setPublishAt] = useState('');
   const [create, { isLoading }] = useCreatePostMutation();
+  const uploads = usePostUploads(courseId);
   const counterId = useId();
-  const invalid = text.trim() === '' || text.length > CONVERSATION_TEXT_MAX || (later && publishAt === '');
+  // A post waits for its files: it goes out with every one of them, or not yet.
+  const invalid =
+    text.trim() === '' ||
+    text.length > CONVERSATION_TEXT_MAX ||
+    (later && publishAt === '') ||
+    uploads.uploading;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (invalid || isLoading) return;
     const body: CreatePostBody = { text, pinned, commentsOff };
+    if (uploads.fileIds.length > 0) body.fileIds = uploads.fileIds;
     if (later) body.publishAt = new Date(publishAt).toISOString();
     if (!(await tried(create({ courseId, body }).unwrap(), 'Your post could not be sent.'))) return;
     toast.success(later ? 'Post scheduled.' : 'Posted to the class.');
@@ -33,6 +41,7 @@ export function PostComposer({ courseId }: { courseId: string }) {
     setCommentsOff(false);
     setLater(false);
     setPublishAt('');
+    uploads.clear();
   }
 
   return (
@@ -73,7 +82,9 @@ export function PostComposer({ courseId }: { courseId: string }) {
           onChange={(event) => setPublishAt(event.target.value)}
         />
       )}
+      <PostAttachments uploads={uploads} />
       <div className="post-composer__bar">
+        {uploads.uploading && <span className="post-composer__wait">Waiting for the files…</span>}
         <Button type="submit" icon={<Send />} loading={isLoading} disabled={invalid}>
           {later ? 'Schedule' : 'Post'}
         </Button>

@@ -4,6 +4,7 @@ import type {
   CreatePostBody,
   Post,
   PostPage,
+  StreamNewsItem,
   StreamSettings,
   Thread,
   ThreadRef,
@@ -19,48 +20,60 @@ const id = encodeURIComponent;
 const threadUrl = ({ assignmentId, studentId }: ThreadRef) =>
   `/assignments/${id(assignmentId)}/threads/${id(studentId)}`;
 
-const queries = api.enhanceEndpoints({ addTagTypes: ['Posts', 'Comments', 'Threads'] }).injectEndpoints({
-  endpoints: (build) => ({
-    /** A course's stream: its newest page (with the pinned and, for its teacher, scheduled posts); older pages are appended. */
-    getPosts: build.query<PostPage, string>({
-      query: (courseId) => `/courses/${id(courseId)}/posts`,
-      providesTags: (_r, _e, courseId) => [{ type: 'Posts', id: courseId }],
+const queries = api
+  .enhanceEndpoints({ addTagTypes: ['Posts', 'Comments', 'Threads', 'StreamNews'] })
+  .injectEndpoints({
+    endpoints: (build) => ({
+      /** What's new in the caller's courses since they last opened each stream (dashboard, to-do). */
+      getStreamNews: build.query<StreamNewsItem[], void>({
+        query: () => '/stream/news',
+        providesTags: ['StreamNews'],
+      }),
+      /** Comments older than `before` (the "Show older comments" of a long discussion). */
+      getOlderComments: build.query<CommentPage, { postId: string; before: string }>({
+        query: ({ postId, before }) => ({ url: `/posts/${id(postId)}/comments`, params: { before } }),
+        keepUnusedDataFor: 0,
+      }),
+      /** A course's stream: its newest page (with the pinned and, for its teacher, scheduled posts); older pages are appended. */
+      getPosts: build.query<PostPage, string>({
+        query: (courseId) => `/courses/${id(courseId)}/posts`,
+        providesTags: (_r, _e, courseId) => [{ type: 'Posts', id: courseId }],
+      }),
+      getOlderPosts: build.query<PostPage, { courseId: string; before: string }>({
+        query: ({ courseId, before }) => ({ url: `/courses/${id(courseId)}/posts`, params: { before } }),
+        keepUnusedDataFor: 0,
+      }),
+      /** A post's comments, oldest first (the newest page: a class discussion rarely runs longer). */
+      getComments: build.query<CommentPage, string>({
+        query: (postId) => `/posts/${id(postId)}/comments`,
+        providesTags: (_r, _e, postId) => [{ type: 'Comments', id: postId }],
+      }),
+      /** The teacher's threads of an assignment with unread counts (a student's: their own). */
+      getThreads: build.query<ThreadSummary[], string>({
+        query: (assignmentId) => `/assignments/${id(assignmentId)}/threads`,
+        providesTags: (_r, _e, assignmentId) => [{ type: 'Threads', id: assignmentId }],
+      }),
+      /** One private thread; the server marks it read, so this tab's unread figures for it clear. */
+      getThread: build.query<Thread, ThreadRef>({
+        query: threadUrl,
+        providesTags: (_r, _e, ref) => [{ type: 'Threads', id: `${ref.assignmentId}:${ref.studentId}` }],
+        async onQueryStarted(ref, { dispatch, queryFulfilled }) {
+          const ok = await queryFulfilled.then(
+            () => true,
+            () => false,
+          );
+          if (!ok) return;
+          dispatch(
+            queries.util.updateQueryData('getThreads', ref.assignmentId, (list) => {
+              const summary = list.find((t) => t.student.id === ref.studentId);
+              if (summary) summary.unreadCount = 0;
+            }),
+          );
+          dispatch(readThreadNotifications(ref));
+        },
+      }),
     }),
-    getOlderPosts: build.query<PostPage, { courseId: string; before: string }>({
-      query: ({ courseId, before }) => ({ url: `/courses/${id(courseId)}/posts`, params: { before } }),
-      keepUnusedDataFor: 0,
-    }),
-    /** A post's comments, oldest first (the newest page: a class discussion rarely runs longer). */
-    getComments: build.query<CommentPage, string>({
-      query: (postId) => `/posts/${id(postId)}/comments`,
-      providesTags: (_r, _e, postId) => [{ type: 'Comments', id: postId }],
-    }),
-    /** The teacher's threads of an assignment with unread counts (a student's: their own). */
-    getThreads: build.query<ThreadSummary[], string>({
-      query: (assignmentId) => `/assignments/${id(assignmentId)}/threads`,
-      providesTags: (_r, _e, assignmentId) => [{ type: 'Threads', id: assignmentId }],
-    }),
-    /** One private thread; the server marks it read, so this tab's unread figures for it clear. */
-    getThread: build.query<Thread, ThreadRef>({
-      query: threadUrl,
-      providesTags: (_r, _e, ref) => [{ type: 'Threads', id: `${ref.assignmentId}:${ref.studentId}` }],
-      async onQueryStarted(ref, { dispatch, queryFulfilled }) {
-        const ok = await queryFulfilled.then(
-          () => true,
-          () => false,
-        );
-        if (!ok) return;
-        dispatch(
-          queries.util.updateQueryData('getThreads', ref.assignmentId, (list) => {
-            const summary = list.find((t) => t.student.id === ref.studentId);
-            if (summary) summary.unreadCount = 0;
-          }),
-        );
-        dispatch(readThreadNotifications(ref));
-      },
-    }),
-  }),
-});
+  });
 
 /** Writes the server's answer into a course's first page, if this tab has it. */
 const patchPage = (courseId: string, patch: (page: PostPage) => void) =>
@@ -73,6 +86,22 @@ const patchPage = (courseId: string, patch: (page: PostPage) => void) =>
  */
 export const conversationsApi = queries.injectEndpoints({
   endpoints: (build) => ({
+    /** The reader opened a course's stream: its news is read (the news list drops the course at once). */
+    markStreamRead: build.mutation<void, string>({
+      query: (courseId) => ({ url: `/courses/${id(courseId)}/stream/read`, method: 'POST' }),
+      async onQueryStarted(courseId, { dispatch, queryFulfilled }) {
+        const ok = await queryFulfilled.then(
+          () => true,
+          () => false,
+        );
+        if (ok)
+          dispatch(
+            queries.util.updateQueryData('getStreamNews', undefined, (news) =>
+              news.filter((n) => n.courseId !== courseId),
+            ),
+          );
+      },
+    }),
     createPost: build.mutation<Post, { courseId: string; body: CreatePostBody }>({
       query: ({ courseId, body }) => ({ url: `/courses/${id(courseId)}/posts`, method: 'POST', body }),
       async onQueryStarted({ courseId }, { dispatch, queryFulfilled }) {
@@ -230,9 +259,31 @@ export const loadOlderPosts =
     if (data) dispatch(patchPage(courseId, (page) => appendOlderPosts(page, data)));
   };
 
+/** Prepends the comments older than the oldest shown (a long discussion's "Show older comments"). */
+export const loadOlderComments =
+  (postId: string, before: string): AppThunk<Promise<void>> =>
+  async (dispatch) => {
+    const { data, error } = await dispatch(
+      queries.endpoints.getOlderComments.initiate(
+        { postId, before },
+        { subscribe: false, forceRefetch: true },
+      ),
+    );
+    if (error) throw error;
+    if (data)
+      dispatch(
+        queries.util.updateQueryData('getComments', postId, (page) => {
+          for (const comment of data.items) upsertComment(page, comment);
+          page.nextBefore = data.nextBefore;
+        }),
+      );
+  };
+
 export { patchPage };
 
 export const {
+  useGetStreamNewsQuery,
+  useMarkStreamReadMutation,
   useGetPostsQuery,
   useGetCommentsQuery,
   useGetThreadsQuery,

@@ -6,8 +6,14 @@ import {
   conversationsApi,
   patchPage,
 } from './conversationsApi';
-import { removePost, upsertPost } from './streamCache';
+import { patchPost, removePost, upsertPost } from './streamCache';
 import { typingKey, typingStopped } from './typingSlice';
+
+/**
+ * The news counts are the server's to make (since the reader's mark, by others, published): a new
+ * post or comment by someone else has the open dashboard or to-do ask again, once per event.
+ */
+const newsChanged = () => conversationsApi.util.invalidateTags(['StreamNews']);
 
 /**
  * Conversations' live handlers (DESIGN §19): each event patches the cached stream, comments or
@@ -18,12 +24,21 @@ export const conversationsLive: LiveFeature = {
   on: {
     'post:created':
       ({ data }) =>
-      (dispatch) =>
-        dispatch(patchPage(data.courseId, (page) => upsertPost(page, data))),
+      (dispatch, getState) => {
+        dispatch(patchPage(data.courseId, (page) => upsertPost(page, data)));
+        if (data.publishedAt && data.author.id !== getState().auth.profile?.id) dispatch(newsChanged());
+      },
     'post:updated':
       ({ data }) =>
       (dispatch) =>
         dispatch(patchPage(data.courseId, (page) => upsertPost(page, data))),
+    // The teachers' "seen by N of M" (DESIGN §19), coalesced by the server: the figures replace the old.
+    'post:seen':
+      ({ data }) =>
+      (dispatch) =>
+        dispatch(
+          patchPage(data.courseId, (page) => patchPost(page, data.postId, (p) => (p.seen = data.seen))),
+        ),
     'post:deleted':
       ({ data }) =>
       (dispatch) =>
@@ -34,10 +49,11 @@ export const conversationsLive: LiveFeature = {
         dispatch(patchPage(data.courseId, (page) => void (page.stream.commentsOff = data.commentsOff))),
     'comment:created':
       ({ data }) =>
-      (dispatch) => {
+      (dispatch, getState) => {
         if (data.postId)
           dispatch(typingStopped({ key: typingKey({ postId: data.postId }), userId: data.author.id }));
         dispatch(addPostComment(data));
+        if (data.postId && data.author.id !== getState().auth.profile?.id) dispatch(newsChanged());
       },
     'comment:deleted':
       ({ data }) =>
@@ -76,5 +92,5 @@ export const conversationsLive: LiveFeature = {
       },
   },
   refetch: () => (dispatch) =>
-    dispatch(conversationsApi.util.invalidateTags(['Posts', 'Comments', 'Threads'])),
+    dispatch(conversationsApi.util.invalidateTags(['Posts', 'Comments', 'Threads', 'StreamNews'])),
 };

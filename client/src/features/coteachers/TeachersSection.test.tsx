@@ -135,6 +135,55 @@ describe('the Teachers section', () => {
   });
 });
 
+describe('cancelling an invitation and leaving', () => {
+  const pending = {
+    id: 'b0000000-0000-4000-8000-000000000002',
+    email: 'ada@school.org',
+    invitedAt: '2026-03-01T10:00:00.000Z',
+    expiresAt: '2099-03-08T10:00:00.000Z',
+  };
+
+  it('lets the owner cancel a pending invitation after confirming', async () => {
+    const { user, calls, region } = await openCourse(ownerAuth, {
+      [`GET /api/courses/${course.id}/teachers`]: { body: list({ invites: [pending] }) },
+      [`DELETE /api/courses/${course.id}/teacher-invites/${pending.id}`]: { body: list() },
+    });
+    await user.click(
+      await within(region).findByRole('button', { name: 'Cancel the invitation to ada@school.org' }),
+    );
+    await answerConfirm(user, 'Cancel invitation');
+    await waitFor(() =>
+      expect(
+        within(region).queryByRole('listitem', { name: 'Invited: ada@school.org' }),
+      ).not.toBeInTheDocument(),
+    );
+    expect(
+      calls.some((c) => c.method === 'DELETE' && c.path.endsWith(`/teacher-invites/${pending.id}`)),
+    ).toBe(true);
+    expect(await findToast('The invitation to ada@school.org is cancelled')).toBeInTheDocument();
+  });
+
+  it('shows a co-teacher the invitations without Cancel, and lets them leave after confirming', async () => {
+    const { user, calls, region } = await openCourse(coAuth, {
+      [`GET /api/courses/${course.id}/teachers`]: { body: list({ invites: [pending] }) },
+      [`DELETE /api/courses/${course.id}/teachers/${grace.id}`]: { status: 204 },
+      'GET /api/courses': { body: [] },
+    });
+    await within(region).findByRole('listitem', { name: 'Invited: ada@school.org' });
+    expect(within(region).queryByRole('button', { name: /^Cancel the invitation/ })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Leave this course' }));
+    await answerConfirm(user, 'Leave course');
+    expect(await findToast('You no longer teach Marine Biology')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'DELETE' && c.path.endsWith(`/teachers/${grace.id}`))).toBe(true);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Courses' })).toBeInTheDocument();
+  });
+
+  it('offers the owner no Leave (the owner archives or deletes instead)', async () => {
+    await openCourse(ownerAuth);
+    expect(screen.queryByRole('button', { name: 'Leave this course' })).not.toBeInTheDocument();
+  });
+});
+
 describe('the course list', () => {
   it('marks a co-taught course, and offers its delete to the owner only', async () => {
     const mine = createCourse({

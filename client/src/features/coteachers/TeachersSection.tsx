@@ -1,5 +1,10 @@
-import { formatDetailDate, type CourseTeacher, type CourseTeachers } from '@classwave/shared';
-import { Mail, UserMinus, UserPlus } from 'lucide-react';
+import {
+  formatDetailDate,
+  type CourseTeacher,
+  type CourseTeachers,
+  type PendingTeacherInvite,
+} from '@classwave/shared';
+import { Mail, UserMinus, UserPlus, X } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { apiErrorMessage } from '../../api/errors';
@@ -9,7 +14,9 @@ import { Card } from '../../components/Card';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { Input } from '../../components/Input';
 import { Skeleton } from '../../components/Skeleton';
+import { useCourseReadOnly } from '../archive/readOnly';
 import {
+  useCancelTeacherInviteMutation,
   useGetCourseTeachersQuery,
   useInviteTeacherMutation,
   useRemoveTeacherMutation,
@@ -23,6 +30,9 @@ import './TeachersSection.css';
  */
 export function TeachersSection({ courseId, isOwner }: { courseId: string; isOwner: boolean }) {
   const { data, isLoading, refetch } = useGetCourseTeachersQuery(courseId);
+  // An archived course's teachers are shown, not changed (DESIGN §20: the server refuses with 409).
+  const archived = useCourseReadOnly();
+  const manages = isOwner && !archived;
   const coTeachers = data ? data.teachers.length - 1 : 0;
 
   return (
@@ -51,24 +61,13 @@ export function TeachersSection({ courseId, isOwner }: { courseId: string; isOwn
         <>
           <ul className="teachers__list" aria-label="Teachers of this course">
             {data.teachers.map((teacher) => (
-              <TeacherRow key={teacher.id} courseId={courseId} teacher={teacher} canRemove={isOwner} />
+              <TeacherRow key={teacher.id} courseId={courseId} teacher={teacher} canRemove={manages} />
             ))}
             {data.invites.map((invite) => (
-              <li key={invite.id} className="teachers__row" aria-label={`Invited: ${invite.email}`}>
-                <div className="teachers__who">
-                  <span className="teachers__name teachers__name--pending" title={invite.email}>
-                    {invite.email}
-                  </span>
-                  <span className="teachers__meta">
-                    Invited {formatDetailDate(invite.invitedAt)}
-                    {new Date(invite.expiresAt).getTime() < Date.now() ? ' · expired' : ''}
-                  </span>
-                </div>
-                <Badge tone="neutral">Invited</Badge>
-              </li>
+              <InviteRow key={invite.id} courseId={courseId} invite={invite} canCancel={manages} />
             ))}
           </ul>
-          {isOwner && <InviteForm courseId={courseId} full={coTeachers >= data.maxCoTeachers} list={data} />}
+          {manages && <InviteForm courseId={courseId} full={coTeachers >= data.maxCoTeachers} list={data} />}
         </>
       )}
     </Card>
@@ -122,6 +121,65 @@ function TeacherRow({
           onClick={() => void handleRemove()}
         >
           Remove
+        </Button>
+      ) : (
+        <span />
+      )}
+      {dialog}
+    </li>
+  );
+}
+
+function InviteRow({
+  courseId,
+  invite,
+  canCancel,
+}: {
+  courseId: string;
+  invite: PendingTeacherInvite;
+  canCancel: boolean;
+}) {
+  const [cancel, { isLoading }] = useCancelTeacherInviteMutation();
+  const [confirm, dialog] = useConfirm();
+
+  async function handleCancel() {
+    const sure = await confirm({
+      title: `Cancel the invitation to ${invite.email}?`,
+      description: 'The link in their e-mail stops working. You can invite them again later.',
+      confirmLabel: 'Cancel invitation',
+      cancelLabel: 'Keep it',
+    });
+    if (!sure) return;
+    try {
+      await cancel({ courseId, inviteId: invite.id }).unwrap();
+      toast.success(`The invitation to ${invite.email} is cancelled`);
+    } catch (error) {
+      toast.error(apiErrorMessage(error, 'Could not cancel the invitation'));
+    }
+  }
+
+  return (
+    <li className="teachers__row" aria-label={`Invited: ${invite.email}`}>
+      <div className="teachers__who">
+        <span className="teachers__name teachers__name--pending" title={invite.email}>
+          {invite.email}
+        </span>
+        <span className="teachers__meta">
+          Invited {formatDetailDate(invite.invitedAt)}
+          {new Date(invite.expiresAt).getTime() < Date.now() ? ' · expired' : ''}
+        </span>
+      </div>
+      <Badge tone="neutral">Invited</Badge>
+      {canCancel ? (
+        <Button
+          variant="ghost"
+          size="sm"
+          icon={<X />}
+          loading={isLoading}
+          aria-label={`Cancel the invitation to ${invite.email}`}
+          onClick={() => void handleCancel()}
+        >
+          Cancel
         </Button>
       ) : (
         <span />

@@ -5,7 +5,7 @@ import type {
   TeacherInvitePreview,
 } from '@classwave/shared';
 import type { AppThunk } from '../../app/store';
-import { upsertCourses } from '../courses/courseCache';
+import { removeCourse, upsertCourses } from '../courses/courseCache';
 import { coursesApi } from '../courses/coursesApi';
 
 const path = (courseId: string) => `/courses/${encodeURIComponent(courseId)}/teachers`;
@@ -28,11 +28,20 @@ const coTeacherQueries = coursesApi
     }),
   });
 
-/** Writes a course's teacher list as the server sent it (an answer or `course:teachers`). */
+/**
+ * Writes a course's teacher list as the server sent it (an answer or `course:teachers`), and the
+ * names on the course page's Instructor card with it.
+ */
 export const setCourseTeachers =
   (list: CourseTeachers): AppThunk =>
-  (dispatch) =>
+  (dispatch) => {
     void dispatch(coTeacherQueries.util.upsertQueryData('getCourseTeachers', list.courseId, list));
+    dispatch(
+      coursesApi.util.updateQueryData('getCourse', list.courseId, (detail) => {
+        detail.teachers = list.teachers.map(({ id, fullName, role }) => ({ id, fullName, role }));
+      }),
+    );
+  };
 
 /**
  * Co-teachers (DESIGN §20): the owner invites by e-mail and removes; the invited teacher accepts
@@ -58,6 +67,38 @@ export const coTeachersApi = coTeacherQueries.injectEndpoints({
         if (data) dispatch(setCourseTeachers(data));
       },
     }),
+    /** The owner cancels an open invitation: its link stops working (DESIGN §20). */
+    cancelTeacherInvite: build.mutation<CourseTeachers, { courseId: string; inviteId: string }>({
+      query: ({ courseId, inviteId }) => ({
+        url: `/courses/${encodeURIComponent(courseId)}/teacher-invites/${encodeURIComponent(inviteId)}`,
+        method: 'DELETE',
+      }),
+      async onQueryStarted(_args, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (data) dispatch(setCourseTeachers(data));
+      },
+    }),
+    /**
+     * A co-teacher leaves the course (their own id; 204): it leaves their lists at once, as the
+     * `course:deleted` the server sends their other tabs does.
+     */
+    leaveTeaching: build.mutation<null, { courseId: string; userId: string }>({
+      query: ({ courseId, userId }) => ({
+        url: `${path(courseId)}/${encodeURIComponent(userId)}`,
+        method: 'DELETE',
+      }),
+      async onQueryStarted({ courseId }, { dispatch, queryFulfilled }) {
+        const { error } = await queryFulfilled.then(
+          () => ({ error: undefined }),
+          (failure: unknown) => ({ error: failure }),
+        );
+        if (error) return;
+        dispatch(
+          coursesApi.util.updateQueryData('getCourses', undefined, (list) => removeCourse(list, courseId)),
+        );
+        dispatch(coursesApi.util.invalidateTags([{ type: 'Assignment', id: 'LIST' }, 'Dashboard']));
+      },
+    }),
     /** Accepting puts the course in the teacher's list at once; its assignments load with it. */
     acceptTeacherInvite: build.mutation<AcceptedTeacherInvite, string>({
       query: (token) => ({ url: `${invitePath(token)}/accept`, method: 'POST' }),
@@ -80,5 +121,7 @@ export const {
   useGetTeacherInviteQuery,
   useInviteTeacherMutation,
   useRemoveTeacherMutation,
+  useCancelTeacherInviteMutation,
+  useLeaveTeachingMutation,
   useAcceptTeacherInviteMutation,
 } = coTeachersApi;

@@ -44,6 +44,28 @@ describe('CourseDetailPage', () => {
     expect(screen.getByRole('link', { name: 'Back to courses' })).toHaveAttribute('href', '/courses');
   });
 
+  it('names every teacher on the Instructors card, the owner first', async () => {
+    const course = createCourse({
+      teacher: { id: 'a0000000-0000-4000-8000-000000000002', fullName: 'Rosalind Franklin' },
+    });
+    renderDetail(course.id, {
+      body: {
+        course,
+        assignments: [],
+        teachers: [
+          { id: 'a0000000-0000-4000-8000-000000000002', fullName: 'Rosalind Franklin', role: 'owner' },
+          { id: 'a0000000-0000-4000-8000-000000000003', fullName: 'Maurice Wilkins', role: 'co_teacher' },
+        ],
+      },
+    });
+    const card = await screen.findByRole('region', { name: 'Instructors' });
+    const people = within(card).getAllByRole('listitem');
+    expect(people.map((p) => p.textContent)).toEqual([
+      expect.stringMatching(/Rosalind Franklin.*Owner/),
+      expect.stringMatching(/Maurice Wilkins.*Co-teacher/),
+    ]);
+  });
+
   it('says when the course has no assignments yet', async () => {
     const course = createCourse();
     renderDetail(course.id, { body: { course, assignments: [] } });

@@ -25,6 +25,8 @@ import { CourseLessonPanel } from '../lessons/CourseLessonPanel';
 import { BackLink } from '../../components/BackLink';
 import { Notice } from '../../components/Notice';
 import { CourseArchiveActions } from '../archive/CourseArchiveActions';
+import { CourseReadOnlyContext } from '../archive/readOnly';
+import { LeaveTeachingButton } from '../coteachers/LeaveTeachingButton';
 import '../archive/archive.css';
 import { useGetCourseQuery } from './coursesApi';
 import { usePageTitle } from '../layout/usePageFocus';
@@ -112,18 +114,23 @@ export function CourseDetailPage() {
   return <CourseDetailView detail={data} />;
 }
 
-function CourseDetailView({ detail: { course, assignments } }: { detail: CourseDetail }) {
+function CourseDetailView({ detail: { course, assignments, teachers } }: { detail: CourseDetail }) {
   const profile = useAppSelector(selectProfile);
   // A teacher sees only the courses they teach, owned or co-taught (DESIGN §20); the teachers are
   // sent the code (DESIGN §11). Deleting the course and managing co-teachers stay the owner's.
   const teaches = profile?.role === 'teacher';
   const isOwner = teaches && course.teacherId === profile.id;
-  const joinCode = teaches ? course.joinCode : null;
+  // Nobody joins an archived course (DESIGN §20): its code is not offered.
+  const joinCode = teaches && course.archivedAt === null ? course.joinCode : null;
   const [editing, setEditing] = useState(false);
   // Archived (DESIGN §20): read-only for everyone until its owner unarchives it.
   const archived = course.archivedAt !== null;
+  // The owner first, then co-teachers (an older cached answer has only the owner).
+  const instructors = teachers ?? [
+    { id: course.teacherId, fullName: course.teacher.fullName, role: 'owner' },
+  ];
   return (
-    <>
+    <CourseReadOnlyContext.Provider value={archived}>
       <BackToCourses />
       <header className="course-detail__header">
         <span className="course-detail__code">{course.code}</span>
@@ -141,13 +148,14 @@ function CourseDetailView({ detail: { course, assignments } }: { detail: CourseD
               Gradebook
             </ButtonLink>
             <CourseArchiveActions course={course} isOwner={isOwner} />
+            {!isOwner && !archived && <LeaveTeachingButton course={course} />}
           </div>
         )}
       </header>
       {archived && (
         <Notice tone="info" title="This class is archived" className="course-archived">
           It is read-only: its work, grades and stream can be read, and nothing can be changed.
-          {isOwner ? ' Unarchive it to make changes.' : ''}
+          {isOwner ? ' Unarchive it to make changes.' : teaches ? ' Only its owner can unarchive it.' : ''}
         </Notice>
       )}
       {teaches && !archived && (
@@ -156,11 +164,12 @@ function CourseDetailView({ detail: { course, assignments } }: { detail: CourseD
 
       <div className="course-detail__layout">
         <div className="course-detail__main">
-          <CourseLessonPanel courseId={course.id} teaches={teaches} />
+          {/* A live lesson writes answers: none in an archived course. */}
+          {!archived && <CourseLessonPanel courseId={course.id} teaches={teaches} />}
           <CourseStream courseId={course.id} teaches={teaches} />
           {teaches && <TeachersSection courseId={course.id} isOwner={isOwner} />}
           {teaches && <RosterSection courseId={course.id} />}
-          {teaches && <CourseBin courseId={course.id} />}
+          {teaches && !archived && <CourseBin courseId={course.id} />}
         </div>
 
         <aside className="course-detail__side" aria-label="About this course">
@@ -215,15 +224,21 @@ function CourseDetailView({ detail: { course, assignments } }: { detail: CourseD
 
           <Card as="section" aria-labelledby="course-instructor">
             <h2 id="course-instructor" className="course-detail__section-title">
-              Instructor
+              {instructors.length > 1 ? 'Instructors' : 'Instructor'}
             </h2>
-            <div className="course-detail__instructor">
-              <Avatar name={course.teacher.fullName} size="lg" />
-              <div>
-                <p className="course-detail__instructor-name">{course.teacher.fullName}</p>
-                <p className="course-detail__instructor-role">Course Instructor</p>
-              </div>
-            </div>
+            <ul className="course-detail__instructors">
+              {instructors.map((teacher) => (
+                <li key={teacher.id} className="course-detail__instructor">
+                  <Avatar name={teacher.fullName} size="lg" />
+                  <div>
+                    <p className="course-detail__instructor-name">{teacher.fullName}</p>
+                    <p className="course-detail__instructor-role">
+                      {teacher.role === 'owner' ? 'Owner' : 'Co-teacher'}
+                    </p>
+                  </div>
+                </li>
+              ))}
+            </ul>
           </Card>
 
           <Card as="section" aria-labelledby="course-resources">
@@ -243,6 +258,6 @@ function CourseDetailView({ detail: { course, assignments } }: { detail: CourseD
           </Card>
         </aside>
       </div>
-    </>
+    </CourseReadOnlyContext.Provider>
   );
 }

@@ -2,7 +2,7 @@ import type { Role, Todo, TodoItem } from '@classwave/shared';
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyLiveEvent } from '../../realtime/applyLiveEvent';
-import { createSubmission, nextId } from '../../test/factories';
+import { createPost as createPostFor, createSubmission, liveEvent, nextId } from '../../test/factories';
 import { renderRoute } from '../../test/renderRoute';
 
 afterEach(() => {
@@ -113,5 +113,33 @@ describe('TodoPanel', () => {
       );
     });
     expect(await screen.findByRole('link', { name: /Essay/ })).toBeInTheDocument();
+  });
+
+  it("shows what is new in the student's classes, and asks again when someone else posts", async () => {
+    const courseId = nextId();
+    let news = [
+      {
+        courseId,
+        courseTitle: 'Biology',
+        newPosts: 2,
+        newComments: 1,
+        latest: { postId: nextId(), title: 'Quiz on Friday', publishedAt: new Date().toISOString() },
+      },
+    ];
+    const { store, calls } = renderRoute('/dashboard', 'student', {
+      'GET /api/dashboard': { body: emptyDashboard },
+      'GET /api/todo': { body: { work: [], toGrade: [], toReturn: [] } },
+      'GET /api/stream/news': () => ({ body: news }),
+    });
+    const link = await screen.findByRole('link', { name: /Quiz on Friday/ });
+    expect(link).toHaveTextContent('Biology, 2 new posts, 1 new comment');
+    expect(link).toHaveAttribute('href', `/courses/${courseId}`);
+    expect(within(group('New in your classes')).getAllByRole('listitem')).toHaveLength(1);
+
+    news = [{ ...news[0]!, newPosts: 3 }];
+    const post = createPostFor({ courseId, author: { id: nextId(), fullName: 'Grace Teacher' } });
+    act(() => void store.dispatch(applyLiveEvent(liveEvent('post:created', post))));
+    expect(await screen.findByText('Biology, 3 new posts, 1 new comment')).toBeInTheDocument();
+    expect(calls.filter((c) => c.path === '/api/stream/news')).toHaveLength(2);
   });
 });

@@ -13,6 +13,7 @@ import { Card } from '../../components/Card';
 import { formatEventTime } from '../../components/dates';
 import { Skeleton } from '../../components/Skeleton';
 import { useNow } from '../assignments/useNow';
+import { StreamNews } from '../conversations/StreamNews';
 import { useGetTodoQuery } from './todoApi';
 import './TodoPanel.css';
 
@@ -59,6 +60,7 @@ export function TodoPanel({ role }: { role: Role }) {
       <h2 id="todo-title" className="dashboard__panel-title">
         To-do
       </h2>
+      <StreamNews />
       {isLoading ? (
         <div aria-busy="true">
           <Skeleton width="40%" />

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { OidcSigninError, type Role } from '@classwave/shared';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
@@ -7,6 +7,8 @@ import { profiles, users } from '../../db/schema.js';
 import { randomToken } from '../crypto.js';
 import { hashPassword } from '../passwords.js';
 import { byEmail, type UserRow } from '../users.js';
+import type { DomainEventBus } from '../../events.js';
+import { announceAccountVerified, scheduleAccountVerified } from '../verified.js';
 import type { OidcClaims } from './client.js';
 import { roleFor, type RoleRule } from './config.js';
 
@@ -32,8 +34,13 @@ function fullNameOf(claims: OidcClaims, email: string): string {
  * An existing account keeps its role: a rule that changed would otherwise silently turn a student
  * into a teacher (or take a teacher's courses away).
  */
-export function createOidcAccounts(deps: { db: Db; clock: Clock; roleRules: RoleRule[] }) {
-  const { db, clock, roleRules } = deps;
+export function createOidcAccounts(deps: {
+  db: Db;
+  clock: Clock;
+  bus: DomainEventBus;
+  roleRules: RoleRule[];
+}) {
+  const { db, clock, bus, roleRules } = deps;
 
   async function unusablePasswordHash(): Promise<string> {
     // A password nobody knows: the account signs in through the school (or sets one by recovery).
@@ -55,12 +62,23 @@ export function createOidcAccounts(deps: { db: Db; clock: Clock; roleRules: Role
         if (existing.emailConfirmedAt) return { user: existing };
         // An unconfirmed account may have been made by someone else with this address and a
         // password they know: the school vouches for the address now, so that password must go.
-        const [confirmed] = await db
-          .update(users)
-          .set({ emailConfirmedAt: clock.now(), passwordHash: await unusablePasswordHash() })
-          .where(eq(users.id, existing.id))
-          .returning();
-        return { user: confirmed! };
+        const passwordHash = await unusablePasswordHash();
+        const confirmed = await db.transaction(async (tx) => {
+          const [row] = await tx
+            .update(users)
+            .set({ emailConfirmedAt: clock.now(), passwordHash })
+            .where(and(eq(users.id, existing.id), isNull(users.emailConfirmedAt)))
+            .returning();
+          if (row) await scheduleAccountVerified(tx, row.id, clock.now());
+          return row;
+        });
+        if (!confirmed) {
+          // Its own verification link got there first: that one announced it.
+          const [now] = await db.select().from(users).where(eq(users.id, existing.id));
+          return { user: now! };
+        }
+        await announceAccountVerified(bus, confirmed.id);
+        return { user: confirmed };
       }
       const passwordHash = await unusablePasswordHash();
       try {
@@ -70,8 +88,10 @@ export function createOidcAccounts(deps: { db: Db; clock: Clock; roleRules: Role
             .values({ email, passwordHash, emailConfirmedAt: clock.now(), createdAt: clock.now() })
             .returning();
           await tx.insert(profiles).values({ id: row!.id, fullName: fullNameOf(claims, email), role });
+          await scheduleAccountVerified(tx, row!.id, clock.now());
           return row!;
         });
+        await announceAccountVerified(bus, user.id);
         return { user };
       } catch (error) {
         // The same person's second tab got there first: theirs is the account.

@@ -16,6 +16,7 @@ import {
   type TestIdentity,
 } from '../../../test/support/oidc-provider.js';
 import { profiles, users } from '../../db/schema.js';
+import { createCourse, createTeacher } from '../../../test/support/factories.js';
 
 let provider: TestOidcProvider;
 let t: TestApp;
@@ -46,8 +47,12 @@ function person(identity: Partial<TestIdentity> & { email: string }): string {
 }
 
 /** Starts a sign-in at the app: the provider URL it redirects to and the flow cookie it set. */
-async function start() {
-  const res = await t.app.inject({ method: 'GET', url: '/api/auth/oidc/start' });
+async function start(next?: string) {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: '/api/auth/oidc/start',
+    ...(next === undefined ? {} : { query: { next } }),
+  });
   expect(res.statusCode).toBe(302);
   const flow = res.cookies.find((c) => c.name === 'classwave_oidc');
   expect(flow).toMatchObject({ httpOnly: true, path: '/api/auth/oidc', sameSite: 'Lax' });
@@ -64,8 +69,8 @@ function callback(url: URL, cookie: string | undefined) {
 }
 
 /** A whole sign-in as `login`: the callback's answer, and the URL the provider sent back. */
-async function signInAs(login: string) {
-  const { location, cookie } = await start();
+async function signInAs(login: string, next?: string) {
+  const { location, cookie } = await start(next);
   const back = await signInAtProvider(location, login);
   return { res: await callback(back, cookie), back, cookie };
 }
@@ -213,6 +218,69 @@ describe('GET /api/auth/oidc/callback', () => {
     const back = new URL(`${TEST_ORIGIN}/api/auth/oidc/callback`);
     back.search = new URLSearchParams({ error: 'access_denied', state, iss: provider.issuer }).toString();
     refusedWith(await callback(back, cookie), 'oidc_denied');
+  });
+});
+
+describe('?next= through a school sign-in', () => {
+  it('lands where the visitor was going (a join link, an assignment), carried in the sealed flow cookie', async () => {
+    const email = uniqueEmail('next').replace('@school.test', '@pupils.school.test');
+    const login = person({ email });
+    for (const next of ['/join/ABCD-EFGH', '/assignments?open=42#work']) {
+      const { res } = await signInAs(login, next);
+      expect(res.statusCode).toBe(302);
+      expect(res.headers.location).toBe(`${TEST_ORIGIN}${next}`);
+      await sessionOf(res);
+    }
+  });
+
+  it('ignores a next that would leave the app, and still signs in to the home page', async () => {
+    const email = uniqueEmail('evil').replace('@school.test', '@pupils.school.test');
+    const login = person({ email });
+    for (const next of ['https://evil.example/', '//evil.example/x', '/\\evil.example', 'join/x']) {
+      const { res } = await signInAs(login, next);
+      expect(res.headers.location, next).toBe(`${TEST_ORIGIN}/`);
+      await sessionOf(res);
+    }
+  });
+
+  it('is never taken from the callback: a next added on the way back changes nothing', async () => {
+    const login = person({ email: uniqueEmail('back').replace('@school.test', '@pupils.school.test') });
+    const { location, cookie } = await start();
+    const back = await signInAtProvider(location, login);
+    back.searchParams.set('next', '/join/ABCD-EFGH');
+    const res = await callback(back, cookie);
+    expect(res.headers.location).toBe(`${TEST_ORIGIN}/`);
+  });
+});
+
+describe('a roster-invited student signing in through the school', () => {
+  it('is in the course on their first page, landing back on the join link they opened', async () => {
+    const teacher = await createTeacher(t, 'Roster Teacher');
+    const course = await createCourse(t, teacher);
+    const email = uniqueEmail('rostered').replace('@school.test', '@pupils.school.test');
+    const imported = await t.app.inject({
+      method: 'POST',
+      url: `/api/courses/${course.id}/roster-import`,
+      headers: teacher.headers,
+      payload: { csv: `name,email\nRoster Pupil,${email}\n` },
+    });
+    expect(imported.statusCode, imported.body).toBe(200);
+
+    const next = `/join/${course.joinCode}`;
+    const { res } = await signInAs(person({ email: email.toUpperCase() }), next);
+    expect(res.headers.location).toBe(`${TEST_ORIGIN}${next}`);
+    const { session } = await sessionOf(res);
+    const members = await t.app.inject({
+      method: 'GET',
+      url: `/api/courses/${course.id}/members`,
+      headers: teacher.headers,
+    });
+    expect(members.json<Array<{ student: { id: string }; status: string }>>()).toEqual([
+      expect.objectContaining({
+        student: expect.objectContaining({ id: session.user.id }),
+        status: 'active',
+      }),
+    ]);
   });
 });
 

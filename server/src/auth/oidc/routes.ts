@@ -8,6 +8,7 @@ import { setRefreshCookie } from '../refresh-cookie.js';
 import type { AuthService } from '../service.js';
 import type { OidcAccount } from './accounts.js';
 import { isAuthorizationRefusal, ProviderUnavailable, type OidcClaims, type OidcClient } from './client.js';
+import { safeNext } from './next.js';
 import { createFlowSeal, FLOW_COOKIE, FLOW_COOKIE_PATH, FLOW_TTL_SECONDS } from './flow-cookie.js';
 
 export interface OidcRoutesOptions {
@@ -56,7 +57,16 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<OidcRoutesOptions> = async (
         summary: "Begin a sign-in with the school's OpenID provider (authorization code + PKCE)",
         description:
           'Redirects (302) to the provider with a sealed, httpOnly, ten-minute flow cookie; or to ' +
-          '/login?error=oidc_not_configured or oidc_unavailable.',
+          '/login?error=oidc_not_configured or oidc_unavailable. `next`, a path inside the app, is ' +
+          'where the callback lands; anything else (an absolute or protocol-relative URL) is ignored.',
+        querystring: Type.Object({
+          next: Type.Optional(
+            Type.String({
+              maxLength: 4096,
+              description: 'Where to land once signed in: a same-origin path such as /join/ABCD-EFGH.',
+            }),
+          ),
+        }),
         response: { 302: redirect },
       },
     },
@@ -64,7 +74,9 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<OidcRoutesOptions> = async (
       if (!oidc) return toLogin(reply, OidcSigninError.notConfigured);
       try {
         const { url, flow } = await oidc.client.begin();
-        reply.setCookie(FLOW_COOKIE, seal.seal(flow, clock.now()), {
+        // An unsafe `next` is dropped, not refused: the sign-in goes on and lands on the home page.
+        const next = safeNext(request.query.next, appOrigin);
+        reply.setCookie(FLOW_COOKIE, seal.seal({ ...flow, next }, clock.now()), {
           ...cookieOptions,
           maxAge: FLOW_TTL_SECONDS,
         });
@@ -117,8 +129,9 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<OidcRoutesOptions> = async (
       if ('refused' in account) return toLogin(reply, account.refused);
       const issued = await auth.startSession(account.user, request.headers['user-agent']);
       setRefreshCookie(reply, issued, secureCookies);
-      // The app reads the session from the refresh cookie on load, as after any reload.
-      return reply.redirect(`${appOrigin}/`, 302);
+      // The app reads the session from the refresh cookie on load, as after any reload. `next` was
+      // checked at the start and sealed since; checked again so no older cookie can widen it.
+      return reply.redirect(`${appOrigin}${safeNext(flow.next, appOrigin) ?? '/'}`, 302);
     },
   );
 };

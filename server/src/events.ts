@@ -15,13 +15,21 @@ export interface PendingEvent {
   type: LiveEventType;
   data: unknown;
   audience: string[];
+  /** The writer did itself, in its own statements, what the outbox's rules derive from this event. */
+  derived?: true;
 }
 
-/** Records a live event in the transaction at hand (realtime/outbox.ts writes it at its end). */
+/**
+ * Records a live event in the transaction at hand (realtime/outbox.ts writes it at its end). With
+ * `{ derived: true }` the outbox runs no rule for it: the writer has already written what every
+ * rule of its type would (a grade writes the student's notification and reads its feedback files
+ * in its own statements: issue 30, a write in three round trips).
+ */
 export type RecordEvent = <T extends LiveEventType>(
   type: T,
   data: LiveEventData[T],
   audience: string[],
+  options?: { derived: true },
 ) => void;
 
 /**

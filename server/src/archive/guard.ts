@@ -66,10 +66,17 @@ const ALLOWED = new Set([
 ]);
 
 /**
- * Writes whose own statement reads `archived_at` (issue 30: the guard's read is a round trip before
- * the write): they answer 409 course_archived themselves, to those who see the course.
+ * Writes whose own first statement reads the course's `archived_at` and answers 409 course_archived
+ * just as this guard would (to those who see the course, before any other answer): the guard's read
+ * would be a round trip more (issue 30, DESIGN §22: a write in three). archive.test.ts still walks them.
  */
-const CHECKED_BY_THE_WRITE = new Set(['POST /courses/:id/posts']);
+const CHECKED_BY_THE_WRITE = new Set([
+  'POST /courses/:id/posts', // conversations/posts.ts
+  'POST /assignments/:id/submissions', // submissions/rules.ts, submitStanding
+  'PATCH /submissions/:id', // submissions/grade-standing.ts, gradeStanding
+  'PUT /assignments/:id/draft', // submissions/rules.ts, draftStanding
+  'PUT /assignments/:id/grades/:studentId', // submissions/grade-standing.ts, studentGradeStanding
+]);
 
 /** The first segment of a write's path → where its course comes from. */
 const COURSE_OF: Record<string, CourseOf> = {

@@ -53,3 +53,20 @@ export function assignedToOne(student: string | SQL | AnyPgColumn, assignmentId:
   return sql`exists (select 1 from assignments where assignments.id = ${assignmentId}::uuid
     and ${assignedTo(student)})`;
 }
+
+/**
+ * `assignedText` over the alias `a` of a hand-written statement, with `student` bound (a
+ * statement written with Drizzle's `sql`, not a prepared text).
+ */
+export function assignedOn(a: string, student: string | SQL | AnyPgColumn): SQL {
+  return bound(assignedText(a, STUDENT), student);
+}
+
+/** `effectiveDueText` over the alias `a` with `student` bound, as `spell` writes it (e.g. isoText). */
+export function effectiveDueOn(
+  a: string,
+  student: string | SQL | AnyPgColumn,
+  spell: (expression: string) => string = (e) => e,
+): SQL {
+  return bound(spell(effectiveDueText(a, STUDENT)), student);
+}

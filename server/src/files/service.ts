@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { ZipArchive } from 'archiver';
-import { and, asc, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { assignedTo } from '../assignments/visibility.js';
 import { teaches } from '../courses/teaching.js';
 import { ErrorCode, type AssignmentFiles, type FilePurpose, type FileSummary } from '@classwave/shared';
@@ -416,6 +416,17 @@ export function createFileService({
 export type FileService = ReturnType<typeof createFileService>;
 
 /** Feedback files the student may see from now on (a Return's transaction). */
+/**
+ * releasedFeedback as a SQL column for a grade's standing query (issue 30: a grade in three round
+ * trips): json text of `[{ file: FileSummary, courseId }]` (toSummary's shape), or null for none.
+ */
+export const releasedFeedbackColumn = (assignmentId: SQL, studentId: SQL, now: Date) =>
+  sql`(select json_agg(json_build_object('file', json_build_object('id', f.id, 'name', f.name,
+        'size', coalesce(f.stored_size, f.declared_size), 'type', coalesce(f.mime, 'application/octet-stream')),
+        'courseId', f.course_id) order by f.created_at, f.id)::text
+    from files f where f.target_id = ${assignmentId} and f.student_id = ${studentId} and f.purpose = 'feedback'
+      and f.status = 'ready' and f.ready_at is not null and f.ready_at <= ${now.toISOString()}::timestamptz)`;
+
 export async function releasedFeedback(tx: Tx, assignmentId: string, studentId: string, now: Date) {
   return tx
     .select()

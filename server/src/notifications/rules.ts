@@ -8,7 +8,6 @@ import { scheduleMemberInbox } from './member-inbox.js';
 import { cancelReminders, rescheduleReminders, scheduleReminders } from './reminders.js';
 import { storeGradeNotification } from './grade-notes.js';
 import { assignmentLink, storeNotifications } from './store.js';
-import { scheduleBatchUpdate } from './submission-batches.js';
 
 /**
  * Notifications derived from the domain events (DESIGN §14), one small rule per event type; a new
@@ -92,13 +91,9 @@ export const notificationRules: OutboxRules = {
     ]);
   },
 
-  /**
-   * The course's teacher, batched per assignment (batch.ts), applied just after the commit: here
-   * only the job that guarantees it (submission-batches.ts).
-   */
-  async 'submission:created'(submission, { tx, now }) {
-    await scheduleBatchUpdate(tx, submission.id, now);
-  },
+  // 'submission:created': the course's teachers hear it batched per assignment (batch.ts), applied
+  // just after the commit; the job that guarantees it is written by the submit's own statement
+  // (batchUpdateJob, submission-batches.ts), not by a rule here: a round trip less (issue 30).
 
   /** A submission taken back leaves its batch's count (batch.ts). */
   async 'submission:withdrawn'(withdrawn, { tx, record }) {

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   DEFAULT_QUIET_HOURS,
   inQuietHours,
@@ -57,6 +57,35 @@ export async function settingsOf(tx: Db | Tx, userIds: string[]): Promise<Map<st
       : await tx.select().from(notificationSettings).where(inArray(notificationSettings.userId, userIds));
   const byUser = new Map(rows.map((r) => [r.userId, r]));
   return new Map(userIds.map((id) => [id, toSettings(byUser.get(id))]));
+}
+
+/** SQL: a user's settings as json text for settingsFromJson (null: none stored), for a write's standing query. */
+export const settingsColumn = (userId: SQL) =>
+  sql`(select json_build_object('quietEnabled', ns.quiet_enabled, 'quietStart', ns.quiet_start,
+      'quietEnd', ns.quiet_end, 'timeZone', ns.time_zone, 'email', ns.email)::text
+    from notification_settings ns where ns.user_id = ${userId})`;
+
+export const settingsFromJson = (text: string | null): NotificationSettings =>
+  toSettings(text === null ? undefined : (JSON.parse(text) as SettingsRow));
+
+/** A notifications row as `row_to_json` writes it, as the API sends it. */
+export function notificationFromJson(text: string): Notification {
+  const j = JSON.parse(text) as Record<string, unknown>;
+  const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string).toISOString());
+  return {
+    id: j.id as string,
+    kind: j.kind as NotificationKind,
+    title: j.title as string,
+    body: j.body as string,
+    link: j.link as string,
+    courseId: (j.course_id as string | null) ?? null,
+    assignmentId: (j.assignment_id as string | null) ?? null,
+    count: j.count as number,
+    createdAt: iso(j.created_at)!,
+    updatedAt: iso(j.updated_at)!,
+    readAt: iso(j.read_at),
+    alert: j.alert as boolean,
+  };
 }
 
 export interface NewNotification {

@@ -39,7 +39,7 @@ export function createOutbox({ db, bus, clock }: { db: Db; bus: DomainEventBus; 
     const derived: PendingEvent[] = [];
     const record: RecordEvent = (type, data, audience) => void derived.push({ type, data, audience });
     const now = clock.now();
-    for (const event of pending)
+    for (const event of pending.filter((e) => !e.derived))
       for (const rules of ruleSets) {
         const rule = rules[event.type] as Rule<LiveEventType> | undefined;
         if (rule)
@@ -61,7 +61,8 @@ export function createOutbox({ db, bus, clock }: { db: Db; bus: DomainEventBus; 
 
     async transaction<R>(work: (tx: Tx, record: RecordEvent) => Promise<R>): Promise<R> {
       const pending: PendingEvent[] = [];
-      const record: RecordEvent = (type, data, audience) => void pending.push({ type, data, audience });
+      const record: RecordEvent = (type, data, audience, options) =>
+        void pending.push({ type, data, audience, ...(options?.derived ? { derived: true as const } : {}) });
       let stored: AudiencedEvent[] = [];
       const result = await db.transaction(async (tx) => {
         const value = await work(tx, record);

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { ErrorCode } from '@classwave/shared';
 import type { Draft, DraftSaved, SaveDraftBody } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
@@ -11,6 +11,8 @@ import { AppError, conflict } from '../http/errors.js';
 import { found, requireActiveMember, requireStudent } from '../policies.js';
 import { assignedTo, effectiveDue } from '../assignments/visibility.js';
 import { recordSubmissionEvent } from './history.js';
+import { draftStanding } from './rules.js';
+import { rowsOf } from '../db/rows.js';
 
 export const ALREADY_SUBMITTED = 'You have already submitted this assignment.';
 /**
@@ -101,33 +103,6 @@ export async function restoreDraft(
 export type SaveResult = { saved: true; draft: DraftSaved } | { saved: false; current: Draft };
 
 export function createDraftService({ db, clock, outbox }: { db: Db; clock: Clock; outbox: Outbox }) {
-  async function hasSubmitted(tx: Db | Tx, assignmentId: string, studentId: string) {
-    const [row] = await tx
-      .select({ id: submissions.id })
-      .from(submissions)
-      .where(
-        and(
-          eq(submissions.assignmentId, assignmentId),
-          eq(submissions.studentId, studentId),
-          // A grade for missing work is no submission: the student may still write and submit (DESIGN §17).
-          isNotNull(submissions.submittedAt),
-        ),
-      );
-    return row !== undefined;
-  }
-
-  async function current(tx: Tx, assignmentId: string, studentId: string): Promise<Draft | undefined> {
-    const [row] = await tx
-      .select({
-        content: submissionDrafts.content,
-        version: submissionDrafts.version,
-        updatedAt: submissionDrafts.updatedAt,
-      })
-      .from(submissionDrafts)
-      .where(ofDraft(assignmentId, studentId));
-    return row && { content: row.content, version: row.version, updatedAt: row.updatedAt.toISOString() };
-  }
-
   return {
     /** The student's draft; 404 when there is none (never saved, or already submitted). */
     async get(caller: Caller, assignmentId: string): Promise<Draft> {
@@ -156,43 +131,47 @@ export function createDraftService({ db, clock, outbox }: { db: Db; clock: Clock
      * save is a 409 (the student must unsubmit first).
      */
     async save(caller: Caller, assignmentId: string, body: SaveDraftBody): Promise<SaveResult> {
-      await requireWriter(db, caller, assignmentId, 'keep drafts');
       const studentId = caller.userId;
+      // Three statements (issue 30): the standing with the work lock, the write, the event.
       return outbox.transaction(async (tx, record): Promise<SaveResult> => {
-        await lockStudentWork(tx, assignmentId, studentId);
-        if (await hasSubmitted(tx, assignmentId, studentId)) throw conflict(ALREADY_SUBMITTED);
+        await draftStanding(tx, caller, assignmentId, 'keep drafts');
         const now = clock.now();
-        const returning = { version: submissionDrafts.version, updatedAt: submissionDrafts.updatedAt };
-        let [row] =
-          body.baseVersion > 0
-            ? await tx
-                .update(submissionDrafts)
-                .set({ content: body.content, version: body.baseVersion + 1, updatedAt: now })
-                .where(and(ofDraft(assignmentId, studentId), eq(submissionDrafts.version, body.baseVersion)))
-                .returning(returning)
-            : [];
-        if (!row) {
-          const existing = await current(tx, assignmentId, studentId);
-          if (existing) return { saved: false, current: existing };
-          // No draft at all (a first save, or one dropped since): this text is the newest there is.
-          [row] = await tx
-            .insert(submissionDrafts)
-            .values({
-              assignmentId,
-              studentId,
-              content: body.content,
-              version: body.baseVersion + 1,
-              updatedAt: now,
-            })
-            .onConflictDoNothing()
-            .returning(returning);
-          if (!row) {
-            const raced = await current(tx, assignmentId, studentId);
-            if (raced) return { saved: false, current: raced };
-            throw conflict('The draft changed while saving. Please try again.');
-          }
+        const [row] = rowsOf<{ submitted: boolean; current: string | null; saved: string | null }>(
+          await tx.execute(sql`with sub as (select exists (select 1 from submissions s
+                where s.assignment_id = ${assignmentId}::uuid and s.student_id = ${studentId}::uuid
+                  and s.submitted_at is not null) as submitted),
+              cur as (select d.content, d.version, d.updated_at from submission_drafts d
+                where d.assignment_id = ${assignmentId}::uuid and d.student_id = ${studentId}::uuid),
+              -- Over the version the tab started from; a newer save wins.
+              u as (update submission_drafts set content = ${body.content}, version = ${body.baseVersion + 1},
+                  updated_at = ${now.toISOString()}::timestamptz
+                where assignment_id = ${assignmentId}::uuid and student_id = ${studentId}::uuid
+                  and version = ${body.baseVersion} and ${body.baseVersion} > 0
+                  and not (select submitted from sub)
+                returning version, updated_at),
+              -- No draft at all (a first save, or one dropped since): this text is the newest there is.
+              i as (insert into submission_drafts (assignment_id, student_id, content, version, updated_at)
+                select ${assignmentId}::uuid, ${studentId}::uuid, ${body.content}, ${body.baseVersion + 1},
+                  ${now.toISOString()}::timestamptz
+                where not exists (select 1 from cur) and not (select submitted from sub)
+                on conflict do nothing
+                returning version, updated_at)
+            select (select submitted from sub) as submitted,
+              (select json_build_object('content', cur.content, 'version', cur.version,
+                'updatedAt', cur.updated_at)::text from cur) as current,
+              coalesce((select json_build_object('version', u.version, 'updatedAt', u.updated_at)::text from u),
+                (select json_build_object('version', i.version, 'updatedAt', i.updated_at)::text from i)) as saved`),
+        );
+        if (row?.submitted) throw conflict(ALREADY_SUBMITTED);
+        const parsed = <T extends { updatedAt: string }>(text: string) => {
+          const json = JSON.parse(text) as T;
+          return { ...json, updatedAt: new Date(json.updatedAt).toISOString() };
+        };
+        if (!row?.saved) {
+          if (row?.current) return { saved: false, current: parsed<Draft>(row.current) };
+          throw conflict('The draft changed while saving. Please try again.');
         }
-        const draft = { version: row.version, updatedAt: row.updatedAt.toISOString() };
+        const draft = parsed<DraftSaved>(row.saved);
         record('draft:saved', { assignmentId, ...draft }, audience.student(studentId));
         return { saved: true, draft };
       });

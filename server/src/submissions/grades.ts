@@ -1,21 +1,34 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { ErrorCode, type CurrentGrade, type GradeBody, type Submission } from '@classwave/shared';
+import {
+  ErrorCode,
+  type CurrentGrade,
+  type GradeBody,
+  type Notification,
+  type Submission,
+} from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import type { Tx } from '../db/client.js';
-import { assignments, courseMembers, courses, excusals, profiles, submissions } from '../db/schema.js';
+import { assignments, courses, profiles, submissions } from '../db/schema.js';
 import type { RecordEvent } from '../events.js';
-import { AppError, badRequest, notFound } from '../http/errors.js';
-import { assignedToOne } from '../assignments/visibility.js';
-import { found } from '../policies.js';
+import { AppError, badRequest } from '../http/errors.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { requireTeacherOf } from '../classes/visibility.js';
 import { scoresForGrade } from '../rubrics/scores.js';
-import { gradedAudience, graders, toSubmission } from './views.js';
+import { gradedAudience, gradedAudienceOf, graders, toSubmission } from './views.js';
+import {
+  gradeStanding,
+  studentGradeStanding,
+  type GradedAssignment,
+  type GradeReach,
+} from './grade-standing.js';
+import { submissionFromJson, type SubmissionJson } from './rules.js';
+import { rowsOf } from '../db/rows.js';
+import { userRoom } from '../realtime/rooms.js';
+import { gradeNotificationWrite, planGradeNotification } from '../notifications/grade-notes.js';
+import { assignmentLink, notificationFromJson } from '../notifications/store.js';
 
 type SubmissionRow = typeof submissions.$inferSelect;
-type AssignmentRow = typeof assignments.$inferSelect;
-type CourseRow = typeof courses.$inferSelect;
 
 /** The version of a student's work on an assignment before anything was written: no row at all. */
 const NO_ROW: CurrentGrade = {
@@ -45,29 +58,33 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
     tx: Tx,
     record: RecordEvent,
     caller: Caller,
-    target: { assignment: AssignmentRow; course: CourseRow },
-    submissionId: string,
+    target: {
+      assignment: GradedAssignment;
+      course: { id: string; teacherId: string };
+      /** The student's membership as the standing read it (share-locked), when it did. */
+      studentActive?: boolean;
+      /** What the standing read for a grade reaching the student, when it did. */
+      reach?: GradeReach;
+    },
+    before: SubmissionRow,
+    names: { student?: string; grader?: string | null; caller?: string },
     body: GradeBody,
+    now: Date,
   ): Promise<Submission> {
     const { assignment, course } = target;
-    // The row alone: after waiting for another grader's lock, PostgreSQL hands back the row as
-    // that grader left it, but a row joined to it would still be as it was before (their name).
-    const [before] = await tx
-      .select()
-      .from(submissions)
-      .where(eq(submissions.id, submissionId))
-      .for('update');
-    if (!before) throw notFound('Submission not found.');
     if (body.grade > assignment.maxPoints) {
       throw badRequest(`body.grade must be at most ${assignment.maxPoints}, this assignment's max points`);
     }
     const rubricScores = scoresForGrade(assignment.rubric, body, before.rubricScores);
-    if (before.version !== body.baseVersion) throw await conflictOver(tx, before);
-    const now = clock.now();
+    if (before.version !== body.baseVersion)
+      throw names.grader === undefined
+        ? await conflictOver(tx, before)
+        : gradeConflict(currentGrade(before, names.grader));
     // PATCH: feedback left out stays as it is (a gradebook cell sends the grade alone); null or blank clears it.
     const feedback =
       body.feedback === undefined ? before.feedback : body.feedback?.trim() ? body.feedback.trim() : null;
-    const [updated] = await tx
+    const known = names.student !== undefined && names.caller !== undefined;
+    const update = tx
       .update(submissions)
       .set({
         grade: body.grade,
@@ -88,15 +105,66 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
             }
           : {}),
       })
-      .where(eq(submissions.id, submissionId))
+      .where(eq(submissions.id, before.id))
       .returning();
-    const [names] = await tx
-      .select({ student: profiles.fullName, grader: graders.fullName })
-      .from(profiles)
-      .innerJoin(graders, eq(graders.id, caller.userId))
-      .where(eq(profiles.id, updated!.studentId));
-    const graded = toSubmission(updated!, names?.student ?? '', assignment.dueDate, names?.grader ?? null);
-    record('submission:graded', graded, gradedAudience(graded, course));
+    // On 'auto' the grade reaches an active member now: when the standing read what that takes, this
+    // statement also writes their "grade returned" entry, and the rules have nothing left to do.
+    const reach =
+      target.reach && target.studentActive && assignment.gradeRelease === 'auto' ? target.reach : undefined;
+    const told = reach && {
+      reach,
+      plan: planGradeNotification(reach.last, reach.settings, now, {
+        userId: before.studentId,
+        title: reach.assignmentTitle,
+        body: `${reach.courseTitle} · ${body.grade} points out of ${assignment.maxPoints}`,
+        link: assignmentLink(before.assignmentId),
+        courseId: course.id,
+        assignmentId: before.assignmentId,
+      }),
+    };
+    let updated: SubmissionRow | undefined;
+    let note: Notification | undefined;
+    if (told) {
+      const [both] = rowsOf<{ g: string; n: string | null }>(
+        await tx.execute(sql`with g as ${update}, n as ${gradeNotificationWrite(tx, told.plan)}
+          select (select row_to_json(g)::text from g) as g, (select row_to_json(n)::text from n) as n`),
+      );
+      updated = submissionFromJson(JSON.parse(both!.g) as SubmissionJson);
+      note = both!.n === null ? undefined : notificationFromJson(both!.n);
+    } else [updated] = await update;
+    // The names come with the standing when it read them (issue 30: a grade in three statements).
+    const [read] = known
+      ? [{ student: names.student!, grader: names.caller! }]
+      : await tx
+          .select({ student: profiles.fullName, grader: graders.fullName })
+          .from(profiles)
+          .innerJoin(graders, eq(graders.id, caller.userId))
+          .where(eq(profiles.id, updated!.studentId));
+    const graded = toSubmission(updated!, read?.student ?? '', assignment.dueDate, read?.grader ?? null);
+    const heard =
+      target.studentActive === undefined
+        ? gradedAudience(graded, course)
+        : gradedAudienceOf(graded, course, target.studentActive);
+    if (!told) {
+      record('submission:graded', graded, heard);
+      return graded;
+    }
+    // What the files and notifications rules would have recorded for it, in their order.
+    record('submission:graded', graded, heard, { derived: true });
+    const student = userRoom(before.studentId);
+    for (const { file, courseId } of told.reach.feedback)
+      record(
+        'file:ready',
+        {
+          file,
+          purpose: 'feedback',
+          assignmentId: before.assignmentId,
+          courseId,
+          studentId: before.studentId,
+        },
+        [student],
+      );
+    if (note) record('notification:created', note, [student]);
     return graded;
   }
 
@@ -104,16 +172,23 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
     /** The course's teacher grades (or regrades) a submission by its id. */
     async grade(caller: Caller, submissionId: string, body: GradeBody): Promise<Submission> {
       return outbox.transaction(async (tx, record) => {
-        const [target] = await tx
-          .select({ assignment: assignments, course: courses })
-          .from(submissions)
-          .innerJoin(assignments, eq(assignments.id, submissions.assignmentId))
-          .innerJoin(courses, eq(courses.id, assignments.courseId))
-          .where(and(eq(submissions.id, submissionId), isNull(assignments.deletedAt)))
-          .for('share', { of: assignments });
-        const { assignment, course } = found(target, 'Submission');
-        await requireTeacherOf(tx, caller, course, 'grade its submissions', 'Submission');
-        return writeGrade(tx, record, caller, { assignment, course }, submissionId, body);
+        const now = clock.now();
+        const { assignment, course, row, names, studentActive, reach } = await gradeStanding(
+          tx,
+          caller,
+          submissionId,
+          now,
+        );
+        return writeGrade(
+          tx,
+          record,
+          caller,
+          { assignment, course, studentActive, reach },
+          row,
+          names,
+          body,
+          now,
+        );
       });
     },
 
@@ -131,38 +206,15 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
       body: GradeBody,
     ): Promise<Submission> {
       return outbox.transaction(async (tx, record) => {
-        const { assignment, course } = await gradedAssignment(tx, caller, assignmentId);
-        // Share-locked: a removal waits for this grade, or this grade sees the removal.
-        const [member] = await tx
-          .select({
-            status: courseMembers.status,
-            assigned: sql<boolean>`${assignedToOne(studentId, assignmentId)}`,
-          })
-          .from(courseMembers)
-          .where(and(eq(courseMembers.courseId, course.id), eq(courseMembers.studentId, studentId)))
-          .for('share');
-        if (member?.status !== 'active')
-          throw notFound('That student is not an active member of this course.');
-        // A grade would tell the student of an assignment that is not theirs (DESIGN §20).
-        if (!member.assigned)
-          throw new AppError(
-            422,
-            ErrorCode.notAssigned,
-            'This assignment is not for that student (or not published yet): assign it to them first.',
-          );
-        const ofStudent = and(
-          eq(submissions.assignmentId, assignmentId),
-          eq(submissions.studentId, studentId),
-        );
-        let [row] = await tx.select({ id: submissions.id }).from(submissions).where(ofStudent);
-        if (!row) {
+        const now = clock.now();
+        // One statement for the standing (issue 30): three in all when the student has a row.
+        const standing = await studentGradeStanding(tx, caller, assignmentId, studentId, now);
+        const { assignment, course, names, studentActive, reach } = standing;
+        let before = standing.row;
+        if (!before) {
           if (body.baseVersion !== NO_ROW.version) throw gradeConflict(NO_ROW);
           // Excused work counts nowhere (DESIGN §17): a grade for it would count; take the excuse back first.
-          const [excused] = await tx
-            .select({ studentId: excusals.studentId })
-            .from(excusals)
-            .where(and(eq(excusals.assignmentId, assignmentId), eq(excusals.studentId, studentId)));
-          if (excused)
+          if (standing.excused)
             throw new AppError(
               409,
               ErrorCode.conflict,
@@ -170,19 +222,31 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
             );
           // The row is born graded (no submission and no grade is no row at all); writeGrade then
           // writes the grade as for any other row, so the version, release and event are the same.
-          [row] = await tx
+          [before] = await tx
             .insert(submissions)
             .values({ assignmentId, studentId, content: null, submittedAt: null, grade: body.grade })
             .onConflictDoNothing()
-            .returning({ id: submissions.id });
+            .returning();
           // A submit (or another grader) got there first and has committed: this grader saw no work
           // and no grade, which is no longer so. 409 with the row as it now stands.
-          if (!row) {
-            const [raced] = await tx.select().from(submissions).where(ofStudent);
+          if (!before) {
+            const [raced] = await tx
+              .select()
+              .from(submissions)
+              .where(and(eq(submissions.assignmentId, assignmentId), eq(submissions.studentId, studentId)));
             throw await conflictOver(tx, raced!);
           }
         }
-        return writeGrade(tx, record, caller, { assignment, course }, row.id, body);
+        return writeGrade(
+          tx,
+          record,
+          caller,
+          { assignment, course, studentActive, reach },
+          before,
+          names,
+          body,
+          now,
+        );
       });
     },
   };
@@ -199,14 +263,7 @@ export async function gradedAssignment(tx: Tx, caller: Caller, assignmentId: str
     .innerJoin(courses, eq(courses.id, assignments.courseId))
     .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)))
     .for('share', { of: assignments });
-  const course = await requireTeacherOf(
-    tx,
-    caller,
-    target?.course,
-    'grade its students',
-    'Assignment',
-    assignmentId,
-  );
+  const course = await requireTeacherOf(tx, caller, target?.course, 'grade its students', 'Assignment');
   return { assignment: target!.assignment, course };
 }
 

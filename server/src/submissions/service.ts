@@ -1,4 +1,5 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
 import { minutesLate } from '@classwave/shared';
 import type { CreateSubmissionBody, OwnSubmission, RubricScores, Submission } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
@@ -7,16 +8,15 @@ import { isoText, type Database, type Statement, type Tx } from '../db/client.js
 import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
 import { PG, pgCode } from '../db/errors.js';
-import { assignments, profiles, submissions } from '../db/schema.js';
+import { submissions } from '../db/schema.js';
+import { rowsOf } from '../db/rows.js';
+import { batchUpdateJob } from '../notifications/submission-batches.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
 import { requireTeacherOf } from '../classes/visibility.js';
 import { toOwnSubmission } from '../assignments/queries.js';
-import { deleteDraft, lockStudentWork } from './drafts.js';
 import { createGradeClearing } from './clear-grade.js';
 import { createGradeWrites } from './grades.js';
-import { recordSubmissionEvent } from './history.js';
-import { requireOpen, submitTarget } from './rules.js';
-import { effectiveDue } from '../assignments/visibility.js';
+import { requireOpen, submissionFromJson, submitStanding, type SubmissionJson } from './rules.js';
 import { teachesText } from '../courses/teaching.js';
 import { attachFiles, filesOfSubmissions } from '../files/service.js';
 import { asReturned, toSubmission } from './views.js';
@@ -27,6 +27,8 @@ const ALREADY_SUBMITTED = 'You have already submitted this assignment.';
 async function withFiles(tx: Tx, submission: OwnSubmission): Promise<OwnSubmission> {
   return { ...submission, files: (await filesOfSubmissions(tx, [submission.id])).get(submission.id) ?? [] };
 }
+
+type SubmissionRow = typeof submissions.$inferSelect;
 
 /** A submission in the teacher's list, as `teacherListStatement` builds it in JSON. */
 interface TeacherListItem {
@@ -85,6 +87,50 @@ async function submissionWithKey(tx: Tx, assignmentId: string, studentId: string
 }
 
 /**
+ * The submit's one write statement: the submission (a new row, or the student's row graded for
+ * missing work filled in), the student's draft deleted (DESIGN §12), the history's `submitted`
+ * (DESIGN §17) and the job that brings the teacher's batch up to date (notifications), each only
+ * when the submission was written. Undefined when it was not: a racing submit got there first.
+ */
+async function writeSubmission(
+  tx: Tx,
+  w: {
+    fill: boolean;
+    id: string;
+    assignmentId: string;
+    studentId: string;
+    content: string;
+    idempotencyKey: string | null;
+    now: Date;
+  },
+): Promise<SubmissionRow | undefined> {
+  const at = w.now.toISOString();
+  const job = batchUpdateJob(w.id, w.now);
+  const written = w.fill
+    ? // A new version: a grader's form opened on the missing work is out of date (409).
+      sql`update submissions set content = ${w.content}, submitted_at = ${at}::timestamptz,
+          idempotency_key = ${w.idempotencyKey}::uuid, version = version + 1
+        where id = ${w.id}::uuid and submitted_at is null returning *`
+    : // Either unique index (one per assignment, one per key) means "already there".
+      sql`insert into submissions (id, assignment_id, student_id, content, submitted_at, idempotency_key)
+        values (${w.id}::uuid, ${w.assignmentId}::uuid, ${w.studentId}::uuid, ${w.content}, ${at}::timestamptz,
+          ${w.idempotencyKey}::uuid)
+        on conflict do nothing returning *`;
+  const [row] = rowsOf<{ row: string }>(
+    await tx.execute(sql`with s as (${written}),
+      d as (delete from submission_drafts where assignment_id = ${w.assignmentId}::uuid
+        and student_id = ${w.studentId}::uuid and exists (select 1 from s)),
+      h as (insert into submission_events (assignment_id, student_id, submission_id, kind, at)
+        select s.assignment_id, s.student_id, s.id, 'submitted', ${at}::timestamptz from s),
+      j as (insert into jobs (kind, key, run_at, payload)
+        select ${job.kind}, ${job.key}, ${job.runAt.toISOString()}::timestamptz, ${JSON.stringify(job.payload)}::jsonb from s
+        on conflict (key) do update set run_at = excluded.run_at, done_at = null, attempts = 0, last_error = null)
+      select row_to_json(s)::text as row from s`),
+  );
+  return row ? submissionFromJson(JSON.parse(row.row) as SubmissionJson) : undefined;
+}
+
+/**
  * Submitting and grading a student's work. What follows a submission (the live panel, the teacher's
  * batch) hears its `submission:created` on the bus once it has committed: the answer does not wait.
  */
@@ -114,132 +160,84 @@ export function createSubmissionService({
       body: CreateSubmissionBody,
       idempotencyKey?: string,
     ): Promise<{ submission: OwnSubmission; created: boolean }> {
-      // Text, files, or both (DESIGN §18): a photo of handwritten work needs no words beside it.
-      if (body.content.trim() === '' && !body.fileIds?.length)
-        throw badRequest('body.content is blank: write an answer or attach a file to submit.');
-      const target = await submitTarget(db, caller, assignmentId);
-      const { teacherId, courseId, studentName } = target;
-      const now = clock.now();
-      // A keyed repeat of a submit that made it before the due time is answered in the transaction.
-      if (!idempotencyKey) requireOpen(target, now);
-      let own: { submission: OwnSubmission; created: boolean };
-      try {
-        own = await outbox.transaction(async (tx, record) => {
-          // Read again under a share lock: an edit that closes the assignment or moves its due date
-          // waits for this submit, or this submit sees the edit.
-          const [current] = await tx
-            .select({
-              dueDate: effectiveDue(caller.userId).mapWith(assignments.dueDate),
-              closesAtDue: assignments.closesAtDue,
-            })
-            .from(assignments)
-            .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)))
-            .for('share');
-          if (!current) throw notFound('Assignment not found.');
-          const repeat = idempotencyKey
+      // Three statements (issue 30, DESIGN §22): the standing, the write, the outbox's events (with
+      // files, their check and attachment between). Answers as before, in the same order: an
+      // archived course first (for those who see it), then who may submit, then the body.
+      return outbox.transaction(async (tx, record) => {
+        const target = await submitStanding(tx, caller, assignmentId);
+        const { teacherId, courseId, studentName, dueDate, existing } = target;
+        // Text, files, or both (DESIGN §18): a photo of handwritten work needs no words beside it.
+        if (body.content.trim() === '' && !body.fileIds?.length)
+          throw badRequest('body.content is blank: write an answer or attach a file to submit.');
+        // A keyed repeat answers the submission it made, even after the due time.
+        if (idempotencyKey && existing?.idempotencyKey === idempotencyKey && existing.submittedAt)
+          return { submission: await withFiles(tx, toOwnSubmission(existing, dueDate)), created: false };
+        const now = clock.now();
+        requireOpen(target, now);
+        if (existing?.submittedAt) throw conflict(ALREADY_SUBMITTED);
+        let row: SubmissionRow | undefined;
+        try {
+          row = await writeSubmission(tx, {
+            // A grade for missing work is there (DESIGN §17): the submit fills that row in and keeps
+            // its grade, which the teacher may change now that there is work to read.
+            fill: existing !== null,
+            id: existing?.id ?? randomUUID(),
+            assignmentId,
+            studentId: caller.userId,
+            content: body.content,
+            idempotencyKey: idempotencyKey ?? null,
+            now,
+          });
+        } catch (error) {
+          // The assignment was deleted between the standing and the write.
+          if (pgCode(error) === PG.foreignKeyViolation) throw notFound('Assignment not found.');
+          throw error;
+        }
+        if (!row) {
+          // Lost a race: a concurrent POST (with the same key, or another tab's) inserted first and
+          // has committed now. Its key: that submission's answer; anything else: already submitted.
+          const raced = idempotencyKey
             ? await submissionWithKey(tx, assignmentId, caller.userId, idempotencyKey)
             : undefined;
-          if (repeat)
-            return {
-              submission: await withFiles(tx, toOwnSubmission(repeat, current.dueDate)),
-              created: false,
-            };
-          requireOpen(current, now);
-          // A draft save racing this submit waits, or finishes first (its draft is deleted below).
-          await lockStudentWork(tx, assignmentId, caller.userId);
-          let [row] = await tx
-            .insert(submissions)
-            .values({
-              assignmentId,
-              studentId: caller.userId,
-              content: body.content,
-              submittedAt: now,
-              idempotencyKey: idempotencyKey ?? null,
-            })
-            // Either unique index (one per assignment, one per key) means "already there".
-            .onConflictDoNothing()
-            .returning();
-          if (!row) {
-            // Lost a race: a concurrent POST with the same key inserted first (it has committed now).
-            const raced = idempotencyKey
-              ? await submissionWithKey(tx, assignmentId, caller.userId, idempotencyKey)
-              : undefined;
-            if (raced)
-              return {
-                submission: await withFiles(tx, toOwnSubmission(raced, current.dueDate)),
-                created: false,
-              };
-            // A grade for missing work is there (DESIGN §17): the submit fills that row in and
-            // keeps its grade, which the teacher may change now that there is work to read.
-            [row] = await tx
-              .update(submissions)
-              // A new version: a grader's form opened on the missing work is out of date (409).
-              .set({
-                content: body.content,
-                submittedAt: now,
-                idempotencyKey: idempotencyKey ?? null,
-                version: sql`${submissions.version} + 1`,
-              })
-              .where(
-                and(
-                  eq(submissions.assignmentId, assignmentId),
-                  eq(submissions.studentId, caller.userId),
-                  isNull(submissions.submittedAt),
-                ),
-              )
-              .returning();
-            if (!row) throw conflict(ALREADY_SUBMITTED);
-          }
-          // Every file stored and the student's, or nothing is submitted (DESIGN §18).
-          await attachFiles(tx, {
-            studentId: caller.userId,
-            assignmentId,
-            submissionId: row.id,
-            fileIds: body.fileIds ?? [],
-          });
-          await deleteDraft(tx, assignmentId, caller.userId);
-          await recordSubmissionEvent(tx, row, 'submitted', now);
-          // Its files go with it to the teacher's list (no query when none were handed in).
-          const handedIn = body.fileIds?.length
-            ? await withFiles(tx, toOwnSubmission(row, current.dueDate))
-            : { ...toOwnSubmission(row, current.dueDate), files: [] };
-          // The student's tabs hear only the grade they were given (a held one is not theirs yet);
-          // the teacher's hear the grade as it stands just after, when the row was already graded.
-          // Its version too: a grade never returned is not even there for the student to count.
-          record(
-            'submission:created',
-            {
-              ...toSubmission(
-                { ...asReturned(row), version: row.returnedAt === null ? 0 : row.version },
-                studentName ?? '',
-                current.dueDate,
-                null,
-              ),
-              files: handedIn.files,
-            },
-            audience.studentAndTeachers(caller.userId, courseId, teacherId),
-          );
-          if (row.grade !== null) {
-            const [grader] = row.gradedBy
-              ? await tx
-                  .select({ fullName: profiles.fullName })
-                  .from(profiles)
-                  .where(eq(profiles.id, row.gradedBy))
-              : [];
-            record(
-              'submission:graded',
-              toSubmission(row, studentName ?? '', current.dueDate, grader?.fullName ?? null),
-              audience.teachers(courseId, teacherId),
-            );
-          }
-          return { submission: handedIn, created: true };
+          if (raced)
+            return { submission: await withFiles(tx, toOwnSubmission(raced, dueDate)), created: false };
+          throw conflict(ALREADY_SUBMITTED);
+        }
+        // Every file stored and the student's, or nothing is submitted (DESIGN §18).
+        await attachFiles(tx, {
+          studentId: caller.userId,
+          assignmentId,
+          submissionId: row.id,
+          fileIds: body.fileIds ?? [],
         });
-      } catch (error) {
-        // The assignment was deleted between the check and the insert.
-        if (pgCode(error) === PG.foreignKeyViolation) throw notFound('Assignment not found.');
-        throw error;
-      }
-      return own;
+        // Its files go with it to the teacher's list (no query when none were handed in).
+        const handedIn = body.fileIds?.length
+          ? await withFiles(tx, toOwnSubmission(row, dueDate))
+          : { ...toOwnSubmission(row, dueDate), files: [] };
+        // The student's tabs hear only the grade they were given (a held one is not theirs yet);
+        // the teacher's hear the grade as it stands just after, when the row was already graded.
+        // Its version too: a grade never returned is not even there for the student to count.
+        record(
+          'submission:created',
+          {
+            ...toSubmission(
+              { ...asReturned(row), version: row.returnedAt === null ? 0 : row.version },
+              studentName,
+              dueDate,
+              null,
+            ),
+            files: handedIn.files,
+          },
+          audience.studentAndTeachers(caller.userId, courseId, teacherId),
+        );
+        if (row.grade !== null)
+          record(
+            'submission:graded',
+            toSubmission(row, studentName, dueDate, target.graderName),
+            audience.teachers(courseId, teacherId),
+          );
+        return { submission: handedIn, created: true };
+      });
     },
 
     /**

@@ -87,6 +87,20 @@ export const gradedAudience = (submission: Submission, course: { id: string; tea
     : audience.teachers(course.id, course.teacherId);
 
 /**
+ * gradedAudience with the student's membership already read (share-locked) by the write's standing:
+ * their own room when the grade reaches them and they are an active member, with no `if-member:`
+ * room for the outbox to resolve (a round trip less, issue 30).
+ */
+export const gradedAudienceOf = (
+  submission: Submission,
+  course: { id: string; teacherId: string },
+  studentActive: boolean,
+) =>
+  submission.grade !== null && !isHeld(submission) && studentActive
+    ? audience.studentAndTeachers(submission.studentId, course.id, course.teacherId)
+    : audience.teachers(course.id, course.teacherId);
+
+/**
  * The row as its student may see it: the grade, feedback and grading as last returned, none while
  * held (DESIGN §13, §17). For events that reach the student's tabs with the teacher's.
  */

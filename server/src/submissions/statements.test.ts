@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Logger } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
+import { statementsOf as statementsSent } from '../../test/support/statements.js';
 import {
   addCoTeacher,
   createAssignment,
@@ -24,8 +24,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Session = { logger: Logger; options: { logger?: Logger } };
-
 const EVENTS = /^(with co as .*)?insert into "events"/s;
 
 /** The statements the request sends, up to its events' insert (after-commit work left out). */
@@ -34,24 +32,15 @@ async function statementsOf(
   status: number,
   guarded = false,
 ): Promise<string[]> {
-  const session = (t.app.core.db as unknown as { session: Session }).session;
-  const sent: string[] = [];
-  const before = { logger: session.logger, option: session.options.logger };
-  const logger: Logger = { logQuery: (query) => void sent.push(query) };
-  session.logger = logger;
-  session.options.logger = logger;
-  try {
-    const res = await work();
-    expect(res.statusCode, res.body).toBe(status);
-    await t.app.core.afterCommit.settled();
-  } finally {
-    session.logger = before.logger;
-    session.options.logger = before.option;
-  }
-  const guard = /^select "archived_at" is not null/;
-  expect(sent.filter((s) => guard.test(s))).toHaveLength(guarded ? 1 : 0);
-  const statements = sent.filter(
-    (statement) => !/^\s*(begin|commit)\b/i.test(statement) && !guard.test(statement),
+  const statements = await statementsSent(
+    t,
+    status,
+    async () => {
+      const res = await work();
+      await t.app.core.afterCommit.settled();
+      return res;
+    },
+    { guarded },
   );
   // A write with no event (a keyed repeat) has no after-commit work either.
   const events = statements.findIndex((s) => EVENTS.test(s));

@@ -265,6 +265,17 @@ describe("what's new", () => {
     expect(read.statusCode).toBe(204);
     expect(await news(ada)).toEqual([]);
     expect(await news(ben)).toHaveLength(1);
+    // A post the reader has seen (on screen, live, with no mark written after it: a tab closed at
+    // once) is not news; one they have not seen still is.
+    const seen = await createPost(t, teacher, course.id, { text: 'Seen live' });
+    await createPost(t, teacher, course.id, { text: 'Not seen' });
+    const saw = await t.app.inject({
+      method: 'POST',
+      url: `/api/posts/${seen.id}/seen`,
+      headers: ada.headers,
+    });
+    expect(saw.statusCode).toBe(204);
+    expect(await news(ada)).toMatchObject([{ newPosts: 1, latest: { title: 'Not seen' } }]);
     // Opening a stream one does not read: 404.
     const outsider = await createStudent(t);
     expect(

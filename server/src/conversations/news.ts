@@ -26,7 +26,8 @@ interface NewsRow {
 
 /**
  * "What's new" (DESIGN §19 with §14's dashboard and to-do): per course the caller reads, the posts
- * and comments by others since they last opened its stream, and the newest such post.
+ * by others since they last opened its stream that they have not seen, the comments by others
+ * since then, and the newest such post.
  */
 export function createStreamNewsService({ db, clock }: { db: Db; clock: Clock }) {
   return {
@@ -42,6 +43,10 @@ export function createStreamNewsService({ db, clock }: { db: Db; clock: Clock })
           ? sql`(c.teacher_id = ${me}::uuid or exists (select 1 from course_teachers ct
               where ct.course_id = c.id and ct.teacher_id = ${me}::uuid))`
           : sql`false`;
+      // A post the caller has seen (post_seen: it was on their screen, live or not) is not news,
+      // whenever their stream's mark was last written (a tab closed before it was is no reason).
+      const unseen = sql`not exists (select 1 from post_seen ps where ps.post_id = p.id
+        and ps.user_id = ${me}::uuid)`;
       const result = await db.execute(sql`
         with mine as (
           select c.id, c.title as name, coalesce(r.read_at, m.joined_at, c.created_at) as since
@@ -53,7 +58,7 @@ export function createStreamNewsService({ db, clock }: { db: Db; clock: Clock })
         counted as (
           select mine.id, mine.name,
             (select count(*)::int from posts p where p.course_id = mine.id and p.published_at > mine.since
-              and p.author_id <> ${me}::uuid) as new_posts,
+              and p.author_id <> ${me}::uuid and ${unseen}) as new_posts,
             (select count(*)::int from comments k join posts p on p.id = k.post_id
               where k.course_id = mine.id and k.created_at > mine.since and k.author_id <> ${me}::uuid
                 and k.deleted_at is null and p.published_at is not null) as new_comments,
@@ -61,6 +66,7 @@ export function createStreamNewsService({ db, clock }: { db: Db; clock: Clock })
           from mine
           left join lateral (select p.id, p.text, p.published_at from posts p
             where p.course_id = mine.id and p.published_at > mine.since and p.author_id <> ${me}::uuid
+              and ${unseen}
             order by p.published_at desc, p.id desc limit 1) latest on true
         )
         select id as course_id, name as course_name, new_posts, new_comments, latest_id, latest_text, latest_at

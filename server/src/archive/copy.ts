@@ -294,7 +294,7 @@ export function createCopyService({
         .from(assignments)
         .innerJoin(courses, eq(courses.id, assignments.courseId))
         .where(and(eq(assignments.id, id), isNull(assignments.deletedAt)));
-      await requireTeacherOf(db, caller, source?.course, 'copy its assignments', 'Assignment');
+      await requireTeacherOf(db, caller, source?.course, 'copy its assignments', 'Assignment', id);
       const from = source!.assignment;
       let dueDate: Date;
       if (body.dueDate !== undefined) {

@@ -214,7 +214,14 @@ export function createGradingService({
           .innerJoin(courses, eq(courses.id, assignments.courseId))
           .where(and(eq(assignments.id, scheduled.payload.assignmentId), isNull(assignments.deletedAt)));
         // Anyone but the course's teacher learns nothing of it (404), as of the assignment itself.
-        await requireTeacherOf(tx, caller, row?.course, 'undo its returns', 'Scheduled return');
+        await requireTeacherOf(
+          tx,
+          caller,
+          row?.course,
+          'undo its returns',
+          'Scheduled return',
+          scheduled.payload.assignmentId,
+        );
         if (scheduled.payload.undoneAt) return;
         if (scheduled.job.doneAt)
           throw new AppError(

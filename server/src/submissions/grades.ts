@@ -263,7 +263,14 @@ export async function gradedAssignment(tx: Tx, caller: Caller, assignmentId: str
     .innerJoin(courses, eq(courses.id, assignments.courseId))
     .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)))
     .for('share', { of: assignments });
-  const course = await requireTeacherOf(tx, caller, target?.course, 'grade its students', 'Assignment');
+  const course = await requireTeacherOf(
+    tx,
+    caller,
+    target?.course,
+    'grade its students',
+    'Assignment',
+    assignmentId,
+  );
   return { assignment: target!.assignment, course };
 }
 

@@ -260,6 +260,7 @@ export function createSubmissionService({
           row && { id: row.course_id, teacherId: row.teacher_id },
           'see its submissions',
           'Assignment',
+          assignmentId,
         );
       const list = JSON.parse(row!.subs ?? '[]') as TeacherListItem[];
       const handedIn = await filesOfSubmissions(

@@ -50,6 +50,8 @@ export async function createAssignment(
     maxPoints: number;
     gradeRelease: 'auto' | 'manual';
     categoryId: string | null;
+    /** 'all' (the default) or the ids of the students it is for (DESIGN §20). */
+    assignees: 'all' | string[];
   }> = {},
 ): Promise<Assignment> {
   const res = await t.app.inject({

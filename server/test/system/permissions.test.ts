@@ -34,6 +34,8 @@ let studentB: Actor;
 let nonMember: Actor;
 let formerMember: Actor;
 let otherMember: Actor;
+/** An active member of the fixtures' courses whom their assignments are not for (DESIGN §20). */
+let unassigned: Actor;
 let signedOut: { headers: { authorization: string } };
 /** A course of the other teacher's, which the owner and co-teacher do not teach. */
 let otherTeachersCourse: Course;
@@ -51,6 +53,7 @@ const NAMES = {
   nonMember: 'Non Member',
   formerMember: 'Former Member',
   otherMember: 'Other Member',
+  unassigned: 'Unassigned Member',
 };
 
 /** The school's OpenID provider (DESIGN §20), so the sign-in routes act as on a school's server. */
@@ -66,7 +69,7 @@ beforeAll(async () => {
       OIDC_ROLE_RULES: 'teacher:@staff.school.test,student:@school.test',
     },
   });
-  [owner, coTeacher, otherTeacher, studentA, studentB, nonMember, formerMember, otherMember] =
+  [owner, coTeacher, otherTeacher, studentA, studentB, nonMember, formerMember, otherMember, unassigned] =
     await Promise.all([
       createTeacher(t, NAMES.owner),
       createTeacher(t, NAMES.coTeacher),
@@ -76,6 +79,7 @@ beforeAll(async () => {
       createStudent(t, NAMES.nonMember),
       createStudent(t, NAMES.formerMember),
       createStudent(t, NAMES.otherMember),
+      createStudent(t, NAMES.unassigned),
     ]);
   otherTeachersCourse = await createCourse(t, otherTeacher);
   await joinCourse(t, otherMember, otherTeachersCourse);
@@ -100,8 +104,9 @@ afterAll(async () => {
 });
 
 /**
- * Students A and B are active members of the fixture's courses; the non-member never joined; the
- * former member joined and left; the other member is in another teacher's course only.
+ * Students A and B are active members of the fixture's courses; the unassigned member is one too,
+ * but the fixture's assignment is for A and B only; the non-member never joined; the former member
+ * joined and left; the other member is in another teacher's course only.
  */
 type Who =
   | 'anonymous'
@@ -111,6 +116,7 @@ type Who =
   | 'nonMember'
   | 'formerMember'
   | 'otherMember'
+  | 'unassigned'
   | 'owner'
   | 'coTeacher'
   | 'otherTeacher';
@@ -123,6 +129,7 @@ const headersOf = (who: Who) =>
     nonMember: nonMember.headers,
     formerMember: formerMember.headers,
     otherMember: otherMember.headers,
+    unassigned: unassigned.headers,
     owner: owner.headers,
     coTeacher: coTeacher.headers,
     otherTeacher: otherTeacher.headers,
@@ -336,11 +343,15 @@ async function fixture(): Promise<Fixture> {
   await addCoTeacher(t, owner, own, coTeacher);
   await addCoTeacher(t, owner, emptyCourse, coTeacher);
   await Promise.all([
-    ...[studentA, studentB, formerMember].map((s) => joinCourse(t, s, own)),
-    ...[studentA, studentB].map((s) => joinCourse(t, s, emptyCourse)),
+    ...[studentA, studentB, formerMember, unassigned].map((s) => joinCourse(t, s, own)),
+    ...[studentA, studentB, unassigned].map((s) => joinCourse(t, s, emptyCourse)),
   ]);
   await t.app.inject({ method: 'POST', url: `/api/courses/${own.id}/leave`, headers: formerMember.headers });
-  const assignment = await createAssignment(t, owner, own, { maxPoints: 10 });
+  // For A and B: the unassigned member is in the class, and this assignment is not theirs.
+  const assignment = await createAssignment(t, owner, own, {
+    maxPoints: 10,
+    assignees: [studentA.id, studentB.id],
+  });
   const submission = await submit(t, studentA, assignment);
   // Student B has a draft at version 1 (DESIGN §12); Student A's went with their submission.
   const draft = await t.app.inject({
@@ -386,6 +397,7 @@ const everyoneSignedIn = (status: number): Expected => ({
   nonMember: status,
   formerMember: status,
   otherMember: status,
+  unassigned: status,
   owner: status,
   otherTeacher: status,
 });
@@ -398,8 +410,17 @@ const byMembership = (member: number, owner: number, otherTeacher: number): Expe
   nonMember: 404,
   formerMember: 404,
   otherMember: 404,
+  unassigned: member,
   owner,
   otherTeacher,
+});
+/**
+ * A route of one assignment: as by membership, but the member it is not for cannot see it (404,
+ * DESIGN §20: an assignment not given to a student does not exist for them).
+ */
+const byAssignment = (member: number, owner: number, otherTeacher: number): Expected => ({
+  ...byMembership(member, owner, otherTeacher),
+  unassigned: 404,
 });
 /** Anyone at all, signed in or not: the same answer (a feed's token is its only secret). */
 const anyone = (status: number): Expected => ({
@@ -435,6 +456,7 @@ const ownIdOf = (who: Who): string =>
     nonMember: nonMember.id,
     formerMember: formerMember.id,
     otherMember: otherMember.id,
+    unassigned: unassigned.id,
     owner: owner.id,
     coTeacher: coTeacher.id,
     otherTeacher: otherTeacher.id,
@@ -581,7 +603,7 @@ const table: Row[] = [
   {
     endpoint: 'DELETE /api/assignments/:id',
     request: (f) => ({ method: 'DELETE', url: `/api/assignments/${f.assignment.id}` }),
-    expected: byMembership(403, 204, 404),
+    expected: byAssignment(403, 204, 404),
   },
   // The bin (DESIGN §17): its teacher's alone; a member student knows the course is there (403).
   {
@@ -598,7 +620,7 @@ const table: Row[] = [
   {
     endpoint: 'GET /api/bin/:kind/:id/contents',
     request: (f) => ({ method: 'GET', url: `/api/bin/assignment/${f.assignment.id}/contents` }),
-    expected: byMembership(403, 200, 404),
+    expected: byAssignment(403, 200, 404),
   },
   {
     endpoint: 'POST /api/bin/:kind/:id/restore (an assignment)',
@@ -622,7 +644,7 @@ const table: Row[] = [
   {
     endpoint: 'GET /api/assignments/:id/submissions',
     request: (f) => ({ method: 'GET', url: `/api/assignments/${f.assignment.id}/submissions` }),
-    expected: byMembership(403, 200, 404),
+    expected: byAssignment(403, 200, 404),
   },
   {
     endpoint: 'POST /api/assignments/:id/submissions',
@@ -633,7 +655,7 @@ const table: Row[] = [
     }),
     // Student A has submitted already: 409. Student B may submit. A former member: 403 not_a_member.
     expected: {
-      ...byMembership(201, 403, 403),
+      ...byAssignment(201, 403, 403),
       studentA: 409,
       formerMember: 403,
     },
@@ -647,13 +669,13 @@ const table: Row[] = [
       headers: { 'idempotency-key': '5f0c3c4e-9d1a-4c8e-8f43-2a1b7c9d0e11' },
     }),
     // A key only ever answers the caller's own submission: Student A's has none, so still 409.
-    expected: { ...byMembership(201, 403, 403), studentA: 409, formerMember: 403 },
+    expected: { ...byAssignment(201, 403, 403), studentA: 409, formerMember: 403 },
   },
   {
     endpoint: 'GET /api/assignments/:id/draft',
     request: (f) => ({ method: 'GET', url: `/api/assignments/${f.assignment.id}/draft` }),
     // Student B has a draft; Student A's went with the submission. Drafts follow submitting's rules.
-    expected: { ...byMembership(200, 403, 403), studentA: 404, formerMember: 403 },
+    expected: { ...byAssignment(200, 403, 403), studentA: 404, formerMember: 403 },
   },
   {
     endpoint: 'PUT /api/assignments/:id/draft',
@@ -663,20 +685,20 @@ const table: Row[] = [
       payload: { content: 'More', baseVersion: 1 },
     }),
     // Student A has submitted: 409 until they unsubmit.
-    expected: { ...byMembership(200, 403, 403), studentA: 409, formerMember: 403 },
+    expected: { ...byAssignment(200, 403, 403), studentA: 409, formerMember: 403 },
   },
   {
     endpoint: 'GET /api/assignments/:id/submission',
     request: (f) => ({ method: 'GET', url: `/api/assignments/${f.assignment.id}/submission` }),
     // A student's own work only (DESIGN §17): Student B has none (404 no_submission); the teachers,
     // the course's own included, and every non-member get the same 404, which tells them nothing.
-    expected: { ...byMembership(404, 404, 404), studentA: 200 },
+    expected: { ...byAssignment(404, 404, 404), studentA: 200 },
   },
   {
     endpoint: 'DELETE /api/assignments/:id/submission',
     request: (f) => ({ method: 'DELETE', url: `/api/assignments/${f.assignment.id}/submission` }),
     // Student A may take theirs back; Student B has nothing to take back.
-    expected: { ...byMembership(404, 403, 403), studentA: 200, formerMember: 403 },
+    expected: { ...byAssignment(404, 403, 403), studentA: 200, formerMember: 403 },
   },
   {
     endpoint: 'PATCH /api/submissions/:id',
@@ -685,7 +707,7 @@ const table: Row[] = [
       url: `/api/submissions/${f.submission.id}`,
       payload: { grade: 7, baseVersion: 0 },
     }),
-    expected: byMembership(403, 200, 404),
+    expected: byAssignment(403, 200, 404),
   },
   // Grading with or without a submission (DESIGN §17): Student B has none, so it makes a graded row.
   {
@@ -695,7 +717,7 @@ const table: Row[] = [
       url: `/api/assignments/${f.assignment.id}/grades/${studentB.id}`,
       payload: { grade: 0, baseVersion: 0 },
     }),
-    expected: byMembership(403, 200, 404),
+    expected: byAssignment(403, 200, 404),
   },
   // Taking back a grade for missing work (issue 25): the row the teacher's grade of B made, version 1.
   {
@@ -714,7 +736,7 @@ const table: Row[] = [
       method: 'DELETE',
       url: `/api/assignments/${f.assignment.id}/grades/${studentB.id}?baseVersion=1`,
     }),
-    expected: byMembership(403, 200, 404),
+    expected: byAssignment(403, 200, 404),
   },
   {
     endpoint: 'PUT /api/assignments/:id/grades/:studentId (a student who is not an active member)',
@@ -723,7 +745,7 @@ const table: Row[] = [
       url: `/api/assignments/${f.assignment.id}/grades/${formerMember.id}`,
       payload: { grade: 0, baseVersion: 0 },
     }),
-    expected: byMembership(403, 404, 404),
+    expected: byAssignment(403, 404, 404),
   },
   {
     endpoint: 'PUT /api/assignments/:id/grades/:studentId (an assignment in the bin)',
@@ -740,7 +762,7 @@ const table: Row[] = [
     endpoint: 'GET /api/assignments/:id/rubric',
     prepare: withRubric,
     request: (f) => ({ method: 'GET', url: `/api/assignments/${f.assignment.id}/rubric` }),
-    expected: byMembership(200, 200, 404),
+    expected: byAssignment(200, 200, 404),
   },
   {
     endpoint: 'PUT /api/assignments/:id/rubric',
@@ -749,7 +771,7 @@ const table: Row[] = [
       url: `/api/assignments/${f.assignment.id}/rubric`,
       payload: { criteria: [{ title: 'All of it', levels: [{ title: 'Done', points: 10 }] }] },
     }),
-    expected: byMembership(403, 200, 404),
+    expected: byAssignment(403, 200, 404),
   },
   {
     endpoint: 'PUT /api/assignments/:id/rubric (an assignment in the bin)',
@@ -769,7 +791,7 @@ const table: Row[] = [
       url: `/api/submissions/${f.submission.id}`,
       payload: { grade: 10, rubric: f.scores, baseVersion: 0 },
     }),
-    expected: byMembership(403, 200, 404),
+    expected: byAssignment(403, 200, 404),
   },
   {
     endpoint: 'PUT /api/assignments/:id/grades/:studentId (by rubric)',
@@ -779,7 +801,7 @@ const table: Row[] = [
       url: `/api/assignments/${f.assignment.id}/grades/${studentB.id}`,
       payload: { grade: 10, rubric: f.scores, baseVersion: 0 },
     }),
-    expected: byMembership(403, 200, 404),
+    expected: byAssignment(403, 200, 404),
   },
   // Grading (DESIGN §13): the course's teacher only; members know the course (403), others get 404.
   {
@@ -794,7 +816,7 @@ const table: Row[] = [
       url: `/api/assignments/${f.assignment.id}`,
       payload: { title: 'Renamed', gradeRelease: 'manual' },
     }),
-    expected: byMembership(403, 200, 404),
+    expected: byAssignment(403, 200, 404),
   },
   // Assign to some students, scheduled publishing, extensions (DESIGN §20). In the rows "(for A
   // only)" student B is the unassigned member: an assignment not for them answers as one that is
@@ -823,7 +845,7 @@ const table: Row[] = [
       url: `/api/assignments/${f.assignment.id}`,
       payload: { title: 'Again' },
     }),
-    expected: { ...byMembership(403, 200, 404), studentB: 404 },
+    expected: { ...byAssignment(403, 200, 404), studentB: 404 },
   },
   {
     endpoint: 'PATCH /api/assignments/:id {assignees, publishAt}',
@@ -832,7 +854,7 @@ const table: Row[] = [
       url: `/api/assignments/${f.assignment.id}`,
       payload: { assignees: [studentA.id] },
     }),
-    expected: byMembership(403, 200, 404),
+    expected: byAssignment(403, 200, 404),
   },
   {
     endpoint: 'GET /api/assignments/:id/submission (for A only)',
@@ -851,7 +873,7 @@ const table: Row[] = [
     }),
     // A has submitted (409: the draft went with it); B is not given it (404); teachers 403 by role.
     expected: {
-      ...byMembership(409, 403, 403),
+      ...byAssignment(409, 403, 403),
       studentB: 404,
       nonMember: 404,
       formerMember: 403,
@@ -934,7 +956,7 @@ const table: Row[] = [
   {
     endpoint: 'POST /api/assignments/:id/return',
     request: (f) => ({ method: 'POST', url: `/api/assignments/${f.assignment.id}/return`, payload: {} }),
-    expected: byMembership(403, 200, 404),
+    expected: byAssignment(403, 200, 404),
   },
   {
     endpoint: 'POST /api/assignments/:id/return (with undo)',
@@ -943,14 +965,14 @@ const table: Row[] = [
       url: `/api/assignments/${f.assignment.id}/return`,
       payload: { undoable: true },
     }),
-    expected: byMembership(403, 200, 404),
+    expected: byAssignment(403, 200, 404),
   },
   {
     endpoint: 'DELETE /api/returns/:id',
     prepare: scheduledReturn,
     request: (f) => ({ method: 'DELETE', url: `/api/returns/${f.returnId}` }),
     // Only the course's teacher may undo it; a member learns it is there, nobody else does.
-    expected: byMembership(403, 204, 404),
+    expected: byAssignment(403, 204, 404),
   },
   {
     endpoint: 'POST /api/assignments/:id/excuse',
@@ -959,12 +981,12 @@ const table: Row[] = [
       url: `/api/assignments/${f.assignment.id}/excuse`,
       payload: { studentId: studentB.id, excused: true },
     }),
-    expected: byMembership(403, 200, 404),
+    expected: byAssignment(403, 200, 404),
   },
   {
     endpoint: 'GET /api/assignments/:id/panel',
     request: (f) => ({ method: 'GET', url: `/api/assignments/${f.assignment.id}/panel` }),
-    expected: byMembership(403, 200, 404),
+    expected: byAssignment(403, 200, 404),
   },
   {
     endpoint: 'GET /api/grades',
@@ -1147,7 +1169,7 @@ const table: Row[] = [
       },
     }),
     // A has submitted already; the former member is told why (not_a_member); teachers hand in no work.
-    expected: { ...byMembership(201, 403, 403), studentA: 409, formerMember: 403 },
+    expected: { ...byAssignment(201, 403, 403), studentA: 409, formerMember: 403 },
   },
   {
     endpoint: 'POST /api/uploads (materials)',
@@ -1201,7 +1223,7 @@ const table: Row[] = [
     endpoint: 'GET /api/files/:id (materials)',
     prepare: materials,
     request: (f) => ({ method: 'GET', url: `/api/files/${f.fileId}` }),
-    expected: byMembership(200, 200, 404),
+    expected: byAssignment(200, 200, 404),
   },
   {
     endpoint: 'GET /api/files/:id (feedback of a held grade)',
@@ -1228,12 +1250,12 @@ const table: Row[] = [
       method: 'GET',
       url: `/api/assignments/${f.assignment.id}/files?studentId=${studentA.id}`,
     }),
-    expected: byMembership(200, 200, 404),
+    expected: byAssignment(200, 200, 404),
   },
   {
     endpoint: 'GET /api/assignments/:id/submissions.zip',
     request: (f) => ({ method: 'GET', url: `/api/assignments/${f.assignment.id}/submissions.zip` }),
-    expected: byMembership(403, 200, 404),
+    expected: byAssignment(403, 200, 404),
   },
   // Archive and copy (DESIGN §20): archiving is the owner's alone; copying any teacher's of the
   // course; reusing an assignment needs both courses taught (the fixture's empty course is co-taught).
@@ -1266,7 +1288,7 @@ const table: Row[] = [
       url: `/api/assignments/${f.assignment.id}/copy`,
       payload: { courseId: f.emptyCourse.id },
     }),
-    expected: byMembership(403, 201, 404),
+    expected: byAssignment(403, 201, 404),
   },
   {
     endpoint: 'POST /api/assignments/:id/copy (into an archived course)',
@@ -1276,7 +1298,7 @@ const table: Row[] = [
       url: `/api/assignments/${f.assignment.id}/copy`,
       payload: { courseId: f.emptyCourse.id },
     }),
-    expected: byMembership(403, 409, 404),
+    expected: byAssignment(403, 409, 404),
   },
   {
     endpoint: 'POST /api/assignments/:id/copy (into a course of the other teacher)',
@@ -1286,7 +1308,7 @@ const table: Row[] = [
       payload: { courseId: otherTeachersCourse.id },
     }),
     // A target the caller does not teach is not there for them (404), as on POST /api/assignments.
-    expected: byMembership(403, 404, 404),
+    expected: byAssignment(403, 404, 404),
   },
   // Writes to an archived course (DESIGN §20): whoever can see the course is told it is read-only
   // (409 course_archived, before what their role may do); anyone else gets the answer they always got.
@@ -1304,7 +1326,14 @@ const table: Row[] = [
       url: '/api/assignments',
       payload: { title: 'A', dueDate: inDays(3), courseId: f.course.id },
     }),
-    expected: { ...everyoneSignedIn(403), studentA: 409, studentB: 409, owner: 409, otherTeacher: 404 },
+    expected: {
+      ...everyoneSignedIn(403),
+      studentA: 409,
+      studentB: 409,
+      unassigned: 409,
+      owner: 409,
+      otherTeacher: 404,
+    },
   },
   {
     endpoint: 'PATCH /api/submissions/:id (archived)',
@@ -1314,7 +1343,7 @@ const table: Row[] = [
       url: `/api/submissions/${f.submission.id}`,
       payload: { grade: 5, baseVersion: 0 },
     }),
-    expected: byMembership(409, 409, 404),
+    expected: byAssignment(409, 409, 404),
   },
   {
     endpoint: 'PUT /api/assignments/:id/draft (archived)',
@@ -1324,7 +1353,7 @@ const table: Row[] = [
       url: `/api/assignments/${f.assignment.id}/draft`,
       payload: { content: 'More', baseVersion: 1 },
     }),
-    expected: { ...byMembership(409, 409, 403), formerMember: 403 },
+    expected: { ...byAssignment(409, 409, 403), formerMember: 403 },
   },
   {
     endpoint: 'POST /api/courses/:id/posts (archived)',
@@ -1389,7 +1418,8 @@ describe('notifications reach exactly their audience', () => {
   const expectedKinds: Record<Exclude<Who, 'anonymous' | 'signedOut'>, string[]> = {
     studentA: ['grade_returned', 'assignment_created'],
     studentB: ['assignment_created'],
-    // Left before the assignment was made; never joined; in another course; not their course.
+    // Not for them; left before the assignment was made; never joined; in another course; not their course.
+    unassigned: [],
     formerMember: [],
     nonMember: [],
     otherMember: [],
@@ -1717,7 +1747,8 @@ describe('the permission table', () => {
 });
 
 // ─── conversations (issue 27, DESIGN §19) ───────────────────────────────────────────────────────
-// One course of the owner's built once for every row: students A and B active members, the former
+// One course of the owner's built once for every row: students A and B active members (and the
+// unassigned member, whom its assignment is not for), the former
 // member removed by the teacher (not left), an assignment with student A's private thread, and a
 // published post. Read-only rows share it; rows that change something act on a post or a comment
 // of their own, written straight to the database (cheap, and no rate limit to budget for).
@@ -1732,14 +1763,17 @@ let conv: ConversationFixture;
 beforeAll(async () => {
   const course = await createCourse(t, owner);
   await addCoTeacher(t, owner, course, coTeacher);
-  await Promise.all([studentA, studentB, formerMember].map((s) => joinCourse(t, s, course)));
+  await Promise.all([studentA, studentB, formerMember, unassigned].map((s) => joinCourse(t, s, course)));
+  // Not for the unassigned member: it and its threads are not theirs. The former member had it before being removed.
+  const assignment = await createAssignment(t, owner, course, {
+    assignees: [studentA.id, studentB.id, formerMember.id],
+  });
   const removed = await t.app.inject({
     method: 'DELETE',
     url: `/api/courses/${course.id}/members/${formerMember.id}`,
     headers: owner.headers,
   });
   if (removed.statusCode !== 200) throw new Error(`remove: ${removed.statusCode} ${removed.body}`);
-  const assignment = await createAssignment(t, owner, course);
   conv = { courseId: course.id, assignmentId: assignment.id, postId: await insertPost(course.id) };
   await insertComment(
     { courseId: course.id, assignmentId: assignment.id, threadStudentId: studentA.id },
@@ -1856,7 +1890,7 @@ const conversationTable: ConversationRow[] = [
     endpoint: 'DELETE /api/comments/:id (student A’s on a post)',
     prepare: () => insertComment({ courseId: conv.courseId, postId: conv.postId }, studentA),
     request: (id) => ({ method: 'DELETE', url: `/api/comments/${id}` }),
-    expected: { ...byMembership(204, 204, 404), studentB: 403 },
+    expected: { ...byMembership(204, 204, 404), studentB: 403, unassigned: 403 },
   },
   {
     endpoint: 'DELETE /api/comments/:id (student A’s in their private thread)',
@@ -1871,7 +1905,7 @@ const conversationTable: ConversationRow[] = [
   {
     endpoint: 'GET /api/assignments/:id/threads',
     request: () => ({ method: 'GET', url: `/api/assignments/${conv.assignmentId}/threads` }),
-    expected: byMembership(200, 200, 404),
+    expected: byAssignment(200, 200, 404),
   },
   {
     endpoint: 'GET /api/assignments/:id/threads/:studentId',
@@ -2013,6 +2047,7 @@ async function lessonCourse(): Promise<Course> {
   await t.app.core.db.insert(courseMembers).values([
     { courseId: course.id, studentId: studentA.id, status: 'active' },
     { courseId: course.id, studentId: studentB.id, status: 'active' },
+    { courseId: course.id, studentId: unassigned.id, status: 'active' },
     { courseId: course.id, studentId: formerMember.id, status: 'removed', endedAt: new Date() },
   ]);
   return course;

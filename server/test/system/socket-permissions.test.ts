@@ -2324,3 +2324,330 @@ describe('archive and copy: who hears it', () => {
     ]);
   });
 });
+
+// ─── assigned to some (DESIGN §20) ───────────────────────────────────────────────────────────────
+// A course of its own: the owner, a co-teacher, students A and B whom its assignment is for, a
+// member it is not for, a removed member, another teacher and a student of another course. Every
+// event of the assignment reaches its teachers and the students it concerns; the unassigned member,
+// though in the class, hears none of them (live, or in a replay over HTTP or the socket), and is
+// refused every client event that names it; what is the class's (a post) still reaches them.
+describe('assigned to some: who hears each event of an assignment', () => {
+  type Party =
+    | 'owner'
+    | 'coTeacher'
+    | 'assignedA'
+    | 'assignedB'
+    | 'unassigned'
+    | 'removed'
+    | 'otherTeacher'
+    | 'otherStudent';
+  const parties = {} as Record<Party, Actor>;
+  const tabs = {} as Record<Party, Recorder>;
+  const teachers: Party[] = ['owner', 'coTeacher'];
+  let course: Course;
+  let firstId = 0;
+  const state = {} as {
+    assignment: Assignment;
+    materials: string;
+    upload: string;
+    submission: OwnSubmission;
+    comment: string;
+  };
+  const as = (who: Party) => parties[who].headers;
+  const call = (who: Party, method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: as(who), ...(payload ? { payload } : {}) });
+  const aid = () => state.assignment.id;
+
+  beforeAll(async () => {
+    [
+      parties.owner,
+      parties.coTeacher,
+      parties.assignedA,
+      parties.assignedB,
+      parties.unassigned,
+      parties.removed,
+      parties.otherTeacher,
+      parties.otherStudent,
+    ] = await Promise.all([
+      createTeacher(t, 'Some Owner'),
+      createTeacher(t, 'Some Co Teacher'),
+      createStudent(t, 'Assigned Ada'),
+      createStudent(t, 'Assigned Ben'),
+      createStudent(t, 'Unassigned Una'),
+      createStudent(t, 'Removed Rae'),
+      createTeacher(t, 'Outside Teacher'),
+      createStudent(t, 'Outside Student'),
+    ]);
+    course = await createCourse(t, parties.owner);
+    await addCoTeacher(t, parties.owner, course, parties.coTeacher);
+    for (const who of ['assignedA', 'assignedB', 'unassigned', 'removed'] as const)
+      await joinCourse(t, parties[who], course);
+    const removed = await call('owner', 'DELETE', `/api/courses/${course.id}/members/${parties.removed.id}`);
+    expect(removed.statusCode).toBe(200);
+    await joinCourse(t, parties.otherStudent, await createCourse(t, parties.otherTeacher));
+    firstId = (await t.app.inject({ method: 'GET', url: '/api/events', headers: as('owner') })).json<{
+      lastId: number;
+    }>().lastId;
+    for (const who of Object.keys(parties) as Party[]) tabs[who] = await join(parties[who].token);
+  });
+
+  const ofAssignment = (type: string) => (h: Heard) =>
+    h.name === type && (idOf(h) === aid() || dataOf(h)?.assignmentId === aid());
+  const forStudent = (type: string, who: Party) => (h: Heard) =>
+    ofAssignment(type)(h) && dataOf(h)?.studentId === parties[who].id;
+  const rows: Array<{
+    event: string;
+    when: string;
+    act: () => Promise<(h: Heard) => boolean>;
+    hears: Party[];
+  }> = [
+    {
+      event: 'assignment:created',
+      when: 'the co-teacher sets it for A and B',
+      act: async () => {
+        const res = await call('coTeacher', 'POST', '/api/assignments', {
+          title: 'For two',
+          dueDate: inDays(7),
+          courseId: course.id,
+          maxPoints: 10,
+          assignees: [parties.assignedA.id, parties.assignedB.id],
+        });
+        expect(res.statusCode, res.body).toBe(201);
+        state.assignment = res.json<Assignment>();
+        // The owner's tab shows its panel from now on.
+        expect(await emitWithAck(tabs.owner.socket, 'panel:watch', { assignmentId: aid() })).toBe('ok');
+        return ofAssignment('assignment:created');
+      },
+      hears: [...teachers, 'assignedA', 'assignedB'],
+    },
+    {
+      event: 'assignment:updated',
+      when: 'the owner renames it',
+      act: async () => {
+        const res = await call('owner', 'PATCH', `/api/assignments/${aid()}`, { title: 'Still for two' });
+        expect(res.statusCode, res.body).toBe(200);
+        return (h) => ofAssignment('assignment:updated')(h) && dataOf(h)?.title === 'Still for two';
+      },
+      hears: [...teachers, 'assignedA', 'assignedB'],
+    },
+    {
+      event: 'file:ready',
+      when: 'the owner adds materials to it',
+      act: async () => {
+        state.materials = await uploadFile(
+          t,
+          parties.owner,
+          { purpose: 'assignment', targetId: aid(), name: 'sheet.txt' },
+          Buffer.from('sheet'),
+        );
+        return (h) => h.name === 'file:ready' && fileIdOf(h) === state.materials;
+      },
+      hears: [...teachers, 'assignedA', 'assignedB'],
+    },
+    {
+      event: 'file:deleted',
+      when: 'the owner takes the materials off',
+      act: async () => {
+        expect((await call('owner', 'DELETE', `/api/files/${state.materials}`)).statusCode).toBe(204);
+        return (h) => h.name === 'file:deleted' && dataOf(h)?.fileId === state.materials;
+      },
+      hears: [...teachers, 'assignedA', 'assignedB'],
+    },
+    {
+      event: 'draft:saved',
+      when: 'A saves a draft',
+      act: async () => {
+        const res = await call('assignedA', 'PUT', `/api/assignments/${aid()}/draft`, {
+          content: 'Half',
+          baseVersion: 0,
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        return ofAssignment('draft:saved');
+      },
+      hears: ['assignedA'],
+    },
+    {
+      event: 'assignment:panel',
+      when: "A's draft moves the panel (the owner's tab watches it)",
+      act: async () => ofAssignment('assignment:panel'),
+      hears: teachers,
+    },
+    {
+      event: 'upload:progress',
+      when: "A's upload moves (a first chunk of two)",
+      act: async () => {
+        const created = await createUpload(
+          t,
+          parties.assignedA,
+          { purpose: 'submission', targetId: aid(), name: 'answer.bin' },
+          8,
+        );
+        expect(created.statusCode, created.body).toBe(201);
+        state.upload = String(created.headers.location);
+        const sent = await patchUpload(t, parties.assignedA, state.upload, 0, Buffer.from('1234'));
+        expect(sent.statusCode).toBe(204);
+        return (h) => h.name === 'upload:progress' && dataOf(h)?.fileId === state.upload.split('/').pop();
+      },
+      hears: teachers,
+    },
+    {
+      event: 'submission:created',
+      when: 'A hands in',
+      act: async () => {
+        state.submission = await submit(t, parties.assignedA, state.assignment);
+        return ofAssignment('submission:created');
+      },
+      hears: [...teachers, 'assignedA'],
+    },
+    {
+      event: 'submission:withdrawn',
+      when: 'A takes their work back',
+      act: async () => {
+        const res = await call('assignedA', 'DELETE', `/api/assignments/${aid()}/submission`);
+        expect(res.statusCode, res.body).toBe(200);
+        return ofAssignment('submission:withdrawn');
+      },
+      hears: [...teachers, 'assignedA'],
+    },
+    {
+      event: 'thread:comment',
+      when: 'A writes in their private thread on it',
+      act: async () => {
+        const url = `/api/assignments/${aid()}/threads/${parties.assignedA.id}/comments`;
+        const res = await call('assignedA', 'POST', url, { text: 'A question' });
+        expect(res.statusCode, res.body).toBe(201);
+        state.comment = res.json<{ id: string }>().id;
+        return (h) => h.name === 'thread:comment' && idOf(h) === state.comment;
+      },
+      hears: [...teachers, 'assignedA'],
+    },
+    {
+      event: 'comment:deleted',
+      when: "the co-teacher deletes A's private comment",
+      act: async () => {
+        expect((await call('coTeacher', 'DELETE', `/api/comments/${state.comment}`)).statusCode).toBe(204);
+        return (h) => h.name === 'comment:deleted' && idOf(h) === state.comment;
+      },
+      hears: [...teachers, 'assignedA'],
+    },
+    {
+      event: 'submission:graded',
+      when: "the owner grades A's work, handed in again",
+      act: async () => {
+        state.submission = await submit(t, parties.assignedA, state.assignment);
+        const res = await call('owner', 'PATCH', `/api/submissions/${state.submission.id}`, {
+          grade: 8,
+          baseVersion: 0,
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        return forStudent('submission:graded', 'assignedA');
+      },
+      hears: [...teachers, 'assignedA'],
+    },
+    {
+      event: 'submission:graded',
+      when: 'the co-teacher grades B, who handed nothing in, in the gradebook',
+      act: async () => {
+        const url = `/api/assignments/${aid()}/grades/${parties.assignedB.id}`;
+        const res = await call('coTeacher', 'PUT', url, { grade: 0, baseVersion: 0 });
+        expect(res.statusCode, res.body).toBe(200);
+        return forStudent('submission:graded', 'assignedB');
+      },
+      hears: [...teachers, 'assignedB'],
+    },
+    {
+      event: 'gradebook:cell',
+      when: 'the owner excuses B',
+      act: async () => {
+        const res = await call('owner', 'POST', `/api/assignments/${aid()}/excuse`, {
+          studentId: parties.assignedB.id,
+          excused: true,
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        return forStudent('gradebook:cell', 'assignedB');
+      },
+      hears: teachers,
+    },
+    {
+      event: 'assignment:extended',
+      when: 'the owner gives A more time',
+      act: async () => {
+        const url = `/api/assignments/${aid()}/extensions/${parties.assignedA.id}`;
+        const res = await call('owner', 'PUT', url, { dueDate: inDays(9) });
+        expect(res.statusCode, res.body).toBe(200);
+        return ofAssignment('assignment:extended');
+      },
+      hears: [...teachers, 'assignedA'],
+    },
+    {
+      event: 'post:created',
+      when: 'the owner posts to the class (the unassigned member’s class too)',
+      act: async () => {
+        const res = await call('owner', 'POST', `/api/courses/${course.id}/posts`, { text: 'To everyone' });
+        expect(res.statusCode, res.body).toBe(201);
+        const id = res.json<{ id: string }>().id;
+        return (h) => h.name === 'post:created' && idOf(h) === id;
+      },
+      hears: [...teachers, 'assignedA', 'assignedB', 'unassigned'],
+    },
+  ];
+
+  /** The parties who heard a message matching `match`, once everything sent so far has arrived. */
+  async function heardBy(match: (h: Heard) => boolean, expected: Party[]): Promise<Party[]> {
+    await Promise.all(expected.map((who) => tabs[who].waitForHeard(match)));
+    await barrier(...Object.values(tabs));
+    return (Object.keys(tabs) as Party[]).filter((who) => tabs[who].heard.some(match));
+  }
+  const inOrder = (some: Party[]) => (Object.keys(parties) as Party[]).filter((who) => some.includes(who));
+
+  it.each(rows)('$event ($when) reaches exactly its audience', async ({ act, hears }) => {
+    expect(await heardBy(await act(), hears)).toEqual(inOrder(hears));
+  });
+
+  /** What, of messages sent to someone, names the assignment (its id or its title). */
+  const traces = (sent: unknown[]) =>
+    sent.map((x) => JSON.stringify(x)).filter((text) => text.includes(aid()) || text.includes('for two'));
+
+  it('leaves no trace of it with the unassigned member or anyone outside, live or replayed', async () => {
+    for (const who of ['unassigned', 'removed', 'otherTeacher', 'otherStudent'] as const) {
+      expect({ who, live: traces(tabs[who].heard.map((h) => h.args)) }).toEqual({ who, live: [] });
+      const replayed = await t.app.inject({
+        method: 'GET',
+        url: `/api/events?after=${firstId}`,
+        headers: as(who),
+      });
+      expect({ who, replay: traces(replayed.json<MissedEvents>().events) }).toEqual({ who, replay: [] });
+      const tab = await join(parties[who].token, { auth: { token: parties[who].token, after: firstId } });
+      tab.close();
+      const socketReplay = traces(tab.missed.flatMap((m) => (m.resync ? [] : m.events)));
+      expect({ who, socketReplay }).toEqual({ who, socketReplay: [] });
+    }
+    // The students it is for have it replayed: the check above would find it.
+    const ada = await t.app.inject({
+      method: 'GET',
+      url: `/api/events?after=${firstId}`,
+      headers: as('assignedA'),
+    });
+    expect(traces(ada.json<MissedEvents>().events).length).toBeGreaterThan(0);
+  });
+
+  it('refuses the unassigned member every client event that names it, as if it were not there', async () => {
+    const una = tabs.unassigned.socket;
+    const viewing = { assignmentId: aid(), state: 'viewing' };
+    expect(await emitWithAck(una, 'presence:set', viewing)).toBe(ErrorCode.notFound);
+    expect(await emitWithAck(una, 'panel:watch', { assignmentId: aid() })).toBe(ErrorCode.forbidden);
+    for (const student of [parties.unassigned, parties.assignedA])
+      expect(
+        await emitWithAck(una, 'typing', { thread: { assignmentId: aid(), studentId: student.id } }),
+      ).toBe(ErrorCode.notFound);
+    // A, whom it is for, may say they are viewing it.
+    expect(await emitWithAck(tabs.assignedA.socket, 'presence:set', viewing)).toBe('ok');
+  });
+
+  it('deleting it reaches its teachers and the students it is for, nobody else', async () => {
+    expect((await call('owner', 'DELETE', `/api/assignments/${aid()}`)).statusCode).toBe(204);
+    const match = (h: Heard) => h.name === 'assignment:deleted' && idOf(h) === aid();
+    const hears: Party[] = [...teachers, 'assignedA', 'assignedB'];
+    expect(await heardBy(match, hears)).toEqual(hears);
+  });
+});

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Gradebook, LiveEvent, Submission } from '@classwave/shared';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
+import { createAssignment, createClass, submit, type Actor } from '../../test/support/factories.js';
+import { connect, listen, type Recorder } from '../../test/support/sockets.js';
+
+/**
+ * An extended student's work is late only after their own due date (DESIGN §20), wherever it says
+ * so: a grade's answer and event, the gradebook. Ada has three days more, Ben has the class's due
+ * time; both hand in a minute after it, so Ben is late and Ada is not.
+ */
+
+let t: TestApp;
+let url: string;
+const tabs: Recorder[] = [];
+beforeAll(async () => {
+  t = await createTestApp();
+  url = await listen(t.app);
+});
+afterAll(async () => {
+  tabs.forEach((r) => r.close());
+  await t.close();
+});
+
+const tab = async (who: Actor) => {
+  const r = await connect(url, who.token);
+  tabs.push(r);
+  return r;
+};
+const inMinutes = (minutes: number) => new Date(t.clock.now().getTime() + minutes * 60_000).toISOString();
+
+/** A class of Ada (extended by three days) and Ben, both handing in a minute after the class's due time. */
+async function handedInAfterTheClass(gradeRelease: 'auto' | 'manual' = 'auto') {
+  const { teacher, course, students } = await createClass(t, 2);
+  const [ada, ben] = students as [Actor, Actor];
+  const assignment = await createAssignment(t, teacher, course, { dueDate: inMinutes(4), gradeRelease });
+  const extended = await t.app.inject({
+    method: 'PUT',
+    url: `/api/assignments/${assignment.id}/extensions/${ada.id}`,
+    headers: teacher.headers,
+    payload: { dueDate: inMinutes(60 * 24 * 3) },
+  });
+  expect(extended.statusCode, extended.body).toBe(200);
+  t.clock.advance(5 * 60_000);
+  const [adaWork, benWork] = [await submit(t, ada, assignment), await submit(t, ben, assignment)];
+  // Each as its own list shows it: the control for everything below.
+  expect([adaWork.late, benWork.late]).toEqual([null, 1]);
+  return { teacher, course, assignment, ada, ben, adaWork, benWork };
+}
+
+const gradedFor = (who: Actor) => (e: LiveEvent) =>
+  e.type === 'submission:graded' && (e.data as Submission).studentId === who.id;
+const cellsOf = async (teacher: Actor, courseId: string, assignmentId: string) => {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/courses/${courseId}/gradebook`,
+    headers: teacher.headers,
+  });
+  const cells = res.json<Gradebook>().cells.filter((c) => c.assignmentId === assignmentId);
+  return (who: Actor) => cells.find((c) => c.studentId === who.id);
+};
+
+describe("an extended student's lateness", () => {
+  it('is measured against their own due date when the teacher grades, by the submission or the cell', async () => {
+    const { teacher, course, assignment, ada, ben, adaWork, benWork } = await handedInAfterTheClass();
+    const teacherTab = await tab(teacher);
+    const byId = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/submissions/${adaWork.id}`,
+      headers: teacher.headers,
+      payload: { grade: 8, baseVersion: 0 },
+    });
+    expect(byId.statusCode, byId.body).toBe(200);
+    expect(byId.json<Submission>().late).toBeNull();
+    expect(((await teacherTab.waitFor(gradedFor(ada))).data as Submission).late).toBeNull();
+    const byCell = await t.app.inject({
+      method: 'PUT',
+      url: `/api/assignments/${assignment.id}/grades/${ada.id}`,
+      headers: teacher.headers,
+      payload: { grade: 9, baseVersion: 1 },
+    });
+    expect(byCell.statusCode, byCell.body).toBe(200);
+    expect(byCell.json<Submission>().late).toBeNull();
+    // Ben's grade still says late: the class's due time is his.
+    const ben8 = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/submissions/${benWork.id}`,
+      headers: teacher.headers,
+      payload: { grade: 8, baseVersion: 0 },
+    });
+    expect(ben8.json<Submission>().late).toBe(1);
+    expect(((await teacherTab.waitFor(gradedFor(ben))).data as Submission).late).toBe(1);
+    const cellOf = await cellsOf(teacher, course.id, assignment.id);
+    expect(cellOf(ada)).toMatchObject({ grade: 9, late: null });
+    expect(cellOf(ben)).toMatchObject({ grade: 8, late: 1 });
+  });
+});

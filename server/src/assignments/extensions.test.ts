@@ -94,4 +94,16 @@ describe("an extended student's lateness", () => {
     expect(cellOf(ada)).toMatchObject({ grade: 9, late: null });
     expect(cellOf(ben)).toMatchObject({ grade: 8, late: 1 });
   });
+
+  it("is measured against their own due date in the teacher's list of submissions", async () => {
+    const { teacher, assignment, ada, ben } = await handedInAfterTheClass();
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/assignments/${assignment.id}/submissions`,
+      headers: teacher.headers,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const late = Object.fromEntries(res.json<Submission[]>().map((s) => [s.studentId, s.late]));
+    expect(late).toEqual({ [ada.id]: null, [ben.id]: 1 });
+  });
 });

@@ -106,4 +106,31 @@ describe("an extended student's lateness", () => {
     const late = Object.fromEntries(res.json<Submission[]>().map((s) => [s.studentId, s.late]));
     expect(late).toEqual({ [ada.id]: null, [ben.id]: 1 });
   });
+
+  it('is measured against their own due date when held grades are returned', async () => {
+    const { teacher, assignment, ada, ben, adaWork, benWork } = await handedInAfterTheClass('manual');
+    for (const work of [adaWork, benWork]) {
+      const held = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/submissions/${work.id}`,
+        headers: teacher.headers,
+        payload: { grade: 7, baseVersion: 0 },
+      });
+      expect(held.statusCode, held.body).toBe(200);
+    }
+    const [teacherTab, adaTab] = [await tab(teacher), await tab(ada)];
+    const returned = await t.app.inject({
+      method: 'POST',
+      url: `/api/assignments/${assignment.id}/return`,
+      headers: teacher.headers,
+      payload: {},
+    });
+    expect(returned.json()).toEqual({ returned: 2 });
+    const lateIn = async (r: Recorder, who: Actor) => ((await r.waitFor(gradedFor(who))).data as Submission).late;
+    expect([await lateIn(teacherTab, ada), await lateIn(adaTab, ada), await lateIn(teacherTab, ben)]).toEqual([
+      null,
+      null,
+      1,
+    ]);
+  });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gradebook, LiveEvent, Submission } from '@classwave/shared';
+import type { Assignment, Gradebook, GradebookCell, LiveEvent, Submission } from '@classwave/shared';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
 import { createAssignment, createClass, submit, type Actor } from '../../test/support/factories.js';
 import { connect, listen, type Recorder } from '../../test/support/sockets.js';
@@ -29,23 +29,31 @@ const tab = async (who: Actor) => {
 };
 const inMinutes = (minutes: number) => new Date(t.clock.now().getTime() + minutes * 60_000).toISOString();
 
-/** A class of Ada (extended by three days) and Ben, both handing in a minute after the class's due time. */
-async function handedInAfterTheClass(gradeRelease: 'auto' | 'manual' = 'auto') {
+/** A class of Ada (extended by three days) and Ben, a minute after the class's due time. */
+async function pastTheClassDueTime(gradeRelease: 'auto' | 'manual' = 'auto') {
   const { teacher, course, students } = await createClass(t, 2);
   const [ada, ben] = students as [Actor, Actor];
-  const assignment = await createAssignment(t, teacher, course, { dueDate: inMinutes(4), gradeRelease });
+  const [classDue, extendedTo] = [inMinutes(4), inMinutes(60 * 24 * 3)];
+  const assignment = await createAssignment(t, teacher, course, { dueDate: classDue, gradeRelease });
   const extended = await t.app.inject({
     method: 'PUT',
     url: `/api/assignments/${assignment.id}/extensions/${ada.id}`,
     headers: teacher.headers,
-    payload: { dueDate: inMinutes(60 * 24 * 3) },
+    payload: { dueDate: extendedTo },
   });
   expect(extended.statusCode, extended.body).toBe(200);
   t.clock.advance(5 * 60_000);
+  return { teacher, course, assignment, ada, ben, classDue, extendedTo };
+}
+
+/** pastTheClassDueTime, and both hand in then. */
+async function handedInAfterTheClass(gradeRelease: 'auto' | 'manual' = 'auto') {
+  const setting = await pastTheClassDueTime(gradeRelease);
+  const { assignment, ada, ben } = setting;
   const [adaWork, benWork] = [await submit(t, ada, assignment), await submit(t, ben, assignment)];
   // Each as its own list shows it: the control for everything below.
   expect([adaWork.late, benWork.late]).toEqual([null, 1]);
-  return { teacher, course, assignment, ada, ben, adaWork, benWork };
+  return { ...setting, adaWork, benWork };
 }
 
 const gradedFor = (who: Actor) => (e: LiveEvent) =>
@@ -126,11 +134,70 @@ describe("an extended student's lateness", () => {
       payload: {},
     });
     expect(returned.json()).toEqual({ returned: 2 });
-    const lateIn = async (r: Recorder, who: Actor) => ((await r.waitFor(gradedFor(who))).data as Submission).late;
-    expect([await lateIn(teacherTab, ada), await lateIn(adaTab, ada), await lateIn(teacherTab, ben)]).toEqual([
-      null,
-      null,
-      1,
-    ]);
+    const lateIn = async (r: Recorder, who: Actor) =>
+      ((await r.waitFor(gradedFor(who))).data as Submission).late;
+    expect([await lateIn(teacherTab, ada), await lateIn(adaTab, ada), await lateIn(teacherTab, ben)]).toEqual(
+      [null, null, 1],
+    );
+  });
+
+  it('is measured against their own due date when an excuse is taken back, in the cell and their view', async () => {
+    const { teacher, assignment, ada, ben, classDue, extendedTo } = await handedInAfterTheClass();
+    const adaTab = await tab(ada);
+    const excuse = (who: Actor, excused: boolean) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/assignments/${assignment.id}/excuse`,
+        headers: teacher.headers,
+        payload: { studentId: who.id, excused },
+      });
+    await excuse(ada, true);
+    const back = await excuse(ada, false);
+    expect(back.statusCode, back.body).toBe(200);
+    expect(back.json<GradebookCell>()).toMatchObject({
+      status: 'submitted',
+      late: null,
+      dueDate: extendedTo,
+    });
+    const mine = await adaTab.waitFor(
+      (e) => e.type === 'assignment:updated' && (e.data as Assignment).status !== 'excused',
+    );
+    expect(mine.data).toMatchObject({
+      status: 'submitted',
+      submission: { late: null },
+      dueDate: extendedTo,
+      extendedFrom: classDue,
+    });
+    await excuse(ben, true);
+    const benCell = (await excuse(ben, false)).json<GradebookCell>();
+    expect(benCell).toMatchObject({ status: 'late', late: 1 });
+    expect(benCell.dueDate).toBeUndefined();
+  });
+
+  it('says not submitted, not missing, when a grade for their missing work is taken back', async () => {
+    const { teacher, assignment, ada, ben, classDue, extendedTo } = await pastTheClassDueTime();
+    const adaTab = await tab(ada);
+    const takeBack = async (who: Actor) => {
+      const graded = await t.app.inject({
+        method: 'PUT',
+        url: `/api/assignments/${assignment.id}/grades/${who.id}`,
+        headers: teacher.headers,
+        payload: { grade: 0, baseVersion: 0 },
+      });
+      expect(graded.statusCode, graded.body).toBe(200);
+      const cleared = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/assignments/${assignment.id}/grades/${who.id}?baseVersion=1`,
+        headers: teacher.headers,
+      });
+      expect(cleared.statusCode, cleared.body).toBe(200);
+      return cleared.json<GradebookCell>();
+    };
+    expect(await takeBack(ada)).toMatchObject({ status: 'not_submitted', dueDate: extendedTo });
+    const mine = await adaTab.waitFor(
+      (e) => e.type === 'assignment:updated' && (e.data as Assignment).submission === null,
+    );
+    expect(mine.data).toMatchObject({ status: 'not_submitted', dueDate: extendedTo, extendedFrom: classDue });
+    expect(await takeBack(ben)).toMatchObject({ status: 'missing' });
   });
 });

@@ -37,10 +37,15 @@ export function assignedTo(student: string | SQL | AnyPgColumn): SQL {
   return bound(assignedText('"assignments"', STUDENT), student);
 }
 
+/** SQL text of `s`'s extension's due date on the assignment aliased `a`: null when they have none. */
+export function extensionText(a: string, s: string): string {
+  return `(select x.due_date from assignment_extensions x
+    where x.assignment_id = ${a}.id and x.student_id = ${s})`;
+}
+
 /** SQL text of `s`'s due date on the assignment aliased `a`: their extension's, else the assignment's. */
 export function effectiveDueText(a: string, s: string): string {
-  return `coalesce((select x.due_date from assignment_extensions x
-    where x.assignment_id = ${a}.id and x.student_id = ${s}), ${a}.due_date)`;
+  return `coalesce(${extensionText(a, s)}, ${a}.due_date)`;
 }
 
 /** SQL of `student`'s due date on the `assignments` row of the query. */
@@ -69,4 +74,9 @@ export function effectiveDueOn(
   spell: (expression: string) => string = (e) => e,
 ): SQL {
   return bound(spell(effectiveDueText(a, STUDENT)), student);
+}
+
+/** `extensionText` over the alias `a` with `student` bound. */
+export function extensionOn(a: string, student: string | SQL | AnyPgColumn): SQL {
+  return bound(extensionText(a, STUDENT), student);
 }

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Assignment, Gradebook, GradebookCell, LiveEvent, Submission } from '@classwave/shared';
+import type {
+  Assignment,
+  AssignmentPanel,
+  Gradebook,
+  GradebookCell,
+  LiveEvent,
+  Submission,
+} from '@classwave/shared';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
 import { createAssignment, createClass, submit, type Actor } from '../../test/support/factories.js';
 import { connect, listen, type Recorder } from '../../test/support/sockets.js';
@@ -199,5 +206,22 @@ describe("an extended student's lateness", () => {
     );
     expect(mine.data).toMatchObject({ status: 'not_submitted', dueDate: extendedTo, extendedFrom: classDue });
     expect(await takeBack(ben)).toMatchObject({ status: 'missing' });
+  });
+
+  it("places them on the assignment's live panel by their own due date", async () => {
+    const { teacher, assignment, ada, ben } = await pastTheClassDueTime();
+    const states = async () => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/assignments/${assignment.id}/panel`,
+        headers: teacher.headers,
+      });
+      const { students } = res.json<AssignmentPanel>();
+      return [ada, ben].map((who) => students.find((s) => s.id === who.id)?.state);
+    };
+    expect(await states()).toEqual(['not_opened', 'missing']);
+    await submit(t, ada, assignment);
+    await submit(t, ben, assignment);
+    expect(await states()).toEqual(['submitted', 'late']);
   });
 });

@@ -7,9 +7,9 @@ import type {
   LiveEvent,
   Submission,
 } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../../test/support/app.js';
 import { createAssignment, createClass, submit, type Actor } from '../../test/support/factories.js';
-import { connect, listen, type Recorder } from '../../test/support/sockets.js';
+import { liveTestApp, type LiveTestApp } from '../../test/support/live-app.js';
+import type { Recorder } from '../../test/support/sockets.js';
 
 /**
  * An extended student's work is late only after their own due date (DESIGN §20), wherever it says
@@ -17,23 +17,12 @@ import { connect, listen, type Recorder } from '../../test/support/sockets.js';
  * time; both hand in a minute after it, so Ben is late and Ada is not.
  */
 
-let t: TestApp;
-let url: string;
-const tabs: Recorder[] = [];
+let t: LiveTestApp;
 beforeAll(async () => {
-  t = await createTestApp();
-  url = await listen(t.app);
+  t = await liveTestApp();
 });
-afterAll(async () => {
-  tabs.forEach((r) => r.close());
-  await t.close();
-});
+afterAll(() => t.close());
 
-const tab = async (who: Actor) => {
-  const r = await connect(url, who.token);
-  tabs.push(r);
-  return r;
-};
 const inMinutes = (minutes: number) => new Date(t.clock.now().getTime() + minutes * 60_000).toISOString();
 
 /** A class of Ada (extended by three days) and Ben, a minute after the class's due time. */
@@ -65,6 +54,14 @@ async function handedInAfterTheClass(gradeRelease: 'auto' | 'manual' = 'auto') {
 
 const gradedFor = (who: Actor) => (e: LiveEvent) =>
   e.type === 'submission:graded' && (e.data as Submission).studentId === who.id;
+/** The teacher grades a submission by its id (PATCH /api/submissions/:id). */
+const grade = (teacher: Actor, submissionId: string, points: number, baseVersion: number) =>
+  t.app.inject({
+    method: 'PATCH',
+    url: `/api/submissions/${submissionId}`,
+    headers: teacher.headers,
+    payload: { grade: points, baseVersion },
+  });
 const cellsOf = async (teacher: Actor, courseId: string, assignmentId: string) => {
   const res = await t.app.inject({
     method: 'GET',
@@ -78,13 +75,8 @@ const cellsOf = async (teacher: Actor, courseId: string, assignmentId: string) =
 describe("an extended student's lateness", () => {
   it('is measured against their own due date when the teacher grades, by the submission or the cell', async () => {
     const { teacher, course, assignment, ada, ben, adaWork, benWork } = await handedInAfterTheClass();
-    const teacherTab = await tab(teacher);
-    const byId = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/submissions/${adaWork.id}`,
-      headers: teacher.headers,
-      payload: { grade: 8, baseVersion: 0 },
-    });
+    const teacherTab = await t.tab(teacher);
+    const byId = await grade(teacher, adaWork.id, 8, 0);
     expect(byId.statusCode, byId.body).toBe(200);
     expect(byId.json<Submission>().late).toBeNull();
     expect(((await teacherTab.waitFor(gradedFor(ada))).data as Submission).late).toBeNull();
@@ -97,12 +89,7 @@ describe("an extended student's lateness", () => {
     expect(byCell.statusCode, byCell.body).toBe(200);
     expect(byCell.json<Submission>().late).toBeNull();
     // Ben's grade still says late: the class's due time is his.
-    const ben8 = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/submissions/${benWork.id}`,
-      headers: teacher.headers,
-      payload: { grade: 8, baseVersion: 0 },
-    });
+    const ben8 = await grade(teacher, benWork.id, 8, 0);
     expect(ben8.json<Submission>().late).toBe(1);
     expect(((await teacherTab.waitFor(gradedFor(ben))).data as Submission).late).toBe(1);
     const cellOf = await cellsOf(teacher, course.id, assignment.id);
@@ -125,15 +112,10 @@ describe("an extended student's lateness", () => {
   it('is measured against their own due date when held grades are returned', async () => {
     const { teacher, assignment, ada, ben, adaWork, benWork } = await handedInAfterTheClass('manual');
     for (const work of [adaWork, benWork]) {
-      const held = await t.app.inject({
-        method: 'PATCH',
-        url: `/api/submissions/${work.id}`,
-        headers: teacher.headers,
-        payload: { grade: 7, baseVersion: 0 },
-      });
+      const held = await grade(teacher, work.id, 7, 0);
       expect(held.statusCode, held.body).toBe(200);
     }
-    const [teacherTab, adaTab] = [await tab(teacher), await tab(ada)];
+    const [teacherTab, adaTab] = [await t.tab(teacher), await t.tab(ada)];
     const returned = await t.app.inject({
       method: 'POST',
       url: `/api/assignments/${assignment.id}/return`,
@@ -150,7 +132,7 @@ describe("an extended student's lateness", () => {
 
   it('is measured against their own due date when an excuse is taken back, in the cell and their view', async () => {
     const { teacher, assignment, ada, ben, classDue, extendedTo } = await handedInAfterTheClass();
-    const adaTab = await tab(ada);
+    const adaTab = await t.tab(ada);
     const excuse = (who: Actor, excused: boolean) =>
       t.app.inject({
         method: 'POST',
@@ -183,7 +165,7 @@ describe("an extended student's lateness", () => {
 
   it('says not submitted, not missing, when a grade for their missing work is taken back', async () => {
     const { teacher, assignment, ada, ben, classDue, extendedTo } = await pastTheClassDueTime();
-    const adaTab = await tab(ada);
+    const adaTab = await t.tab(ada);
     const takeBack = async (who: Actor) => {
       const graded = await t.app.inject({
         method: 'PUT',

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, type Assignment, type LiveEvent } from '@classwave/shared';
-import { createTestApp, openTestDatabase, type TestApp } from '../../test/support/app.js';
+import { createTestApp, openTestDatabase } from '../../test/support/app.js';
 import {
   createAssignment,
   createClass,
@@ -12,7 +12,7 @@ import {
   submit,
   type Actor,
 } from '../../test/support/factories.js';
-import { connect, listen, type Recorder } from '../../test/support/sockets.js';
+import { liveTestApp, type LiveTestApp } from '../../test/support/live-app.js';
 import type { Database } from '../db/client.js';
 import { events, jobs, notifications } from '../db/schema.js';
 import { defaultRateLimits } from '../auth/limits.js';
@@ -20,27 +20,16 @@ import { PUBLISH_ASSIGNMENT_KIND } from './assigning.js';
 
 /** Assign to some students, scheduled publishing and per-student extensions (DESIGN §20). */
 
-let t: TestApp;
-let url: string;
-const tabs: Recorder[] = [];
+let t: LiveTestApp;
 // Many people sign up here: room above the sign-up limit, which is not what is tested.
 const roomy = { max: 100_000, timeWindow: 60_000 };
 beforeAll(async () => {
-  t = await createTestApp({
+  t = await liveTestApp({
     rateLimits: Object.fromEntries(Object.keys(defaultRateLimits).map((k) => [k, roomy])),
   });
-  url = await listen(t.app);
 });
-afterAll(async () => {
-  tabs.forEach((r) => r.close());
-  await t.close();
-});
+afterAll(() => t.close());
 
-const tab = async (who: Actor) => {
-  const r = await connect(url, who.token);
-  tabs.push(r);
-  return r;
-};
 const inMinutes = (minutes: number) => new Date(t.clock.now().getTime() + minutes * 60_000).toISOString();
 const list = async (who: Actor): Promise<Assignment[]> =>
   (await t.app.inject({ method: 'GET', url: '/api/assignments', headers: who.headers })).json();
@@ -73,7 +62,7 @@ describe('assignees', () => {
   it('shows an assignment for some students to them only, live and in the inbox', async () => {
     const { teacher, course, students } = await createClass(t, 2);
     const [ada, ben] = students as [Actor, Actor];
-    const [adaTab, benTab] = [await tab(ada), await tab(ben)];
+    const [adaTab, benTab] = [await t.tab(ada), await t.tab(ben)];
     const res = await post(teacher, {
       title: 'Only Ada',
       dueDate: inMinutes(60 * 48),
@@ -143,7 +132,7 @@ describe('assignees', () => {
     const [ada, ben, cy] = students as [Actor, Actor, Actor];
     const made = await createAssignment(t, teacher, course, { title: 'Moving' });
     await submit(t, cy, made);
-    const [adaTab, benTab] = [await tab(ada), await tab(ben)];
+    const [adaTab, benTab] = [await t.tab(ada), await t.tab(ben)];
     const res = await patch(teacher, made.id, { assignees: [ben.id] });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<Assignment>().assignees).toEqual([ben.id]);
@@ -216,7 +205,7 @@ describe('publishAt', () => {
   it('keeps a scheduled assignment from the class until the job publishes it, once', async () => {
     const { teacher, course, students } = await createClass(t, 1);
     const ada = students[0]!;
-    const adaTab = await tab(ada);
+    const adaTab = await t.tab(ada);
     const at = inMinutes(5);
     const res = await post(teacher, {
       title: 'Later',
@@ -296,7 +285,7 @@ describe('PUT/DELETE /api/assignments/:id/extensions/:studentId', () => {
     const due = inMinutes(4);
     const made = await createAssignment(t, teacher, course, { title: 'Closing', dueDate: due });
     await patch(teacher, made.id, { closesAtDue: true });
-    const [adaTab, benTab, teacherTab] = [await tab(ada), await tab(ben), await tab(teacher)];
+    const [adaTab, benTab, teacherTab] = [await t.tab(ada), await t.tab(ben), await t.tab(teacher)];
     const extended = inMinutes(60 * 24 * 3);
     const res = await extend(teacher, made.id, ada.id, extended);
     expect(res.statusCode, res.body).toBe(200);

@@ -213,7 +213,13 @@ type OwnRow = {
  */
 export type AssignmentView =
   | { viewer: 'teacher'; submissionCount: number; needsGrading: number }
-  | { viewer: 'student'; own: OwnRow; excused: boolean }
+  | {
+      viewer: 'student';
+      own: OwnRow;
+      excused: boolean;
+      /** Their extension's due date (DESIGN §20), or null: their status and lateness are against it. */
+      extension: Date | null;
+    }
   | { viewer: 'members'; status: WorkStatus | null };
 
 /**
@@ -250,9 +256,12 @@ export function toAssignment(
   view: AssignmentView,
   now: Date,
 ): Assignment {
+  // The one student's own due date; every other view is the class's.
+  const extension = view.viewer === 'student' ? view.extension : null;
+  const dueDate = extension ?? row.dueDate;
   const mine =
     view.viewer === 'student' && view.own?.id
-      ? toOwnSubmission({ ...view.own, id: view.own.id }, row.dueDate)
+      ? toOwnSubmission({ ...view.own, id: view.own.id }, dueDate)
       : null;
   // A grade for missing work is shown once returned, never while held (DESIGN §17).
   const own = mine && (mine.submittedAt !== null || mine.returnedAt !== null) ? mine : null;
@@ -260,7 +269,7 @@ export function toAssignment(
     id: row.id,
     title: row.title,
     description: row.description,
-    dueDate: row.dueDate.toISOString(),
+    dueDate: dueDate.toISOString(),
     maxPoints: row.maxPoints,
     courseId: row.courseId,
     courseTitle,
@@ -272,7 +281,7 @@ export function toAssignment(
       view.viewer === 'student'
         ? workStatus(
             {
-              dueDate: row.dueDate,
+              dueDate,
               excused: view.excused,
               submission: own && {
                 submittedAt: own.submittedAt,
@@ -295,6 +304,8 @@ export function toAssignment(
           assignees: row.assignees ?? 'all',
           publishAt: row.publishedAt ? null : (row.publishAt?.toISOString() ?? null),
         }
-      : {}),
+      : view.viewer === 'student'
+        ? { extendedFrom: extension ? row.dueDate.toISOString() : null }
+        : {}),
   };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment } from '@classwave/shared';
-import { bearer, createTestApp, signIn, type TestApp } from '../../test/support/app.js';
+import { bearer, signIn } from '../../test/support/app.js';
 import { writePrivately } from '../../test/support/conversations.js';
 import {
   createAssignment,
@@ -10,7 +10,8 @@ import {
   joinCourse,
   type Actor,
 } from '../../test/support/factories.js';
-import { barrier, connect, listen, type Recorder } from '../../test/support/sockets.js';
+import { liveTestApp, type LiveTestApp } from '../../test/support/live-app.js';
+import { barrier, type Recorder } from '../../test/support/sockets.js';
 
 /**
  * What an assignment a student is not given lets out to them (DESIGN §20): nothing, by any REST
@@ -23,22 +24,11 @@ const ONLY_ADA = 'Zanzibar-7f3e';
 const SCHEDULED = 'Quetzal-19bd';
 const HOUR = 3600_000;
 
-let t: TestApp;
-let url: string;
-const open: Recorder[] = [];
+let t: LiveTestApp;
 beforeAll(async () => {
-  t = await createTestApp();
-  url = await listen(t.app);
+  t = await liveTestApp();
 });
-afterAll(async () => {
-  open.forEach((r) => r.close());
-  await t.close();
-});
-const tab = async (who: Actor, after?: number) => {
-  const r = await connect(url, who.token, after === undefined ? {} : { auth: { token: who.token, after } });
-  open.push(r);
-  return r;
-};
+afterAll(() => t.close());
 const body = async (who: Actor, path: string) =>
   (await t.app.inject({ method: 'GET', url: path, headers: who.headers })).body;
 /** The ICS feed's text for `who` (made on first use). */
@@ -76,7 +66,7 @@ describe('what an assignment lets out to students it is not for', () => {
       lastId: number;
     }>().lastId;
     const tabs = new Map<Actor, Recorder>();
-    for (const who of [ada, ben, stranger, teacher]) tabs.set(who, await tab(who));
+    for (const who of [ada, ben, stranger, teacher]) tabs.set(who, await t.tab(who));
 
     const soon = new Date(t.clock.now().getTime() + 20 * HOUR).toISOString();
     const create = async (payload: Record<string, unknown>) => {
@@ -136,7 +126,7 @@ describe('what an assignment lets out to students it is not for', () => {
 
     /** Everything a person can get at: every route that could carry it, a fresh socket's replay, their mail. */
     const everything = async (who: Actor) => {
-      const replayTab = await tab(who, start);
+      const replayTab = await t.tab(who, start);
       const parts = await Promise.all([
         body(who, '/api/assignments'),
         body(who, `/api/courses/${course.id}`),

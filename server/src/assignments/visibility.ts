@@ -17,7 +17,7 @@ const studentSql = (student: string | SQL | AnyPgColumn): SQL =>
 
 /** Stands for the student's expression in the text, where the Drizzle spelling binds it. */
 const STUDENT = '\u0000student\u0000';
-/** The text spelling with the student bound as a parameter (or a column), "assignments" named in full. */
+/** The text spelling with the student bound as a parameter (or a column). */
 const bound = (text: string, student: string | SQL | AnyPgColumn): SQL =>
   sql.join(
     text.split(STUDENT).map((part) => sql.raw(part)),
@@ -32,20 +32,25 @@ export function assignedText(a: string, s: string): string {
       and kept.student_id = ${s} and kept.submitted_at is not null)))`;
 }
 
-/** SQL true where `student` (an id, or a column) is assigned the `assignments` row of the query. */
+/** SQL true where `student` (an id, or a column) is assigned the `assignments` row of the query (assignedOn, unaliased). */
 export function assignedTo(student: string | SQL | AnyPgColumn): SQL {
-  return bound(assignedText('"assignments"', STUDENT), student);
+  return assignedOn('"assignments"', student);
+}
+
+/** SQL text of `s`'s extension's due date on the assignment aliased `a`: null when they have none. */
+export function extensionText(a: string, s: string): string {
+  return `(select x.due_date from assignment_extensions x
+    where x.assignment_id = ${a}.id and x.student_id = ${s})`;
 }
 
 /** SQL text of `s`'s due date on the assignment aliased `a`: their extension's, else the assignment's. */
 export function effectiveDueText(a: string, s: string): string {
-  return `coalesce((select x.due_date from assignment_extensions x
-    where x.assignment_id = ${a}.id and x.student_id = ${s}), ${a}.due_date)`;
+  return `coalesce(${extensionText(a, s)}, ${a}.due_date)`;
 }
 
-/** SQL of `student`'s due date on the `assignments` row of the query. */
+/** SQL of `student`'s due date on the `assignments` row of the query (effectiveDueOn, unaliased). */
 export function effectiveDue(student: string | SQL | AnyPgColumn): SQL<Date> {
-  return bound(effectiveDueText('"assignments"', STUDENT), student) as SQL<Date>;
+  return effectiveDueOn('"assignments"', student) as SQL<Date>;
 }
 
 /** SQL true where `student` is assigned the assignment `assignmentId` (a query without `assignments` in it). */
@@ -69,4 +74,9 @@ export function effectiveDueOn(
   spell: (expression: string) => string = (e) => e,
 ): SQL {
   return bound(spell(effectiveDueText(a, STUDENT)), student);
+}
+
+/** `extensionText` over the alias `a` with `student` bound. */
+export function extensionOn(a: string, student: string | SQL | AnyPgColumn): SQL {
+  return bound(extensionText(a, STUDENT), student);
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN_KEEP_DAYS, type Assignment, type BinList, type Course } from '@classwave/shared';
 import { eq } from 'drizzle-orm';
-import { bearer, createTestApp, signIn, type TestApp } from '../../test/support/app.js';
+import { bearer, signIn } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -12,22 +12,17 @@ import {
   submit,
   type Actor,
 } from '../../test/support/factories.js';
-import { barrier, connect, listen, type Recorder } from '../../test/support/sockets.js';
+import { liveTestApp, type LiveTestApp } from '../../test/support/live-app.js';
+import { barrier } from '../../test/support/sockets.js';
 import { assignments, courses, submissions } from '../db/schema.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
-let t: TestApp;
-let url: string;
-const open: Recorder[] = [];
+let t: LiveTestApp;
 beforeAll(async () => {
-  t = await createTestApp();
-  url = await listen(t.app);
+  t = await liveTestApp();
 });
-afterAll(async () => {
-  open.forEach((r) => r.close());
-  await t.close();
-});
+afterAll(() => t.close());
 
 const call = (actor: Actor, method: 'GET' | 'POST' | 'DELETE' | 'PATCH', path: string, payload?: object) =>
   t.app.inject({ method, url: path, headers: actor.headers, ...(payload ? { payload } : {}) });
@@ -127,8 +122,7 @@ describe('a binned assignment, as its students see it', () => {
     const feed = await call(ada, 'POST', '/api/calendar/feed');
     const ics = new URL(feed.json<{ url: string }>().url).pathname;
     const cursor = (await call(ada, 'GET', '/api/events')).json<{ lastId: number }>().lastId;
-    const live = await connect(url, ada.token);
-    open.push(live);
+    const live = await t.tab(ada);
 
     expect((await call(teacher, 'DELETE', `/api/assignments/${assignment.id}`)).statusCode).toBe(204);
     await live.waitFor((e) => e.type === 'assignment:deleted');
@@ -203,8 +197,7 @@ describe('DELETE /api/courses/:id', () => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe('It has 1 assignment. Delete it first.');
     expect((await call(teacher, 'DELETE', `/api/assignments/${assignment.id}`)).statusCode).toBe(204);
-    const live = await connect(url, ada.token);
-    open.push(live);
+    const live = await t.tab(ada);
     expect((await call(teacher, 'DELETE', `/api/courses/${course.id}`)).statusCode).toBe(204);
     await live.waitFor((e) => e.type === 'course:deleted');
 

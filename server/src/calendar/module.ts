@@ -26,7 +26,7 @@ const calendarOf = (core: Core) => createCalendarService({ ...core, appOrigin: c
 /** The calendar page and the personal ICS feed (DESIGN §14); the feed needs no sign-in. */
 export const calendar: AppModule = {
   name: 'calendar',
-  setup: (core) => core.outbox.rules(calendarRules),
+  setup: (core) => core.outbox.rules('calendar', calendarRules),
   routes: (app, { core }) => calendarRoutes(app, { calendar: calendarOf(core) }),
   publicRoutes: (app, { core }) => calendarFeedRoutes(app, { calendar: calendarOf(core) }),
 };

@@ -7,7 +7,6 @@ import type {
   Gradebook,
   StudentCourseGrades,
 } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -18,23 +17,20 @@ import {
   submit,
   type Actor,
 } from '../../test/support/factories.js';
-import { connect, listen, type Recorder } from '../../test/support/sockets.js';
+import { liveTestApp, type LiveTestApp } from '../../test/support/live-app.js';
 
 /**
  * Grade categories with weights (DESIGN §17): written whole by the course's teacher, weights adding
  * up to 100; the gradebook, its CSV and the student's own totals follow them.
  */
-let t: TestApp;
-let url: string;
+let t: LiveTestApp;
 let teacher: Actor;
 let other: Actor;
 let ada: Actor;
 let stranger: Actor;
-const open: Recorder[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp();
-  url = await listen(t.app);
+  t = await liveTestApp();
   [teacher, other, ada, stranger] = await Promise.all([
     createTeacher(t, 'Wendy Weights'),
     createTeacher(t, 'Otto Other'),
@@ -42,10 +38,7 @@ beforeAll(async () => {
     createStudent(t, 'Sid Stranger'),
   ]);
 });
-afterAll(async () => {
-  open.forEach((r) => r.close());
-  await t.close();
-});
+afterAll(() => t.close());
 
 const as = (actor: Actor) => ({ headers: actor.headers });
 const get = (actor: Actor, path: string) => t.app.inject({ method: 'GET', url: path, ...as(actor) });
@@ -79,8 +72,7 @@ describe('grade categories', () => {
   it('are written whole and read back in order, live to the course', async () => {
     const course = await createCourse(t, teacher);
     await joinCourse(t, ada, course);
-    const [adaLive, teacherLive] = [await connect(url, ada.token), await connect(url, teacher.token)];
-    open.push(adaLive, teacherLive);
+    const [adaLive, teacherLive] = [await t.tab(ada), await t.tab(teacher)];
 
     const first = await putCategories(course, [
       { name: ' Homework ', weight: 30 },

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveEvent } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -9,35 +8,25 @@ import {
   joinCourse,
   type Actor,
 } from '../../test/support/factories.js';
-import { barrier, connect, listen, type Recorder } from '../../test/support/sockets.js';
+import { liveTestApp, type LiveTestApp } from '../../test/support/live-app.js';
+import { barrier } from '../../test/support/sockets.js';
 
 /** Membership moves sockets at once (DESIGN §11): in on joining, out on removal, and replay agrees. */
-let t: TestApp;
-let url: string;
+let t: LiveTestApp;
 let teacher: Actor;
-const open: Recorder[] = [];
 beforeAll(async () => {
-  t = await createTestApp();
-  url = await listen(t.app);
+  t = await liveTestApp();
   teacher = await createTeacher(t);
 });
-afterAll(async () => {
-  open.forEach((r) => r.close());
-  await t.close();
-});
+afterAll(() => t.close());
 
-const tab = async (actor: Actor) => {
-  const r = await connect(url, actor.token);
-  open.push(r);
-  return r;
-};
 const about = (id: string) => (e: LiveEvent) => (e.data as { id?: string }).id === id;
 
 describe('a student socket and course membership', () => {
   it('starts hearing the course on joining, without reconnecting, and stops at removal, live and in replay', async () => {
     const course = await createCourse(t, teacher);
     const student = await createStudent(t);
-    const socket = await tab(student);
+    const socket = await t.tab(student);
 
     await joinCourse(t, student, course);
     await socket.waitFor((e) => e.type === 'member:joined');
@@ -78,7 +67,7 @@ describe('a student socket and course membership', () => {
     const course = await createCourse(t, teacher);
     const [member, outsider] = await Promise.all([createStudent(t), createStudent(t)]);
     await joinCourse(t, member, course);
-    const [m, o] = await Promise.all([tab(member), tab(outsider)]);
+    const [m, o] = await Promise.all([t.tab(member), t.tab(outsider)]);
     const assignment = await createAssignment(t, teacher, course);
     await m.waitFor(about(assignment.id));
     await barrier(o);
@@ -89,7 +78,7 @@ describe('a student socket and course membership', () => {
     const course = await createCourse(t, teacher);
     const student = await createStudent(t);
     await joinCourse(t, student, course);
-    const socket = await tab(student);
+    const socket = await t.tab(student);
     await t.app.inject({ method: 'POST', url: `/api/courses/${course.id}/leave`, headers: student.headers });
     await socket.waitFor((e) => e.type === 'member:left');
     const assignment = await createAssignment(t, teacher, course);

@@ -5,7 +5,6 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, type LiveEvent, type Post, type PostPage, type StreamNewsItem } from '@classwave/shared';
 import type { Logger } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../../test/support/app.js';
 import { commentOn, createPost } from '../../test/support/conversations.js';
 import {
   addCoTeacher,
@@ -17,7 +16,7 @@ import {
   joinCourse,
   type Actor,
 } from '../../test/support/factories.js';
-import { connect, listen, type Recorder } from '../../test/support/sockets.js';
+import { liveTestApp, type LiveTestApp } from '../../test/support/live-app.js';
 import { createUpload, uploadFile } from '../../test/support/uploads.js';
 import { files } from '../db/schema.js';
 import { FILES_SWEEP_KIND } from '../files/uploads.js';
@@ -27,25 +26,14 @@ import { FILES_SWEEP_KIND } from '../files/uploads.js';
  * in the composer go out with the post and are seen as it is; first views reach the teachers
  * coalesced; each reader's news counts what others wrote since they last opened the stream.
  */
-let t: TestApp;
-let url: string;
+let t: LiveTestApp;
 let dataDir: string;
-const open: Recorder[] = [];
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'classwave-post-files-'));
-  t = await createTestApp({ env: { DATA_DIR: dataDir, LOG_LEVEL: 'error' } });
-  url = await listen(t.app);
+  t = await liveTestApp({ env: { DATA_DIR: dataDir, LOG_LEVEL: 'error' } });
 });
-afterAll(async () => {
-  open.forEach((r) => r.close());
-  await t.close();
-});
+afterAll(() => t.close());
 
-const tab = async (who: Actor) => {
-  const r = await connect(url, who.token);
-  open.push(r);
-  return r;
-};
 const get = (who: Actor | undefined, path: string) =>
   t.app.inject({ method: 'GET', url: path, headers: who?.headers ?? {} });
 const postFile = (courseId: string, name = 'slides.txt') => ({ purpose: 'post', targetId: courseId, name });
@@ -67,7 +55,7 @@ describe('files on a post', () => {
     expect((await get(ada, `/api/files/${fileId}`)).statusCode).toBe(404);
     expect((await get(teacher, `/api/files/${fileId}`)).statusCode).toBe(200);
 
-    const adaTab = await tab(ada);
+    const adaTab = await t.tab(ada);
     const post = await createPost(t, teacher, course.id, { text: 'Slides', fileIds: [fileId] });
     const file = { id: fileId, name: 'slides.txt', size: bytes.length, type: 'text/plain' };
     expect(post.files).toEqual([file]);
@@ -102,7 +90,7 @@ describe('files on a post', () => {
     const { teacher, course, students } = await createClass(t, 1);
     const ada = students[0] as Actor;
     const fileId = await uploadFile(t, teacher, postFile(course.id, 'later.txt'), Buffer.from('later'));
-    const adaTab = await tab(ada);
+    const adaTab = await t.tab(ada);
     const post = await createPost(t, teacher, course.id, {
       text: 'Later',
       publishAt: inDays(1),
@@ -203,8 +191,8 @@ describe('seen by, live', () => {
   it('reaches the teachers once for many first views at once, and never a student', async () => {
     const { teacher, course, students } = await createClass(t, 6);
     const post = await createPost(t, teacher, course.id, { text: 'Read me' });
-    const teacherTab = await tab(teacher);
-    const watcher = await tab(students[5]!);
+    const teacherTab = await t.tab(teacher);
+    const watcher = await t.tab(students[5]!);
     await Promise.all(
       students
         .slice(0, 5)

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, signIn, type TestApp } from '../../test/support/app.js';
+import { bearer, signIn } from '../../test/support/app.js';
 import { commentOn, createPost, writePrivately } from '../../test/support/conversations.js';
 import {
   createAssignment,
@@ -13,7 +13,8 @@ import {
   joinCourse,
   type Actor,
 } from '../../test/support/factories.js';
-import { barrier, connect, listen, type Recorder } from '../../test/support/sockets.js';
+import { liveTestApp, type LiveTestApp } from '../../test/support/live-app.js';
+import { barrier, type Recorder } from '../../test/support/sockets.js';
 import { uploadFile } from '../../test/support/uploads.js';
 import { events } from '../db/schema.js';
 
@@ -27,22 +28,11 @@ const PRIVATE = ['Persimmon-9a2c', 'Mangosteen-41be'];
 const DELETED = 'Quokka-31d7';
 const hasPrivate = (text: string) => PRIVATE.some((mark) => text.includes(mark));
 
-let t: TestApp;
-let url: string;
-const open: Recorder[] = [];
+let t: LiveTestApp;
 beforeAll(async () => {
-  t = await createTestApp({ env: { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'classwave-leak-')) } });
-  url = await listen(t.app);
+  t = await liveTestApp({ env: { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'classwave-leak-')) } });
 });
-afterAll(async () => {
-  open.forEach((r) => r.close());
-  await t.close();
-});
-const tab = async (who: Actor, after?: number) => {
-  const r = await connect(url, who.token, after === undefined ? {} : { auth: { token: who.token, after } });
-  open.push(r);
-  return r;
-};
+afterAll(() => t.close());
 const body = async (who: Actor, path: string) =>
   (await t.app.inject({ method: 'GET', url: path, headers: who.headers })).body;
 
@@ -74,7 +64,7 @@ describe('what conversations let out', () => {
         },
       });
     const tabs = new Map<Actor, Recorder>();
-    for (const who of [ada, ben, gone, stranger, other, teacher]) tabs.set(who, await tab(who));
+    for (const who of [ada, ben, gone, stranger, other, teacher]) tabs.set(who, await t.tab(who));
 
     // The private thread, both ways; a classmate's comment on a post, deleted by the teacher.
     await writePrivately(t, ada, assignment.id, ada.id, `${PRIVATE[0]} is my question`);
@@ -107,7 +97,7 @@ describe('what conversations let out', () => {
 
     /** Everything a person can get at: every route that could carry it, a fresh socket's replay, their mail. */
     const everything = async (who: Actor) => {
-      const replayTab = await tab(who, start);
+      const replayTab = await t.tab(who, start);
       const parts = await Promise.all([
         body(who, `/api/courses/${course.id}/posts`),
         body(who, `/api/posts/${post.id}/comments`),
@@ -182,7 +172,7 @@ describe('what conversations let out', () => {
       lastId: number;
     }>().lastId;
     const tabs = new Map<Actor, Recorder>();
-    for (const who of [ada, gone, stranger, other, teacher]) tabs.set(who, await tab(who));
+    for (const who of [ada, gone, stranger, other, teacher]) tabs.set(who, await t.tab(who));
     const fileId = await uploadFile(
       t,
       teacher,
@@ -200,7 +190,7 @@ describe('what conversations let out', () => {
     await barrier(...tabs.values());
     const marks = (text: string) => text.includes(SCHEDULED) || text.includes(BYTES) || text.includes(fileId);
     for (const who of [ada, gone, stranger, other]) {
-      const replayTab = await tab(who, start);
+      const replayTab = await t.tab(who, start);
       const parts = await Promise.all([
         body(who, `/api/courses/${course.id}/posts`),
         body(who, `/api/files/${fileId}`),

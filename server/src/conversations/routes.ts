@@ -76,6 +76,8 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<ConversationRoutesOpt
   app.post(
     '/courses/:id/posts',
     {
+      // Its standing answers 409 course_archived itself (posts.ts, the create's first statement).
+      config: { archive: 'checked-by-the-write' },
       preHandler: postLimit,
       schema: {
         ...common,

@@ -1,33 +1,21 @@
 import { like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, type CommentPage, type PostPage } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../../test/support/app.js';
 import { comments, events } from '../db/schema.js';
 import { commentOn, createPost } from '../../test/support/conversations.js';
 import { createClass, createStudent, createTeacher, type Actor } from '../../test/support/factories.js';
-import { connect, listen, type Recorder } from '../../test/support/sockets.js';
+import { liveTestApp, type LiveTestApp } from '../../test/support/live-app.js';
 
 /** The class stream (DESIGN §19): posts, comments, switches and "seen by", live. */
-let t: TestApp;
-let url: string;
-const open: Recorder[] = [];
+let t: LiveTestApp;
 beforeAll(async () => {
-  t = await createTestApp({
+  t = await liveTestApp({
     conversationLimits: { posts: { max: 6, timeWindow: 60_000 } },
     env: { LOG_LEVEL: 'error' },
   });
-  url = await listen(t.app);
 });
-afterAll(async () => {
-  open.forEach((r) => r.close());
-  await t.close();
-});
+afterAll(() => t.close());
 
-const tab = async (who: Actor) => {
-  const r = await connect(url, who.token);
-  open.push(r);
-  return r;
-};
 const page = async (who: Actor, courseId: string, query = '') => {
   const res = await t.app.inject({
     method: 'GET',
@@ -42,7 +30,7 @@ describe('posts', () => {
   it('reach the class live, newest first, pinned apart, with the teacher alone seeing who has seen them', async () => {
     const { teacher, course, students } = await createClass(t, 2);
     const [ada, ben] = students as [Actor, Actor];
-    const adaTab = await tab(ada);
+    const adaTab = await t.tab(ada);
     const first = await createPost(t, teacher, course.id, { text: 'Line one\nline two https://example.org' });
     const live = await adaTab.waitFor(
       (e) => e.type === 'post:created' && (e.data as { id: string }).id === first.id,
@@ -177,7 +165,7 @@ describe('posts', () => {
 
   it('publishes a scheduled post at its time, once, and hides it from the class until then', async () => {
     const { teacher, course, students } = await createClass(t, 1);
-    const adaTab = await tab(students[0]!);
+    const adaTab = await t.tab(students[0]!);
     const at = new Date(t.clock.now().getTime() + 5 * 60_000).toISOString();
     const post = await createPost(t, teacher, course.id, { text: 'Later', publishAt: at });
     expect(post).toMatchObject({ publishAt: at, publishedAt: null });
@@ -232,7 +220,7 @@ describe('comments', () => {
   it('reach the class live; a deleted one leaves a tombstone with its text gone everywhere', async () => {
     const { teacher, course, students } = await createClass(t, 2);
     const [ada, ben] = students as [Actor, Actor];
-    const benTab = await tab(ben);
+    const benTab = await t.tab(ben);
     const post = await createPost(t, teacher, course.id);
     const comment = await commentOn(t, ada, post.id, 'my secret-ish words');
     await benTab.waitFor((e) => e.type === 'comment:created' && (e.data as { id: string }).id === comment.id);
@@ -325,7 +313,7 @@ describe('comments', () => {
   it('are gone for a removed student at once: the stream, the comments and the live events', async () => {
     const { teacher, course, students } = await createClass(t, 2);
     const [ada, ben] = students as [Actor, Actor];
-    const adaTab = await tab(ada);
+    const adaTab = await t.tab(ada);
     const post = await createPost(t, teacher, course.id);
     const removed = await t.app.inject({
       method: 'DELETE',
@@ -347,7 +335,7 @@ describe('comments', () => {
     });
     expect(refused.json().code).toBe(ErrorCode.notAMember);
     const later = await createPost(t, teacher, course.id, { text: 'After the removal' });
-    const benTab = await tab(ben);
+    const benTab = await t.tab(ben);
     await commentOn(t, ben, later.id, 'Ben was here');
     await benTab.waitFor((e) => e.type === 'comment:created');
     expect(adaTab.events.filter((e) => JSON.stringify(e.data).includes(later.id))).toEqual([]);

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, THREAD_MAIL_DELAY_MINUTES, type Thread, type ThreadSummary } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../../test/support/app.js';
 import { createPost, writePrivately } from '../../test/support/conversations.js';
 import {
   createAssignment,
@@ -9,25 +8,15 @@ import {
   createTeacher,
   type Actor,
 } from '../../test/support/factories.js';
-import { connect, listen, type Recorder } from '../../test/support/sockets.js';
+import { liveTestApp, type LiveTestApp } from '../../test/support/live-app.js';
+import type { Recorder } from '../../test/support/sockets.js';
 
 /** Private threads (DESIGN §19): one per assignment and student, that student and the teacher only. */
-let t: TestApp;
-let url: string;
-const open: Recorder[] = [];
+let t: LiveTestApp;
 beforeAll(async () => {
-  t = await createTestApp();
-  url = await listen(t.app);
+  t = await liveTestApp();
 });
-afterAll(async () => {
-  open.forEach((r) => r.close());
-  await t.close();
-});
-const tab = async (who: Actor) => {
-  const r = await connect(url, who.token);
-  open.push(r);
-  return r;
-};
+afterAll(() => t.close());
 const read = (who: Actor, assignmentId: string, studentId: string) =>
   t.app.inject({
     method: 'GET',
@@ -44,7 +33,7 @@ describe('private threads', () => {
     const { teacher, course, students } = await createClass(t, 2);
     const [ada, ben] = students as [Actor, Actor];
     const assignment = await createAssignment(t, teacher, course, { title: 'Essay one' });
-    const [teacherTab, adaTab, benTab] = await Promise.all([tab(teacher), tab(ada), tab(ben)]);
+    const [teacherTab, adaTab, benTab] = await Promise.all([t.tab(teacher), t.tab(ada), t.tab(ben)]);
 
     const question = await writePrivately(t, ada, assignment.id, ada.id, 'Can I have more time?');
     expect(question).toMatchObject({
@@ -107,7 +96,7 @@ describe('private threads', () => {
     await writePrivately(t, ada, assignment.id, ada.id, 'First');
     for (const who of [other, stranger])
       expect((await read(who, assignment.id, ada.id)).statusCode).toBe(404);
-    const adaTab = await tab(ada);
+    const adaTab = await t.tab(ada);
     await t.app.inject({
       method: 'DELETE',
       url: `/api/courses/${course.id}/members/${ada.id}`,
@@ -183,7 +172,7 @@ describe('private threads', () => {
     const [ada, ben] = students as [Actor, Actor];
     const assignment = await createAssignment(t, teacher, course);
     const post = await createPost(t, teacher, course.id);
-    const [teacherTab, adaTab, benTab] = await Promise.all([tab(teacher), tab(ada), tab(ben)]);
+    const [teacherTab, adaTab, benTab] = await Promise.all([t.tab(teacher), t.tab(ada), t.tab(ben)]);
     const say = (r: Recorder, payload: unknown) =>
       (
         r.socket as unknown as {

@@ -7,7 +7,7 @@ import {
   type LiveEvent,
   type Submission,
 } from '@classwave/shared';
-import { bearer, createTestApp, signIn, type TestApp } from '../../test/support/app.js';
+import { bearer, signIn } from '../../test/support/app.js';
 import {
   addCoTeacher,
   createAssignment,
@@ -18,25 +18,15 @@ import {
   submit,
   type Actor,
 } from '../../test/support/factories.js';
-import { barrier, connect, listen, type Recorder } from '../../test/support/sockets.js';
+import { liveTestApp, type LiveTestApp } from '../../test/support/live-app.js';
+import { barrier } from '../../test/support/sockets.js';
 
 /** Co-teachers (DESIGN §20): invited by e-mail, accepted from the mailed link, all but the owner's few rights. */
-let t: TestApp;
-let url: string;
-const open: Recorder[] = [];
+let t: LiveTestApp;
 beforeAll(async () => {
-  t = await createTestApp();
-  url = await listen(t.app);
+  t = await liveTestApp();
 });
-afterAll(async () => {
-  open.forEach((r) => r.close());
-  await t.close();
-});
-const tab = async (who: Actor, after?: number) => {
-  const r = await connect(url, who.token, after === undefined ? {} : { auth: { token: who.token, after } });
-  open.push(r);
-  return r;
-};
+afterAll(() => t.close());
 const as = (who: Actor) => ({ headers: who.headers });
 const accept = (who: Actor, token: string) =>
   t.app.inject({ method: 'POST', url: `/api/teacher-invites/${token}/accept`, ...as(who) });
@@ -209,7 +199,7 @@ describe('what a co-teacher may do', () => {
     expect(await notificationKinds(co)).toContain('submissions');
     expect(await notificationKinds(owner)).toContain('submissions');
 
-    const [ownerTab, coTab] = await Promise.all([tab(owner), tab(co)]);
+    const [ownerTab, coTab] = await Promise.all([t.tab(owner), t.tab(co)]);
     const wrote = await t.app.inject({
       method: 'POST',
       url: `/api/assignments/${assignment.id}/threads/${students[0]!.id}/comments`,
@@ -238,7 +228,7 @@ describe('live', () => {
   it('a co-teacher hears the course from acceptance, catches up after a reconnect, and nothing after removal', async () => {
     const { teacher: owner, course, students } = await createClass(t, 2);
     const co = await createTeacher(t);
-    const coTab = await tab(co);
+    const coTab = await t.tab(co);
     await addCoTeacher(t, owner, course, co);
     await coTab.waitFor((e) => e.type === 'course:created' && (e.data as Course).id === course.id);
     const first = await createAssignment(t, owner, course);
@@ -248,7 +238,7 @@ describe('live', () => {
     const lastSeen = coTab.events.at(-1)!.id;
     coTab.close();
     await submit(t, students[0]!, first);
-    const back = await tab(co, lastSeen);
+    const back = await t.tab(co, lastSeen);
     expect(back.missed[0]!.events.some(isSubmission(first.id))).toBe(true);
 
     const removed = await t.app.inject({
@@ -258,7 +248,7 @@ describe('live', () => {
     });
     expect(removed.statusCode, removed.body).toBe(200);
     await back.waitFor((e) => e.type === 'course:deleted' && (e.data as { id: string }).id === course.id);
-    const ownerTab = await tab(owner);
+    const ownerTab = await t.tab(owner);
     await submit(t, students[1]!, first);
     await ownerTab.waitFor(
       (e) =>
@@ -270,7 +260,7 @@ describe('live', () => {
       (await t.app.inject({ method: 'GET', url: `/api/courses/${course.id}`, ...as(co) })).statusCode,
     ).toBe(404);
     // A later reconnect replays nothing of the course either.
-    const later = await tab(co, lastSeen);
+    const later = await t.tab(co, lastSeen);
     expect(
       later.missed[0]!.events.filter(isSubmission(first.id)).map(
         (e) => (e.data as { studentId: string }).studentId,
@@ -309,7 +299,7 @@ describe('DELETE /api/courses/:id/teachers/:userId (leaving)', () => {
     const [co, other] = await Promise.all([createTeacher(t), createTeacher(t)]);
     await addCoTeacher(t, owner, course, co);
     await addCoTeacher(t, owner, course, other);
-    const [coTab, ownerTab] = await Promise.all([tab(co), tab(owner)]);
+    const [coTab, ownerTab] = await Promise.all([t.tab(co), t.tab(owner)]);
 
     const res = await leave(co, course);
     expect(res.statusCode, res.body).toBe(204);
@@ -359,7 +349,7 @@ describe('DELETE /api/courses/:id/teacher-invites/:inviteId', () => {
     await addCoTeacher(t, owner, course, co);
     const token = await inviteCoTeacher(t, owner, course, invited.email);
     const [invite] = (await teachersOf(owner, course)).invites;
-    const coTab = await tab(co);
+    const coTab = await t.tab(co);
 
     const res = await cancel(owner, course, invite!.id);
     expect(res.statusCode, res.body).toBe(200);

@@ -12,7 +12,7 @@ import type {
   Submission,
   SubmissionView,
 } from '@classwave/shared';
-import { createTestApp, PASSWORD, type TestApp } from '../../test/support/app.js';
+import { PASSWORD } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -21,7 +21,8 @@ import {
   joinCourse,
   type Actor,
 } from '../../test/support/factories.js';
-import { barrier, connect, listen, type Recorder } from '../../test/support/sockets.js';
+import { liveTestApp, type LiveTestApp } from '../../test/support/live-app.js';
+import { barrier } from '../../test/support/sockets.js';
 import { createUpload, patchUpload, TUS, uploadFile } from '../../test/support/uploads.js';
 import { FILES_SWEEP_KIND } from './uploads.js';
 import { orientationOf, orientationSegment } from './sniff.js';
@@ -31,8 +32,7 @@ import { orientationOf, orientationSegment } from './sniff.js';
  * before a byte is stored, sniffed and stripped of EXIF when whole, downloads with their headers
  * and ranges, a submit's files, and feedback files that wait for the grade's Return.
  */
-let t: TestApp;
-let url: string;
+let t: LiveTestApp;
 let dataDir: string;
 let teacher: Actor;
 let otherTeacher: Actor;
@@ -40,14 +40,12 @@ let ada: Actor;
 let ben: Actor;
 let course: Course;
 let assignment: Assignment;
-const open: Recorder[] = [];
 
 const LIMITS = { UPLOAD_MAX_BYTES: '100000', UPLOAD_MAX_FILES: '4', UPLOAD_QUOTA_BYTES: '250000' };
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'classwave-files-'));
-  t = await createTestApp({ env: { DATA_DIR: dataDir, ...LIMITS } });
-  url = await listen(t.app);
+  t = await liveTestApp({ env: { DATA_DIR: dataDir, ...LIMITS } });
   [teacher, otherTeacher, ada, ben] = await Promise.all([
     createTeacher(t, 'Fiona Files'),
     createTeacher(t, 'Otto Other'),
@@ -62,10 +60,7 @@ beforeAll(async () => {
 beforeEach(async () => {
   assignment = await createAssignment(t, teacher, course);
 });
-afterAll(async () => {
-  open.forEach((r) => r.close());
-  await t.close();
-});
+afterAll(() => t.close());
 
 const get = (actor: Actor, url: string, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'GET', url, headers: { ...actor.headers, ...headers } });
@@ -137,7 +132,7 @@ describe('POST /api/uploads (tus)', () => {
         await new Promise((resolve) => setTimeout(resolve, 2));
       },
     });
-    const sent = await fetch(`${url}${location}`, {
+    const sent = await fetch(`${t.url}${location}`, {
       method: 'PATCH',
       headers: {
         ...TUS,
@@ -492,9 +487,8 @@ describe('a submission with files', () => {
 describe('feedback files', () => {
   it('stay hidden from the student (route, live event, replay) while the grade is held, and arrive with its Return', async () => {
     const held = await createAssignment(t, teacher, course, { title: 'Held', gradeRelease: 'manual' });
-    const adaLive = await connect(url, ada.token);
-    const teacherLive = await connect(url, teacher.token);
-    open.push(adaLive, teacherLive);
+    const adaLive = await t.tab(ada);
+    const teacherLive = await t.tab(teacher);
     const id = await uploadFile(
       t,
       teacher,
@@ -575,12 +569,11 @@ describe("an assignment's materials", () => {
 describe('live uploads', () => {
   it('tell the student and the course teacher that a file is ready, and the teacher how far an upload is', async () => {
     const [adaLive, teacherLive, benLive, otherLive] = await Promise.all([
-      connect(url, ada.token),
-      connect(url, teacher.token),
-      connect(url, ben.token),
-      connect(url, otherTeacher.token),
+      t.tab(ada),
+      t.tab(teacher),
+      t.tab(ben),
+      t.tab(otherTeacher),
     ]);
-    open.push(adaLive, teacherLive, benLive, otherLive);
     const created = await createUpload(t, ada, work('live.bin'), 6000);
     const location = String(created.headers.location);
     const id = location.split('/').pop()!;

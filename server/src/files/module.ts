@@ -42,7 +42,7 @@ export const files: AppModule = {
         return { runAt: new Date(now.getTime() + DAY_MS) };
       },
     });
-    core.outbox.rules({
+    core.outbox.rules('files', {
       // A grade reaching its student (its event addressed to them) brings its feedback files along.
       async 'submission:graded'(submission, { tx, record, now, audience }) {
         const student = userRoom(submission.studentId);

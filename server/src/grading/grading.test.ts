@@ -11,7 +11,6 @@ import {
   type StudentCourseGrades,
   type Submission,
 } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -21,33 +20,28 @@ import {
   submit,
   type Actor,
 } from '../../test/support/factories.js';
-import { barrier, connect, listen, type Recorder } from '../../test/support/sockets.js';
+import { liveTestApp, type LiveTestApp } from '../../test/support/live-app.js';
+import { barrier } from '../../test/support/sockets.js';
 
 /**
  * Grading teachers can trust (DESIGN §13), through the real app on a real database: versioned
  * grades, held grades that reach a student by no route, event, replay or export until returned,
  * edits, excusals, the gradebook and its CSV, a student's own grades.
  */
-let t: TestApp;
-let url: string;
+let t: LiveTestApp;
 let teacher: Actor;
 let ada: Actor;
 let ben: Actor;
-const open: Recorder[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp();
-  url = await listen(t.app);
+  t = await liveTestApp();
   [teacher, ada, ben] = await Promise.all([
     createTeacher(t, 'Grace Grader'),
     createStudent(t, 'Ada Student'),
     createStudent(t, 'Ben Student'),
   ]);
 });
-afterAll(async () => {
-  open.forEach((r) => r.close());
-  await t.close();
-});
+afterAll(() => t.close());
 
 const as = (actor: Actor) => ({ headers: actor.headers });
 const get = (actor: Actor, path: string) => t.app.inject({ method: 'GET', url: path, ...as(actor) });
@@ -55,11 +49,6 @@ const send = (actor: Actor, method: 'POST' | 'PATCH', path: string, payload: obj
   t.app.inject({ method, url: path, payload, ...as(actor) });
 const grade = (submissionId: string, body: object, who = teacher) =>
   send(who, 'PATCH', `/api/submissions/${submissionId}`, body);
-async function live(actor: Actor): Promise<Recorder> {
-  const r = await connect(url, actor.token);
-  open.push(r);
-  return r;
-}
 
 /** A course of the teacher's with Ada and Ben as members, and one assignment. */
 async function setUp(assignment: Partial<{ maxPoints: number; title: string }> = {}, release = 'auto') {
@@ -80,8 +69,8 @@ describe('a held grade (release: manual)', () => {
   it('reaches the student by no route, event, replay or export until returned, then live', async () => {
     const { course, assignment } = await setUp({}, 'manual');
     expect(assignment.gradeRelease).toBe('manual');
-    const adaLive = await live(ada);
-    const teacherLive = await live(teacher);
+    const adaLive = await t.tab(ada);
+    const teacherLive = await t.tab(teacher);
     const own = await submit(t, ada, assignment);
     const before = (await get(ada, '/api/events')).json<{ lastId: number }>().lastId;
 
@@ -146,7 +135,7 @@ describe('a held grade (release: manual)', () => {
     const own = await submit(t, ada, assignment);
     await grade(own.id, { grade: 10, baseVersion: 0 });
     await send(teacher, 'POST', `/api/assignments/${assignment.id}/return`, {});
-    const adaLive = await live(ada);
+    const adaLive = await t.tab(ada);
     const regraded = await grade(own.id, { grade: 12, baseVersion: 1 });
     expect(regraded.json<Submission>()).toMatchObject({ grade: 12, version: 2, held: true });
     expect(regraded.json<Submission>().returnedAt).not.toBeNull();
@@ -200,7 +189,7 @@ describe('a held grade (release: manual)', () => {
 
   it('with release auto, a grade is returned when given and the student hears it', async () => {
     const { assignment } = await setUp();
-    const adaLive = await live(ada);
+    const adaLive = await t.tab(ada);
     const own = await submit(t, ada, assignment);
     const res = await grade(own.id, { grade: 9, baseVersion: 0 });
     expect(res.json<Submission>().returnedAt).not.toBeNull();
@@ -297,7 +286,7 @@ describe('editing courses and assignments', () => {
 
   it('sends course:updated to members without the join code and to the teacher with it', async () => {
     const { course } = await setUp();
-    const [adaLive, teacherLive] = [await live(ada), await live(teacher)];
+    const [adaLive, teacherLive] = [await t.tab(ada), await t.tab(teacher)];
     await send(teacher, 'PATCH', `/api/courses/${course.id}`, { title: 'Renamed live' });
     const isIt = (e: LiveEvent) => e.type === 'course:updated' && (e.data as Course).title === 'Renamed live';
     expect(((await adaLive.waitFor(isIt)).data as Course).joinCode).toBeNull();
@@ -307,7 +296,7 @@ describe('editing courses and assignments', () => {
   it('edits an assignment; members hear it without the teacher’s counts', async () => {
     const { assignment } = await setUp();
     await submit(t, ada, assignment);
-    const [adaLive, teacherLive] = [await live(ada), await live(teacher)];
+    const [adaLive, teacherLive] = [await t.tab(ada), await t.tab(teacher)];
     const dueDate = new Date(Date.now() + 3 * 86_400_000).toISOString();
     const res = await send(teacher, 'PATCH', `/api/assignments/${assignment.id}`, {
       title: 'Moved essay',
@@ -358,8 +347,8 @@ describe('editing courses and assignments', () => {
 describe('excusing', () => {
   it('marks the cell excused for the teacher and the student, and takes it back', async () => {
     const { course, assignment } = await setUp();
-    const adaLive = await live(ada);
-    const teacherLive = await live(teacher);
+    const adaLive = await t.tab(ada);
+    const teacherLive = await t.tab(teacher);
     const res = await send(teacher, 'POST', `/api/assignments/${assignment.id}/excuse`, {
       studentId: ada.id,
       excused: true,

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RETURN_UNDO_SECONDS, type AssignmentRubric, type MissedEvents } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -11,7 +10,8 @@ import {
   submit,
   type Actor,
 } from '../../test/support/factories.js';
-import { barrier, connect, listen, type Recorder } from '../../test/support/sockets.js';
+import { liveTestApp, type LiveTestApp } from '../../test/support/live-app.js';
+import { barrier } from '../../test/support/sockets.js';
 
 /**
  * A held grade reaches the student by no route, event, replay, export, notification or feed until
@@ -50,27 +50,16 @@ const RUBRIC = {
   ],
 };
 
-let t: TestApp;
-let url: string;
+let t: LiveTestApp;
 let teacher: Actor;
 let ada: Actor;
-const open: Recorder[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp();
-  url = await listen(t.app);
+  t = await liveTestApp();
   teacher = await createTeacher(t, 'Hal Holder');
 });
-afterAll(async () => {
-  open.forEach((r) => r.close());
-  await t.close();
-});
+afterAll(() => t.close());
 
-async function tab(auth?: { after: number }): Promise<Recorder> {
-  const r = await connect(url, ada.token, auth ? { auth: { token: ada.token, ...auth } } : {});
-  open.push(r);
-  return r;
-}
 const get = async (actor: Actor | null, path: string) => {
   const res = await t.app.inject({ method: 'GET', url: path, ...(actor ? { headers: actor.headers } : {}) });
   expect(res.statusCode, `${path}: ${res.body.slice(0, 200)}`).toBe(200);
@@ -111,9 +100,8 @@ async function heldThenReturned(given: 'submission' | 'missing work') {
   const feed = await t.app.inject({ method: 'POST', url: '/api/calendar/feed', headers: ada.headers });
   const ics = new URL(feed.json<{ url: string }>().url).pathname;
   const cursor = JSON.parse(await get(ada, '/api/events')).lastId as number;
-  const adaLive = await tab();
-  const teacherLive = await connect(url, teacher.token);
-  open.push(teacherLive);
+  const adaLive = await t.tab(ada);
+  const teacherLive = await t.tab(teacher);
 
   const payload = { grade: 17, feedback: FEEDBACK, rubric, baseVersion: 0 };
   const graded =
@@ -163,7 +151,7 @@ async function heldThenReturned(given: 'submission' | 'missing work') {
   };
   /** What a tab reconnecting from `cursor` is sent (events:missed). */
   const catchUp = async () => {
-    const reconnected = await tab({ after: cursor });
+    const reconnected = await t.tab(ada, cursor);
     const missed: MissedEvents = reconnected.missed[0]!;
     reconnected.close();
     expect(missed.resync).toBe(false);

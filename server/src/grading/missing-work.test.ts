@@ -9,7 +9,6 @@ import {
   type StudentCourseGrades,
   type Submission,
 } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -20,25 +19,23 @@ import {
   submit,
   type Actor,
 } from '../../test/support/factories.js';
-import { barrier, connect, listen, type Recorder } from '../../test/support/sockets.js';
+import { liveTestApp, type LiveTestApp } from '../../test/support/live-app.js';
+import { barrier } from '../../test/support/sockets.js';
 
 /**
  * Missing work can be graded (DESIGN §17): `PUT /api/assignments/:id/grades/:studentId` grades a
  * student with or without a submission, under the same version, release and event rules as a
  * submission's grade; a course counts missing work as 0 in its totals and CSV unless told not to.
  */
-let t: TestApp;
-let url: string;
+let t: LiveTestApp;
 let teacher: Actor;
 let other: Actor;
 let ada: Actor;
 let ben: Actor;
 let stranger: Actor;
-const open: Recorder[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp();
-  url = await listen(t.app);
+  t = await liveTestApp();
   [teacher, other, ada, ben, stranger] = await Promise.all([
     createTeacher(t, 'Mona Marker'),
     createTeacher(t, 'Otto Other'),
@@ -47,10 +44,7 @@ beforeAll(async () => {
     createStudent(t, 'Sid Stranger'),
   ]);
 });
-afterAll(async () => {
-  open.forEach((r) => r.close());
-  await t.close();
-});
+afterAll(() => t.close());
 
 const as = (actor: Actor) => ({ headers: actor.headers });
 const get = (actor: Actor, path: string) => t.app.inject({ method: 'GET', url: path, ...as(actor) });
@@ -74,8 +68,7 @@ async function setUp(body: Parameters<typeof createAssignment>[3] = {}) {
 describe('PUT /api/assignments/:id/grades/:studentId', () => {
   it('grades a student who did not submit: a graded row with no submission, live to both', async () => {
     const { course, assignment } = await setUp({ dueDate: inDays(-1) });
-    const [adaLive, teacherLive] = [await connect(url, ada.token), await connect(url, teacher.token)];
-    open.push(adaLive, teacherLive);
+    const [adaLive, teacherLive] = [await t.tab(ada), await t.tab(teacher)];
 
     const res = await gradeStudent(assignment, ada, {
       grade: 0,
@@ -169,9 +162,8 @@ describe('PUT /api/assignments/:id/grades/:studentId', () => {
 
   it('on manual release, holds the grade for missing work until returned', async () => {
     const { assignment } = await setUp({ dueDate: inDays(-1), gradeRelease: 'manual' });
-    const adaLive = await connect(url, ada.token);
-    const teacherLive = await connect(url, teacher.token);
-    open.push(adaLive, teacherLive);
+    const adaLive = await t.tab(ada);
+    const teacherLive = await t.tab(teacher);
     const res = await gradeStudent(assignment, ada, { grade: 2, feedback: 'Hold me', baseVersion: 0 });
     expect(res.json<Submission>()).toMatchObject({ held: true, returnedAt: null });
     await teacherLive.waitFor((e) => e.type === 'submission:graded');
@@ -205,8 +197,7 @@ describe('PUT /api/assignments/:id/grades/:studentId', () => {
     expect(draft.statusCode).toBe(200);
     expect((await send(ada, 'DELETE', `/api/assignments/${assignment.id}/submission`)).statusCode).toBe(404);
 
-    const adaLive = await connect(url, ada.token);
-    open.push(adaLive);
+    const adaLive = await t.tab(ada);
     const own = await submit(t, ada, assignment, 'Late but here');
     expect(own).toMatchObject({ id: graded.id, grade: null, returnedAt: null });
     // Her tabs hear the submission without the held grade (the teacher's hear it graded after).
@@ -284,8 +275,7 @@ describe('DELETE /api/assignments/:id/grades/:studentId', () => {
     const { course, assignment } = await setUp({ dueDate: inDays(-1) });
     expect((await gradeStudent(assignment, ada, { grade: 0, baseVersion: 0 })).statusCode).toBe(200);
     expect((await gradeStudent(assignment, ada, { grade: 3, baseVersion: 1 })).statusCode).toBe(200);
-    const [adaLive, teacherLive] = [await connect(url, ada.token), await connect(url, teacher.token)];
-    open.push(adaLive, teacherLive);
+    const [adaLive, teacherLive] = [await t.tab(ada), await t.tab(teacher)];
 
     const stale = await clear(assignment, ada, 1);
     expect(stale.statusCode).toBe(409);

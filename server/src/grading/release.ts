@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FileSummary, Notification } from '@classwave/shared';
-import type { Tx } from '../db/client.js';
+import { isoText, type Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { notifications, submissions, type assignments } from '../db/schema.js';
 import type { RecordEvent } from '../events.js';
@@ -18,6 +18,7 @@ import {
 } from '../notifications/store.js';
 import { userRoom } from '../realtime/rooms.js';
 import { submissionFromJson, type SubmissionJson } from '../submissions/rules.js';
+import { effectiveDueOn } from '../assignments/visibility.js';
 import { gradedAudienceOf, heldSql, toSubmission } from '../submissions/views.js';
 
 type AssignmentRow = typeof assignments.$inferSelect;
@@ -33,7 +34,7 @@ type SubmissionRow = typeof submissions.$inferSelect;
 export async function releaseHeld(
   tx: Tx,
   record: RecordEvent,
-  target: { assignment: Pick<AssignmentRow, 'id' | 'dueDate' | 'courseId'>; teacherId: string },
+  target: { assignment: Pick<AssignmentRow, 'id' | 'courseId'>; teacherId: string },
   now: Date,
   submissionIds?: readonly string[],
 ): Promise<number> {
@@ -60,7 +61,7 @@ export async function releaseHeld(
   const byId = new Map(released.map((r) => [r.id, r]));
   // Each one released is its student's to see now; the events in the order the rules would record them.
   for (const h of held) {
-    const shown = toSubmission(byId.get(h.row.id)!, h.studentName, assignment.dueDate, h.graderName);
+    const shown = toSubmission(byId.get(h.row.id)!, h.studentName, h.dueDate, h.graderName);
     record('submission:graded', shown, gradedAudienceOf(shown, course, h.studentActive), { derived: true });
   }
   for (const h of held) {
@@ -81,7 +82,7 @@ export async function releaseHeld(
 /**
  * One statement: the held grades to release (all, or those among `submissionIds`), locked, in id
  * order, each with what its release writes and tells (issue 30: a Return in three round trips, not
- * five more per student): the names, the student's membership (share-locked: a removal waits, or is
+ * five more per student): the student's own due date, the names, the student's membership (share-locked: a removal waits, or is
  * seen), their notification settings and latest "grade returned" entry, and their feedback files.
  */
 async function heldToRelease(tx: Tx, assignmentId: string, now: Date, submissionIds?: readonly string[]) {
@@ -90,6 +91,7 @@ async function heldToRelease(tx: Tx, assignmentId: string, now: Date, submission
     : sql``;
   const rows = rowsOf<{
     sub: string;
+    due_date: string;
     student_name: string | null;
     grader_name: string | null;
     membership: string | null;
@@ -101,6 +103,7 @@ async function heldToRelease(tx: Tx, assignmentId: string, now: Date, submission
     feedback: string | null;
   }>(
     await tx.execute(sql`select row_to_json(s)::text as sub,
+        ${effectiveDueOn('a', sql`s.student_id`, isoText)} as due_date,
         (select p.full_name from profiles p where p.id = s.student_id) as student_name,
         (select p.full_name from profiles p where p.id = s.graded_by) as grader_name,
         (select m.status from course_members m where m.course_id = a.course_id
@@ -117,6 +120,8 @@ async function heldToRelease(tx: Tx, assignmentId: string, now: Date, submission
   );
   return rows.map((r) => ({
     row: submissionFromJson(JSON.parse(r.sub) as SubmissionJson),
+    /** The student's own due date (DESIGN §20): their lateness is measured against it. */
+    dueDate: new Date(r.due_date),
     studentName: r.student_name ?? '',
     graderName: r.grader_name,
     studentActive: r.membership === 'active',

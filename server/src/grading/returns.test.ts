@@ -18,6 +18,7 @@ import {
   submit,
   type Actor,
 } from '../../test/support/factories.js';
+import { liveTestApp, type LiveTestApp } from '../../test/support/live-app.js';
 import { barrier, connect, listen, type Recorder } from '../../test/support/sockets.js';
 
 /**
@@ -25,11 +26,9 @@ import { barrier, connect, listen, type Recorder } from '../../test/support/sock
  * runs once, in one process, after a restart too, and that Undo cancels), and switching an
  * assignment from "when I return them" to "automatically".
  */
-let t: TestApp;
-let url: string;
+let t: LiveTestApp;
 /** The people of `t`; an app over a database of its own gets its own (peopleOf). */
 let main: People;
-const open: Recorder[] = [];
 
 interface People {
   teacher: Actor;
@@ -43,14 +42,10 @@ const peopleOf = async (app: TestApp): Promise<People> => ({
 });
 
 beforeAll(async () => {
-  t = await createTestApp();
-  url = await listen(t.app);
+  t = await liveTestApp();
   main = await peopleOf(t);
 });
-afterAll(async () => {
-  open.forEach((r) => r.close());
-  await t.close();
-});
+afterAll(() => t.close());
 
 const WINDOW_MS = RETURN_UNDO_SECONDS * 1000;
 const inject = (
@@ -60,11 +55,6 @@ const inject = (
   path: string,
   payload?: object,
 ) => app.app.inject({ method, url: path, headers: actor.headers, ...(payload ? { payload } : {}) });
-async function live(actor: Actor): Promise<Recorder> {
-  const r = await connect(url, actor.token);
-  open.push(r);
-  return r;
-}
 const gradedFor = (id: string) => (e: LiveEvent) =>
   e.type === 'submission:graded' && (e.data as Submission).id === id;
 
@@ -101,7 +91,7 @@ async function gradedEventsFor(submissionId: string, app: TestApp = t, ada: Acto
 describe('switching an assignment from manual to automatic release', () => {
   it('returns the held grades in the same edit, with the live event and notification a Return makes', async () => {
     const { course, assignment, own } = await heldGrade();
-    const [adaLive, teacherLive] = [await live(main.ada), await live(main.teacher)];
+    const [adaLive, teacherLive] = [await t.tab(main.ada), await t.tab(main.teacher)];
     const res = await inject(t, main.teacher, 'PATCH', `/api/assignments/${assignment.id}`, {
       gradeRelease: 'auto',
     });
@@ -139,7 +129,7 @@ describe('switching an assignment from manual to automatic release', () => {
 describe('a Return with an undo window, on the server', () => {
   it('sends nothing during the window, then exactly the grades held when Return was pressed', async () => {
     const { course, assignment, own } = await heldGrade();
-    const adaLive = await live(main.ada);
+    const adaLive = await t.tab(main.ada);
     const before = t.clock.now().getTime();
     const res = await inject(t, main.teacher, 'POST', `/api/assignments/${assignment.id}/return`, {
       undoable: true,
@@ -174,7 +164,7 @@ describe('a Return with an undo window, on the server', () => {
 
   it('is cancelled by Undo: nothing is ever sent, and a second Undo is no error', async () => {
     const { assignment, own } = await heldGrade();
-    const adaLive = await live(main.ada);
+    const adaLive = await t.tab(main.ada);
     const scheduled = (
       await inject(t, main.teacher, 'POST', `/api/assignments/${assignment.id}/return`, { undoable: true })
     ).json<ScheduledReturn>();

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import {
   courseTotals,
   ErrorCode,
@@ -27,7 +27,7 @@ import {
   submissions,
   users,
 } from '../db/schema.js';
-import { assignedTo, effectiveDue } from '../assignments/visibility.js';
+import { assignedTo, effectiveDue, extensionOn } from '../assignments/visibility.js';
 import { AppError, notFound } from '../http/errors.js';
 import { requireStudent } from '../policies.js';
 import { requireTeacherOf } from '../classes/visibility.js';
@@ -241,11 +241,19 @@ export function createGradingService({
     async excuse(caller: Caller, assignmentId: string, body: ExcuseBody): Promise<GradebookCell> {
       return outbox.transaction(async (tx, record) => {
         const { assignment, course } = await ownedAssignment(tx, caller, assignmentId, 'excuse students');
+        // With their extension (DESIGN §20): their cell and view say late or missing against it.
         const [member] = await tx
-          .select({ status: courseMembers.status })
+          .select({
+            status: courseMembers.status,
+            // Null when they have none (a null is never decoded).
+            extension: extensionOn('"assignments"', body.studentId).mapWith(
+              assignments.dueDate,
+            ) as SQL<Date | null>,
+          })
           .from(courseMembers)
+          .innerJoin(assignments, eq(assignments.id, assignmentId))
           .where(and(eq(courseMembers.courseId, course.id), eq(courseMembers.studentId, body.studentId)))
-          .for('share');
+          .for('share', { of: courseMembers });
         if (member?.status !== 'active') throw notFound('That student is not a member of this course.');
         if (body.excused) {
           await tx
@@ -262,12 +270,21 @@ export function createGradingService({
           .from(submissions)
           .where(and(eq(submissions.assignmentId, assignmentId), eq(submissions.studentId, body.studentId)));
         const now = clock.now();
-        const cell = toCell(assignment, body.studentId, submission, body.excused, now);
+        const { extension } = member;
+        const cell = toCell(assignment, body.studentId, submission, body.excused, now, {
+          assigned: true,
+          dueDate: extension ?? undefined,
+        });
         record('gradebook:cell', cell, audience.teachers(course.id, course.teacherId));
         const own = submission ? { ...submission } : null;
         record(
           'assignment:updated',
-          toAssignment(assignment, course.title, { viewer: 'student', own, excused: body.excused }, now),
+          toAssignment(
+            assignment,
+            course.title,
+            { viewer: 'student', own, excused: body.excused, extension },
+            now,
+          ),
           // Only while it is theirs (DESIGN §20): a student it is not for hears nothing of it.
           [assigneeRoom(assignmentId, body.studentId)],
         );

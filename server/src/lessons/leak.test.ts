@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createCourse,
   createStudent,
@@ -7,8 +6,9 @@ import {
   joinCourse,
   type Actor,
 } from '../../test/support/factories.js';
+import { liveTestApp, type LiveTestApp } from '../../test/support/live-app.js';
 import { answerQuestion, closeQuestion, pushQuestion, startLesson } from '../../test/support/lessons.js';
-import { barrier, connect, listen, type Recorder } from '../../test/support/sockets.js';
+import { barrier, type Recorder } from '../../test/support/sockets.js';
 
 /**
  * Nothing a student can receive carries a question's right answer or a classmate's answer before
@@ -21,22 +21,11 @@ const RIGHT = 'Axolotl-7f3e';
 const ADA_SAYS = 'Pangolin-20c4';
 const BEN_SAYS = 'Narwhal-95ab';
 
-let t: TestApp;
-let url: string;
-const open: Recorder[] = [];
+let t: LiveTestApp;
 beforeAll(async () => {
-  t = await createTestApp();
-  url = await listen(t.app);
+  t = await liveTestApp();
 });
-afterAll(async () => {
-  open.forEach((r) => r.close());
-  await t.close();
-});
-const tab = async (who: Actor, after?: number) => {
-  const r = await connect(url, who.token, after === undefined ? {} : { auth: { token: who.token, after } });
-  open.push(r);
-  return r;
-};
+afterAll(() => t.close());
 const body = async (who: Actor, path: string) =>
   (await t.app.inject({ method: 'GET', url: path, headers: who.headers })).body;
 
@@ -56,8 +45,8 @@ describe('what a live lesson lets out before the reveal', () => {
       lastId: number;
     }>().lastId;
     const tabs = new Map<Actor, Recorder>();
-    for (const who of [ada, ben, other, teacher]) tabs.set(who, await tab(who));
-    const adaSecondTab = await tab(ada);
+    for (const who of [ada, ben, other, teacher]) tabs.set(who, await t.tab(who));
+    const adaSecondTab = await t.tab(ada);
 
     const lesson = await startLesson(t, teacher, course.id);
     const mc = await pushQuestion(t, teacher, lesson.id, {
@@ -83,7 +72,7 @@ describe('what a live lesson lets out before the reveal', () => {
 
     /** Everything a person can get at: every route that could carry it, a fresh socket's replay, what their tabs heard. */
     const everything = async (who: Actor) => {
-      const replayTab = await tab(who, start);
+      const replayTab = await t.tab(who, start);
       const parts = await Promise.all([
         body(who, `/api/lessons/${lesson.id}`),
         body(who, `/api/courses/${course.id}/lessons/current`),

@@ -2,28 +2,21 @@ import { like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment, Notification, NotificationPage } from '@classwave/shared';
 import { jobs } from '../db/schema.js';
-import { createTestApp, type TestApp } from '../../test/support/app.js';
 import { createClass, createAssignment, submit, type Actor } from '../../test/support/factories.js';
-import { barrier, connect, listen, type Recorder } from '../../test/support/sockets.js';
+import { liveTestApp, type LiveTestApp } from '../../test/support/live-app.js';
+import { barrier, type Recorder } from '../../test/support/sockets.js';
 
 /** The teacher's "new submissions" batch counts distinct students whose submission stands. */
-let t: TestApp;
-let url: string;
-const sockets: Recorder[] = [];
+let t: LiveTestApp;
 beforeAll(async () => {
-  t = await createTestApp();
-  url = await listen(t.app);
+  t = await liveTestApp();
 });
-afterAll(async () => {
-  sockets.forEach((s) => s.close());
-  await t.close();
-});
+afterAll(() => t.close());
 
 async function setUp(n: number) {
   const { teacher, course, students } = await createClass(t, n);
   const assignment = await createAssignment(t, teacher, course, { title: 'Poem' });
-  const teacherTab = await connect(url, teacher.token);
-  sockets.push(teacherTab);
+  const teacherTab = await t.tab(teacher);
   return { teacher, course, students, assignment, teacherTab };
 }
 

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment, LiveEvent, Notification, NotificationPage, Submission } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createCourse,
   createStudent,
@@ -10,26 +9,15 @@ import {
   submit,
   type Actor,
 } from '../../test/support/factories.js';
-import { barrier, connect, listen, type Recorder } from '../../test/support/sockets.js';
+import { liveTestApp, type LiveTestApp } from '../../test/support/live-app.js';
+import { barrier, type Recorder } from '../../test/support/sockets.js';
 
 /** "Grade returned" (DESIGN §13, §14): only when the grade reaches the student, and only to a member. */
-let t: TestApp;
-let url: string;
-const sockets: Recorder[] = [];
+let t: LiveTestApp;
 beforeAll(async () => {
-  t = await createTestApp();
-  url = await listen(t.app);
+  t = await liveTestApp();
 });
-afterAll(async () => {
-  sockets.forEach((s) => s.close());
-  await t.close();
-});
-
-async function tab(actor: Actor): Promise<Recorder> {
-  const socket = await connect(url, actor.token);
-  sockets.push(socket);
-  return socket;
-}
+afterAll(() => t.close());
 
 const gradeNotes = async (actor: Actor, assignment: Assignment) =>
   (await t.app.inject({ method: 'GET', url: '/api/notifications', headers: actor.headers }))
@@ -86,7 +74,7 @@ async function submitted(gradeRelease: 'auto' | 'manual') {
 describe('grade_returned', () => {
   it('waits for Return when grades are held: nothing for the student until then, one entry after', async () => {
     const { teacher, student, assignment, grade, returnGrades } = await submitted('manual');
-    const [studentTab, teacherTab] = await Promise.all([tab(student), tab(teacher)]);
+    const [studentTab, teacherTab] = await Promise.all([t.tab(student), t.tab(teacher)]);
     await grade(17);
     await teacherTab.waitFor((e) => e.type === 'submission:graded');
     await barrier(studentTab);
@@ -117,7 +105,7 @@ describe('grade_returned', () => {
     async (_name, how) => {
       for (const release of ['auto', 'manual'] as const) {
         const { teacher, course, student, assignment, grade, returnGrades } = await submitted(release);
-        const [studentTab, teacherTab] = await Promise.all([tab(student), tab(teacher)]);
+        const [studentTab, teacherTab] = await Promise.all([t.tab(student), t.tab(teacher)]);
         const head = (
           await t.app.inject({ method: 'GET', url: '/api/events', headers: student.headers })
         ).json<{ lastId: number }>().lastId;
@@ -153,7 +141,7 @@ describe('grade_returned', () => {
 
   it('reaches a student restored to the class as before', async () => {
     const { teacher, course, student, assignment, grade } = await submitted('auto');
-    const studentTab = await tab(student);
+    const studentTab = await t.tab(student);
     const path = `/api/courses/${course.id}/members/${student.id}`;
     expect((await t.app.inject({ method: 'DELETE', url: path, headers: teacher.headers })).statusCode).toBe(
       200,
@@ -187,7 +175,7 @@ describe('a grade changed after it reached the student (DESIGN §17)', () => {
     const { teacher, student, assignment, grade, returnGrades } = await submitted('manual');
     await grade(17);
     await returnGrades();
-    const studentTab = await tab(student);
+    const studentTab = await t.tab(student);
     const [own] = (
       await t.app.inject({
         method: 'GET',
@@ -228,7 +216,7 @@ describe('a grade changed after it reached the student (DESIGN §17)', () => {
 
   it('reaches the student at once on auto, told once per burst of corrections', async () => {
     const { teacher, student, assignment } = await submitted('auto');
-    const studentTab = await tab(student);
+    const studentTab = await t.tab(student);
     const [own] = (
       await t.app.inject({
         method: 'GET',

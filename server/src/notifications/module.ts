@@ -15,7 +15,7 @@ import { createSubmissionBatcher } from './submission-batches.js';
  */
 function setup(core: Core) {
   const { bus, jobs, afterCommit } = core;
-  core.outbox.rules(notificationRules);
+  core.outbox.rules('notifications', notificationRules);
   jobs.handle(notificationJobs);
   const batcher = createSubmissionBatcher(core);
   const onLive = (event: AudiencedEvent, committed: Committed) => {

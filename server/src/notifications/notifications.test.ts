@@ -9,7 +9,6 @@ import type {
   NotificationsReadData,
   Todo,
 } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -20,26 +19,14 @@ import {
   submit,
   type Actor,
 } from '../../test/support/factories.js';
-import { connect, listen, type Recorder } from '../../test/support/sockets.js';
+import { liveTestApp, type LiveTestApp } from '../../test/support/live-app.js';
 
-let t: TestApp;
-let url: string;
-const sockets: Recorder[] = [];
+let t: LiveTestApp;
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { JOB_POLL_MS: '0' } });
-  url = await listen(t.app);
+  t = await liveTestApp({ env: { JOB_POLL_MS: '0' } });
 });
-afterAll(async () => {
-  sockets.forEach((s) => s.close());
-  await t.close();
-});
-
-async function tab(actor: Actor): Promise<Recorder> {
-  const socket = await connect(url, actor.token);
-  sockets.push(socket);
-  return socket;
-}
+afterAll(() => t.close());
 
 async function inbox(actor: Actor, before?: string): Promise<NotificationPage> {
   await t.app.core.afterCommit.settled(); // the teacher's submissions batch follows the submit's answer
@@ -70,10 +57,10 @@ describe('inbox', () => {
     const student = students[0]!;
     const outsider = await createStudent(t);
     const [tabA, tabB, outsiderTab, teacherTab] = await Promise.all([
-      tab(student),
-      tab(student),
-      tab(outsider),
-      tab(teacher),
+      t.tab(student),
+      t.tab(student),
+      t.tab(outsider),
+      t.tab(teacher),
     ]);
     const assignment = await createAssignment(t, teacher, course, { title: 'Lab report' });
 
@@ -224,7 +211,7 @@ describe('derived notifications', () => {
   it('batches new submissions per assignment for 10 minutes: one entry whose count grows, re-sent with the same id', async () => {
     const { teacher, course, students } = await classroom(4);
     const assignment = await createAssignment(t, teacher, course, { title: 'Poem' });
-    const teacherTab = await tab(teacher);
+    const teacherTab = await t.tab(teacher);
     for (const s of students.slice(0, 3)) {
       await submit(t, s, assignment);
       t.clock.advance(60_000);
@@ -263,7 +250,7 @@ describe('derived notifications', () => {
     const assignment = await createAssignment(t, teacher, course, { title: 'Quiz', maxPoints: 10 });
     const own = await submit(t, graded, assignment);
     await submit(t, other, assignment);
-    const gradedTab = await tab(graded);
+    const gradedTab = await t.tab(graded);
     const res = await t.app.inject({
       method: 'PATCH',
       url: `/api/submissions/${own.id}`,

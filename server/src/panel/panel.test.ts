@@ -1,7 +1,7 @@
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssignmentPanel, LiveEvent } from '@classwave/shared';
-import { createTestApp, type TestApp } from '../../test/support/app.js';
+import { createTestApp } from '../../test/support/app.js';
 import {
   createAssignment,
   createCourse,
@@ -11,24 +11,22 @@ import {
   submit,
   type Actor,
 } from '../../test/support/factories.js';
-import { connect, listen, type Recorder } from '../../test/support/sockets.js';
+import { liveTestApp, type LiveTestApp } from '../../test/support/live-app.js';
+import type { Recorder } from '../../test/support/sockets.js';
 
 /**
  * The live assignment panel (DESIGN §13): who is viewing or writing comes from the students'
  * sockets (presence:set), who submitted from the database; the teacher hears changes as
  * `assignment:panel`, at most about once a second per assignment.
  */
-let t: TestApp;
-let url: string;
+let t: LiveTestApp;
 let teacher: Actor;
 let ada: Actor;
 let ben: Actor;
 let cy: Actor;
-const open: Recorder[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp();
-  url = await listen(t.app);
+  t = await liveTestApp();
   [teacher, ada, ben, cy] = await Promise.all([
     createTeacher(t, 'Panel Teacher'),
     createStudent(t, 'Ada'),
@@ -36,16 +34,8 @@ beforeAll(async () => {
     createStudent(t, 'Cy'),
   ]);
 });
-afterAll(async () => {
-  open.forEach((r) => r.close());
-  await t.close();
-});
+afterAll(() => t.close());
 
-async function live(actor: Actor): Promise<Recorder> {
-  const r = await connect(url, actor.token);
-  open.push(r);
-  return r;
-}
 async function setPresence(r: Recorder, payload: object): Promise<unknown> {
   return (r.socket as unknown as Socket).timeout(3000).emitWithAck('presence:set', payload);
 }
@@ -69,11 +59,11 @@ describe('the assignment panel', () => {
     await Promise.all([ada, ben, cy].map((s) => joinCourse(t, s, course)));
     const assignment = await createAssignment(t, teacher, course);
     const other = await createAssignment(t, teacher, course, { title: 'Other' });
-    const teacherLive = await live(teacher);
+    const teacherLive = await t.tab(teacher);
     expect(await watchPanel(teacherLive, assignment.id)).toEqual({ ok: true });
     expect((await panelOf(assignment.id)).counts).toMatchObject({ not_opened: 3, viewing: 0, writing: 0 });
 
-    const [adaTab, benTab, adaSecondTab] = [await live(ada), await live(ben), await live(ada)];
+    const [adaTab, benTab, adaSecondTab] = [await t.tab(ada), await t.tab(ben), await t.tab(ada)];
     expect(await setPresence(adaTab, { assignmentId: assignment.id, state: 'viewing' })).toEqual({
       ok: true,
     });
@@ -130,9 +120,9 @@ describe('the assignment panel', () => {
     const course = await createCourse(t, teacher);
     await joinCourse(t, ada, course);
     const assignment = await createAssignment(t, teacher, course);
-    const teacherLive = await live(teacher);
+    const teacherLive = await t.tab(teacher);
     await watchPanel(teacherLive, assignment.id);
-    const tab = await live(ada);
+    const tab = await t.tab(ada);
     const started = Date.now();
     for (let i = 0; i < 10; i++)
       await setPresence(tab, { assignmentId: assignment.id, state: i % 2 ? 'viewing' : 'writing' });
@@ -153,7 +143,7 @@ describe('the assignment panel', () => {
     const course = await createCourse(t, teacher);
     await Promise.all([ada, ben].map((s) => joinCourse(t, s, course)));
     const assignment = await createAssignment(t, teacher, course);
-    const teacherLive = await live(teacher);
+    const teacherLive = await t.tab(teacher);
     await watchPanel(teacherLive, assignment.id);
     const saved = await t.app.inject({
       method: 'PUT',
@@ -181,7 +171,7 @@ describe('the assignment panel', () => {
       await other.close();
     }
     // Her tab on it, not typing: still writing (she has work in progress); Ben only looking: viewing.
-    const [adaTab, benTab] = [await live(ada), await live(ben)];
+    const [adaTab, benTab] = [await t.tab(ada), await t.tab(ben)];
     await setPresence(adaTab, { assignmentId: assignment.id, state: 'viewing' });
     await setPresence(benTab, { assignmentId: assignment.id, state: 'viewing' });
     const panel = await panelOf(assignment.id);
@@ -204,7 +194,7 @@ describe('the assignment panel', () => {
     const course = await createCourse(t, teacher);
     await joinCourse(t, ben, course);
     const assignment = await createAssignment(t, teacher, course);
-    const tab = await live(ben);
+    const tab = await t.tab(ben);
     expect(await setPresence(tab, { assignmentId: assignment.id, state: 'writing' })).toEqual({ ok: true });
     const studentRead = await t.app.inject({
       method: 'GET',
@@ -224,20 +214,20 @@ describe('the assignment panel', () => {
     const course = await createCourse(t, teacher);
     await joinCourse(t, ada, course);
     const assignment = await createAssignment(t, teacher, course);
-    const teacherLive = await live(teacher);
+    const teacherLive = await t.tab(teacher);
     const panels = () =>
       teacherLive.events.filter(
         (e: LiveEvent) =>
           e.type === 'assignment:panel' && (e.data as AssignmentPanel).assignmentId === assignment.id,
       );
     // Nobody shows the panel: Ada opening the assignment sends nothing.
-    const tab = await live(ada);
+    const tab = await t.tab(ada);
     await setPresence(tab, { assignmentId: assignment.id, state: 'viewing' });
     await new Promise((r) => setTimeout(r, 1500));
     expect(panels()).toEqual([]);
 
     // Another teacher, and a student, may not watch it.
-    const stranger = await live(await createTeacher(t, 'Other Teacher'));
+    const stranger = await t.tab(await createTeacher(t, 'Other Teacher'));
     expect(await watchPanel(stranger, assignment.id)).toMatchObject({ ok: false, code: 'not_found' });
     expect(await watchPanel(tab, assignment.id)).toMatchObject({ ok: false, code: 'forbidden' });
     expect(await watchPanel(teacherLive, 'not-an-id')).toMatchObject({

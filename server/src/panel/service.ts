@@ -22,7 +22,7 @@ import {
   submissions,
 } from '../db/schema.js';
 import { found } from '../policies.js';
-import { assignedTo, assignedToOne } from '../assignments/visibility.js';
+import { assignedTo, effectiveDue } from '../assignments/visibility.js';
 import { requireTeacherOf } from '../classes/visibility.js';
 
 /** At most one `assignment:panel` per assignment in this window (per process). */
@@ -92,15 +92,21 @@ export function createPanelService({
   async function compute(assignment: typeof assignments.$inferSelect): Promise<AssignmentPanel> {
     const [members, subs, drafts, present] = await Promise.all([
       db
-        .select({ id: profiles.id, fullName: profiles.fullName })
+        .select({
+          id: profiles.id,
+          fullName: profiles.fullName,
+          // Each one's own due date (DESIGN §20): late or missing against it.
+          dueDate: effectiveDue(courseMembers.studentId).mapWith(assignments.dueDate),
+        })
         .from(courseMembers)
         .innerJoin(profiles, eq(profiles.id, courseMembers.studentId))
+        .innerJoin(assignments, eq(assignments.id, assignment.id))
         .where(
           and(
             eq(courseMembers.courseId, assignment.courseId),
             eq(courseMembers.status, 'active'),
             // The students it is for (DESIGN §20): the others are not "not opened".
-            assignedToOne(courseMembers.studentId, assignment.id),
+            assignedTo(courseMembers.studentId),
           ),
         )
         .orderBy(asc(profiles.fullName), asc(profiles.id)),
@@ -121,7 +127,7 @@ export function createPanelService({
     const students = members.map((m) => {
       const state = panelState(
         { submittedAt: submitted.get(m.id), present: present.get(m.id), hasDraft: drafting.has(m.id) },
-        assignment.dueDate,
+        m.dueDate,
         now,
       );
       return { id: m.id, fullName: m.fullName, state };

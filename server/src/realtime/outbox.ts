@@ -33,6 +33,8 @@ export type OutboxRules = { [T in LiveEventType]?: Rule<T> };
  */
 export function createOutbox({ db, bus, clock }: { db: Db; bus: DomainEventBus; clock: Clock }) {
   const ruleSets: OutboxRules[] = [];
+  /** Which module added each of `ruleSets`. */
+  const owners: string[] = [];
 
   /** Runs every module's rules for each pending event; returns the events they recorded. */
   async function derive(tx: Tx, pending: readonly PendingEvent[]): Promise<PendingEvent[]> {
@@ -54,9 +56,15 @@ export function createOutbox({ db, bus, clock }: { db: Db; bus: DomainEventBus; 
   }
 
   return {
-    /** Adds a module's rules; rules of one event type run in the order their modules were set up. */
-    rules(rules: OutboxRules): void {
+    /** Adds `owner`'s (a module's) rules; rules of one event type run in the order their modules were set up. */
+    rules(owner: string, rules: OutboxRules): void {
       ruleSets.push(rules);
+      owners.push(owner);
+    },
+
+    /** The modules with a rule for `type`, in the order their rules run. */
+    rulesOf(type: LiveEventType): string[] {
+      return owners.filter((_, i) => ruleSets[i]![type] !== undefined);
     },
 
     async transaction<R>(work: (tx: Tx, record: RecordEvent) => Promise<R>): Promise<R> {

@@ -6,7 +6,6 @@ import {
   createVerifiedUser,
   openTestDatabase,
   signIn,
-  type TestApp,
 } from '../../test/support/app.js';
 import {
   createAssignment,
@@ -17,25 +16,24 @@ import {
   submit,
   type Actor,
 } from '../../test/support/factories.js';
-import { barrier, connect, disconnected, refusalOf, type Recorder } from '../../test/support/sockets.js';
-import { listen } from '../../test/support/sockets.js';
+import { liveTestApp, type LiveTestApp } from '../../test/support/live-app.js';
+import {
+  barrier,
+  connect,
+  disconnected,
+  listen,
+  refusalOf,
+  type Recorder,
+} from '../../test/support/sockets.js';
 
-let t: TestApp;
-let url: string;
+let t: LiveTestApp;
 let owner: Actor;
 let other: Actor;
 let ada: Actor;
 let ben: Actor;
-const open: Recorder[] = [];
-const join = async (actor: Actor) => {
-  const r = await connect(url, actor.token);
-  open.push(r);
-  return r;
-};
 
 beforeAll(async () => {
-  t = await createTestApp();
-  url = await listen(t.app);
+  t = await liveTestApp();
   [owner, other, ada, ben] = await Promise.all([
     createTeacher(t, 'Owner'),
     createTeacher(t, 'Other'),
@@ -43,17 +41,14 @@ beforeAll(async () => {
     createStudent(t, 'Ben'),
   ]);
 });
-afterAll(async () => {
-  open.forEach((r) => r.close());
-  await t.close();
-});
+afterAll(() => t.close());
 
 const typesOf = (r: Recorder, id: string) =>
   r.events.filter((e) => (e.data as { id: string }).id === id).map((e) => e.type);
 
 describe('live events reach exactly their audience', () => {
   it('sends submissions and grades to the student and the course teacher only', async () => {
-    const [o, x, a, b] = await Promise.all([join(owner), join(other), join(ada), join(ben)]);
+    const [o, x, a, b] = await Promise.all([t.tab(owner), t.tab(other), t.tab(ada), t.tab(ben)]);
     const course = await createCourse(t, owner);
     // Joined after the sockets connected: they hear the course without reconnecting.
     await Promise.all([joinCourse(t, ada, course), joinCourse(t, ben, course)]);
@@ -95,7 +90,7 @@ describe('live events reach exactly their audience', () => {
   });
 
   it('sends course:created to the owner only, and course and assignment events to members and the owner', async () => {
-    const [o, x, b, a] = await Promise.all([join(owner), join(other), join(ben), join(ada)]);
+    const [o, x, b, a] = await Promise.all([t.tab(owner), t.tab(other), t.tab(ben), t.tab(ada)]);
     const course = await createCourse(t, owner);
     await o.waitFor((e) => e.type === 'course:created' && (e.data as { id: string }).id === course.id);
     await joinCourse(t, ben, course);
@@ -124,13 +119,13 @@ describe('live events reach exactly their audience', () => {
 
 describe('the handshake', () => {
   it('refuses a missing, malformed, foreign-origin or signed-out connection with a readable reason', async () => {
-    expect(await refusalOf(url, undefined)).toBe('unauthorized');
-    expect(await refusalOf(url, 'not-a-token')).toBe('invalid_token');
-    expect(await refusalOf(url, ada.token, { origin: 'https://evil.example' })).not.toBe('connected');
+    expect(await refusalOf(t.url, undefined)).toBe('unauthorized');
+    expect(await refusalOf(t.url, 'not-a-token')).toBe('invalid_token');
+    expect(await refusalOf(t.url, ada.token, { origin: 'https://evil.example' })).not.toBe('connected');
     const { email } = await createVerifiedUser(t);
     const s = await signIn(t, email);
     await t.app.inject({ method: 'POST', url: '/api/auth/signout', headers: bearer(s.accessToken) });
-    expect(await refusalOf(url, s.accessToken)).toBe('session_ended');
+    expect(await refusalOf(t.url, s.accessToken)).toBe('session_ended');
   });
 
   it("refuses with 'service_unavailable' (for the client to retry) while the database is down, not as a bad token", async () => {
@@ -154,18 +149,17 @@ describe('sign-out', () => {
     const laptop = await signIn(t, email);
     const phone = await signIn(t, email);
     const [l1, l2, p] = await Promise.all([
-      connect(url, laptop.accessToken),
-      connect(url, laptop.accessToken),
-      connect(url, phone.accessToken),
+      t.tab({ token: laptop.accessToken }),
+      t.tab({ token: laptop.accessToken }),
+      t.tab({ token: phone.accessToken }),
     ]);
-    open.push(l1, l2, p);
     const ended = new Promise<{ reason: string }>((resolve) => l1.socket.once('session:ended', resolve));
     await t.app.inject({ method: 'POST', url: '/api/auth/signout', headers: bearer(laptop.accessToken) });
     expect(await ended).toEqual({ reason: 'signed_out' });
     await Promise.all([disconnected(l1.socket), disconnected(l2.socket)]);
     expect(p.socket.connected).toBe(true);
     await barrier(p);
-    expect(await refusalOf(url, laptop.accessToken)).toBe('session_ended');
+    expect(await refusalOf(t.url, laptop.accessToken)).toBe('session_ended');
   });
 });
 
@@ -304,7 +298,7 @@ describe('access token expiry', () => {
 
 describe('the assistant', () => {
   it('answers by keyword after 1–2 seconds, to the asking socket only, and stores the conversation', async () => {
-    const [a1, a2] = await Promise.all([join(ada), join(ada)]);
+    const [a1, a2] = await Promise.all([t.tab(ada), t.tab(ada)]);
     const other = new Promise((resolve) => a2.socket.once('chat:reply', resolve));
     const started = Date.now();
     const reply = new Promise<{ question: string; answer: string }>((resolve) =>
@@ -340,7 +334,7 @@ describe('the assistant', () => {
     [null, 'validation_failed'],
     [{ question: 'x'.repeat(1001) }, 'validation_failed'],
   ])('refuses %o', async (payload, code) => {
-    const r = await join(ben);
+    const r = await t.tab(ben);
     const ack = await r.socket.emitWithAck('chat:ask', payload as never);
     expect(ack).toMatchObject({ ok: false, code });
     expect(r.socket.connected).toBe(true);

@@ -1,12 +1,13 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import { ErrorCode, type GradebookCell } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
-import { submissions } from '../db/schema.js';
+import { assignments, submissions } from '../db/schema.js';
 import { AppError, notFound } from '../http/errors.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { assigneeRoom, audience } from '../realtime/rooms.js';
 import { toAssignment } from '../assignments/queries.js';
+import { extensionOn } from '../assignments/visibility.js';
 import { toCell } from '../grading/cells.js';
 import { conflictOver, gradedAssignment } from './grades.js';
 
@@ -25,12 +26,21 @@ export function createGradeClearing({ clock, outbox }: { clock: Clock; outbox: O
     ): Promise<GradebookCell> {
       return outbox.transaction(async (tx, record) => {
         const { assignment, course } = await gradedAssignment(tx, caller, assignmentId);
-        const [row] = await tx
-          .select()
+        // With their extension (DESIGN §20): back to missing or not against their own due date.
+        const [found] = await tx
+          .select({
+            row: submissions,
+            // Null when they have none (a null is never decoded).
+            extension: extensionOn('"assignments"', studentId).mapWith(
+              assignments.dueDate,
+            ) as SQL<Date | null>,
+          })
           .from(submissions)
+          .innerJoin(assignments, eq(assignments.id, submissions.assignmentId))
           .where(and(eq(submissions.assignmentId, assignmentId), eq(submissions.studentId, studentId)))
-          .for('update');
-        if (!row) throw notFound('That student has no grade on this assignment.');
+          .for('update', { of: submissions });
+        if (!found) throw notFound('That student has no grade on this assignment.');
+        const { row, extension } = found;
         if (row.submittedAt !== null)
           throw new AppError(
             409,
@@ -40,12 +50,20 @@ export function createGradeClearing({ clock, outbox }: { clock: Clock; outbox: O
         if (row.version !== baseVersion) throw await conflictOver(tx, row);
         await tx.delete(submissions).where(eq(submissions.id, row.id));
         const now = clock.now();
-        const cell = toCell(assignment, studentId, undefined, false, now);
+        const cell = toCell(assignment, studentId, undefined, false, now, {
+          assigned: true,
+          dueDate: extension ?? undefined,
+        });
         record('gradebook:cell', cell, audience.teachers(course.id, course.teacherId));
         // The student's own view: back to not submitted (or missing), with no grade.
         record(
           'assignment:updated',
-          toAssignment(assignment, course.title, { viewer: 'student', own: null, excused: false }, now),
+          toAssignment(
+            assignment,
+            course.title,
+            { viewer: 'student', own: null, excused: false, extension },
+            now,
+          ),
           // Only while it is theirs (DESIGN §20).
           [assigneeRoom(assignmentId, studentId)],
         );

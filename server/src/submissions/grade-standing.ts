@@ -5,7 +5,7 @@ import { isoText, type Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import type { assignments } from '../db/schema.js';
 import { AppError, forbidden, notFound } from '../http/errors.js';
-import { assignedOn } from '../assignments/visibility.js';
+import { assignedOn, effectiveDueOn } from '../assignments/visibility.js';
 import { courseArchived } from '../archive/rules.js';
 import { teaches } from '../courses/teaching.js';
 import { submissionFromJson, type SubmissionJson } from './rules.js';
@@ -13,7 +13,7 @@ import { releasedFeedbackColumn } from '../files/service.js';
 import { lastGradeNoteColumn, lastGradeNoteFrom } from '../notifications/grade-notes.js';
 import { settingsColumn, settingsFromJson } from '../notifications/store.js';
 
-/** What a grade write reads of the assignment. */
+/** What a grade write reads of the assignment: `dueDate` is the graded student's own (DESIGN §20). */
 export type GradedAssignment = Pick<
   typeof assignments.$inferSelect,
   'maxPoints' | 'rubric' | 'gradeRelease' | 'dueDate'
@@ -24,6 +24,7 @@ interface StandingRow {
   max_points: number;
   rubric: Rubric | string | null;
   grade_release: 'auto' | 'manual';
+  /** The student's own due date (DESIGN §20): their extension's, else the class's; lateness is against it. */
   due_date: string;
   course_id: string;
   teacher_id: string;
@@ -60,7 +61,7 @@ const NOT_FOUND = 'Submission not found.';
 export async function gradeStanding(tx: Tx, caller: Caller, submissionId: string, now: Date) {
   const [row] = rowsOf<StandingRow>(
     await tx.execute(sql`select row_to_json(s)::text as sub, a.max_points, a.rubric, a.grade_release,
-        ${sql.raw(isoText('a.due_date'))} as due_date, courses.id as course_id, courses.teacher_id,
+        ${effectiveDueOn('a', sql`s.student_id`, isoText)} as due_date, courses.id as course_id, courses.teacher_id,
         courses.deleted_at is not null as course_deleted, courses.archived_at is not null as archived,
         ${teaches(caller.userId)} as teaches,
         (select m.status from course_members m where m.course_id = courses.id
@@ -144,7 +145,7 @@ export async function studentGradeStanding(
     await tx.execute(sql`select (select row_to_json(s)::text from submissions s
           where s.assignment_id = a.id and s.student_id = ${studentId}::uuid for update) as sub,
         a.max_points, a.rubric, a.grade_release,
-        ${sql.raw(isoText('a.due_date'))} as due_date, courses.id as course_id, courses.teacher_id,
+        ${effectiveDueOn('a', studentId, isoText)} as due_date, courses.id as course_id, courses.teacher_id,
         courses.deleted_at is not null as course_deleted, courses.archived_at is not null as archived,
         ${teaches(caller.userId)} as teaches,
         (select m.status from course_members m where m.course_id = courses.id

@@ -63,6 +63,8 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/assignments/:id/submissions',
     {
+      // Its standing answers 409 course_archived itself (rules.ts, submitStanding).
+      config: { archive: 'checked-by-the-write' },
       schema: {
         ...common,
         summary:
@@ -131,6 +133,8 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{
   app.put(
     '/assignments/:id/draft',
     {
+      // Its standing answers 409 course_archived itself (rules.ts, draftStanding).
+      config: { archive: 'checked-by-the-write' },
       schema: {
         ...common,
         summary: "Save the student's draft if it is still at baseVersion (409 draft_conflict otherwise)",
@@ -155,6 +159,8 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{
   app.patch(
     '/submissions/:id',
     {
+      // Its standing answers 409 course_archived itself (grade-standing.ts, gradeStanding).
+      config: { archive: 'checked-by-the-write' },
       schema: {
         ...common,
         summary:
@@ -170,6 +176,8 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{
   app.put(
     '/assignments/:id/grades/:studentId',
     {
+      // Its standing answers 409 course_archived itself (grade-standing.ts, studentGradeStanding).
+      config: { archive: 'checked-by-the-write' },
       schema: {
         ...common,
         summary:

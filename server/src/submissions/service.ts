@@ -14,6 +14,7 @@ import { batchUpdateJob } from '../notifications/submission-batches.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
 import { requireTeacherOf } from '../classes/visibility.js';
 import { toOwnSubmission } from '../assignments/queries.js';
+import { effectiveDueText } from '../assignments/visibility.js';
 import { createGradeClearing } from './clear-grade.js';
 import { createGradeWrites } from './grades.js';
 import { requireOpen, submissionFromJson, submitStanding, type SubmissionJson } from './rules.js';
@@ -46,12 +47,14 @@ interface TeacherListItem {
   studentName: string;
   graderName: string | null;
   rubricScores: RubricScores | null;
+  /** The student's own due date (DESIGN §20), which their lateness is measured against. */
+  dueDate: string;
 }
 
 /** `$1` the assignment, `$2` the caller: the course's owner, and the submissions only for its teachers. */
 const teacherListStatement: Statement = {
-  name: 'submissions_of_assignment_v6',
-  text: `select c.id as course_id, c.teacher_id, ${isoText('a.due_date')} as due_date,
+  name: 'submissions_of_assignment_v7',
+  text: `select c.id as course_id, c.teacher_id,
       case when ${teachesText('c', '$2')} then (
         select json_agg(json_build_object('id', s.id, 'studentId', s.student_id, 'content', s.content,
             'submittedAt', ${isoText('s.submitted_at')}, 'grade', s.grade, 'feedback', s.feedback,
@@ -61,7 +64,8 @@ const teacherListStatement: Statement = {
               or s.feedback is distinct from s.returned_feedback
               or s.rubric_scores is distinct from s.returned_rubric_scores),
             'rubricScores', s.rubric_scores,
-            'studentName', p.full_name, 'graderName', g.full_name)
+            'studentName', p.full_name, 'graderName', g.full_name,
+            'dueDate', ${isoText(effectiveDueText('a', 's.student_id'))})
           order by s.submitted_at desc nulls last, s.id desc)
         from submissions s
         join profiles p on p.id = s.student_id
@@ -250,7 +254,6 @@ export function createSubmissionService({
       const [row] = await database.rows<{
         course_id: string;
         teacher_id: string;
-        due_date: string;
         subs: string | null;
       }>(teacherListStatement, [assignmentId, caller.userId]);
       if (row?.teacher_id !== caller.userId)
@@ -279,7 +282,7 @@ export function createSubmissionService({
         gradedAt: s.gradedAt,
         student: { id: s.studentId, fullName: s.studentName },
         version: s.version,
-        late: minutesLate(s.submittedAt, row!.due_date),
+        late: minutesLate(s.submittedAt, s.dueDate),
         returnedAt: s.returnedAt,
         held: s.held,
         gradedBy: s.gradedBy ? { id: s.gradedBy, fullName: s.graderName ?? '' } : null,

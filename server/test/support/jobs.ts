@@ -25,7 +25,7 @@ export function otherProcessJobs(options: {
 }) {
   const { db, clock } = options;
   const outbox = createOutbox({ db, bus: options.bus ?? new DomainEventBus(), clock });
-  outbox.rules(notificationRules);
+  outbox.rules('notifications', notificationRules);
   const runner = createJobRunner({ ...options, outbox });
   runner.handle({ ...notificationJobs, ...options.handlers });
   return runner;

@@ -61,8 +61,8 @@ export function createAccountService(deps: {
 
     /**
      * Renames the caller. Every tab of theirs hears `profile:updated`, and so does everyone who
-     * shows the name: a student's teachers (rosters, gradebooks, submissions) and a teacher's
-     * classes (the course's instructor). Nobody else: the name is not news to anyone else.
+     * shows the name: a student's teachers (rosters, gradebooks, submissions), and a teacher's
+     * classes and fellow teachers (the course's instructors). Nobody else: the name is not news to anyone else.
      */
     async updateProfile(caller: Caller, input: { fullName: string }): Promise<Profile> {
       return outbox.transaction(async (tx, record) => {
@@ -75,9 +75,16 @@ export function createAccountService(deps: {
         const profile: Profile = { id: row.id, fullName: row.fullName, role: row.role };
         const shownTo =
           row.role === 'teacher'
-            ? (await tx.select({ id: courses.id }).from(courses).where(teaches(row.id))).map((course) =>
+            ? // Its members, and its other teachers (the Instructors card and Teachers section, DESIGN §20).
+              (
+                await tx
+                  .select({ id: courses.id, teacherId: courses.teacherId })
+                  .from(courses)
+                  .where(teaches(row.id))
+              ).flatMap((course) => [
                 courseRoom(course.id),
-              )
+                ...audience.teachers(course.id, course.teacherId),
+              ])
             : (
                 await tx
                   .selectDistinct({ id: courses.id, teacherId: courses.teacherId })

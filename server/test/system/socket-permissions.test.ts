@@ -773,6 +773,11 @@ interface LiveRow {
   /** Makes it happen; returns how to recognise the message it causes. */
   act: () => Promise<(h: Heard) => boolean>;
   hears: Record<Who, boolean>;
+  /**
+   * Whether the co-teacher hears it: by default, nothing before they accept and what the owner
+   * hears from then on (DESIGN §20: every event "to the teacher" reaches all the course's teachers).
+   */
+  coTeacher?: boolean;
 }
 
 const nobody: Record<Who, boolean> = {
@@ -803,6 +808,10 @@ const memberEvent = (type: string, courseId: () => string, studentId: () => stri
  */
 describe('who hears each server event', () => {
   const observers = {} as Record<Who, Recorder>;
+  /** A teacher invited to co-teach the matrix course, who accepts early in the table. */
+  let coTeacher: Actor;
+  let coTab: Recorder;
+  let coTeaching = false;
   const state = {} as {
     course: Course;
     assignment: Assignment;
@@ -841,6 +850,8 @@ describe('who hears each server event', () => {
     // every event for student A would reach it if signing out did not close it.
     state.signedOut = (await signIn(t, actors.studentA.email)).accessToken;
     for (const who of SIGNED_IN) observers[who] = await join(actors[who].token);
+    coTeacher = await createTeacher(t, 'Matrix Co Teacher');
+    coTab = await join(coTeacher.token);
     observers.signedOut = await join(state.signedOut);
     // A client without a token that keeps retrying: it must never hear anything.
     const anonymous = openSocket(url, undefined, { reconnection: true });
@@ -920,8 +931,9 @@ describe('who hears each server event', () => {
           );
           return (h) => h.name === 'typing' && (h.args[0] as { postId?: string }).postId === convState.postId;
         },
-        // Not back to the tab that said it.
+        // Not back to the tab that said it; the co-teacher reads the stream too.
         hears: onlyStudentA,
+        coTeacher: true,
       },
       {
         event: 'comment:deleted',
@@ -1195,6 +1207,20 @@ describe('who hears each server event', () => {
       },
       // The course's teachers only (no co-teacher has accepted): never its members.
       hears: onlyOwner,
+    },
+    {
+      event: 'course:teachers',
+      when: 'a teacher invited to co-teach it accepts',
+      act: async () => {
+        await addCoTeacher(t, actors.owner, state.course, coTeacher);
+        coTeaching = true;
+        return (h) =>
+          h.name === 'course:teachers' &&
+          (h.args[0] as { data: CourseTeachers }).data.teachers.some((x) => x.id === coTeacher.id);
+      },
+      // Both teachers (the invitation's list before it, above, reached the owner alone).
+      hears: onlyOwner,
+      coTeacher: true,
     },
     {
       event: 'course:updated',
@@ -1719,8 +1745,9 @@ describe('who hears each server event', () => {
         return (h) => h.name === 'profile:updated' && idOf(h) === actors.owner.id;
       },
       // The members of the owner's courses show the instructor's name (student B is in another of
-      // them, joined by an earlier test); the other teacher does not.
+      // them, joined by an earlier test), and so does the co-teacher; the other teacher does not.
       hears: { ...studentAAndOwner, studentB: true },
+      coTeacher: true,
     },
     {
       event: 'assignment:deleted',
@@ -1921,16 +1948,26 @@ describe('who hears each server event', () => {
     },
   ];
 
-  it.each(liveTable)('$event ($when) reaches exactly its audience', async ({ act, hears }) => {
+  it.each(liveTable)('$event ($when) reaches exactly its audience', async ({ act, hears, coTeacher: co }) => {
     const match = await act();
-    const audience = (Object.keys(hears) as Who[]).filter((who) => hears[who]);
-    await Promise.all(audience.map((who) => observers[who].waitForHeard(match)));
-    const live = SIGNED_IN.filter((who) => observers[who].socket.connected).map((who) => observers[who]);
+    const everyone = { ...observers, coTeacher: coTab };
+    const expected: Record<Who | 'coTeacher', boolean> = {
+      ...hears,
+      coTeacher: co ?? (coTeaching && hears.owner),
+    };
+    const audience = (Object.keys(expected) as Array<keyof typeof expected>).filter((who) => expected[who]);
+    await Promise.all(audience.map((who) => everyone[who].waitForHeard(match)));
+    const live = [...SIGNED_IN.map((who) => observers[who]), coTab].filter((r) => r.socket.connected);
     await barrier(...live);
     const heard = Object.fromEntries(
-      (Object.keys(hears) as Who[]).map((who) => [who, observers[who].heard.filter(match).length]),
+      (Object.keys(expected) as Array<keyof typeof expected>).map((who) => [
+        who,
+        everyone[who].heard.filter(match).length,
+      ]),
     );
-    expect(heard).toEqual(Object.fromEntries(Object.entries(hears).map(([who, yes]) => [who, yes ? 1 : 0])));
+    expect(heard).toEqual(
+      Object.fromEntries(Object.entries(expected).map(([who, yes]) => [who, yes ? 1 : 0])),
+    );
   });
 
   it('leaves the signed-out and the anonymous client disconnected, having heard nothing else', async () => {
@@ -1942,14 +1979,14 @@ describe('who hears each server event', () => {
   });
 
   it('replays to each caller exactly the live events its socket heard', async () => {
-    for (const who of SIGNED_IN) {
+    for (const who of [...SIGNED_IN, 'coTeacher'] as const) {
       const res = await t.app.inject({
         method: 'GET',
         url: `/api/events?after=${firstEventId}`,
-        headers: actors[who].headers,
+        headers: who === 'coTeacher' ? coTeacher.headers : actors[who].headers,
       });
       const replayed = res.json<{ events: LiveEvent[] }>().events;
-      const heard = observers[who].events;
+      const heard = who === 'coTeacher' ? coTab.events : observers[who].events;
       if (who !== 'studentA') {
         // The panel is written in the background (throttled, after the change it shows), so on
         // PostgreSQL it may commit, and be heard, out of id order with a request's event: the

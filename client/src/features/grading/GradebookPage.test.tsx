@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyLiveEvent } from '../../realtime/applyLiveEvent';
 import type { Route } from '../../test/api';
 import { createSubmission, nextId } from '../../test/factories';
+import { findToast } from '../../test/renderWithProviders';
 import { renderRoute } from '../../test/renderRoute';
 import { gradingApi } from './gradingApi';
 
@@ -396,6 +397,23 @@ describe('GradebookPage', () => {
         excused: true,
       }),
     );
+  });
+
+  it('sends no excuse for a student the assignment is not for, and says why', async () => {
+    const gradebook = buildGradebook();
+    const quizAlan = gradebook.cells[3]!;
+    Object.assign(quizAlan, { assigned: false, status: 'excused' });
+    const { user, calls } = renderGradebook(gradebook);
+    const table = await screen.findByRole('grid');
+    within(table)
+      .getByRole('gridcell', { name: /Alan Turing, Quiz/ })
+      .focus();
+    await user.keyboard('e');
+    expect(
+      await findToast('This assignment is not for this student: there is nothing to excuse.'),
+    ).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+    expect(screen.queryByRole('button', { name: /excuse/i })).not.toBeInTheDocument();
   });
 
   it('downloads the CSV with the bearer token', async () => {

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { EMAIL_MAX_LENGTH } from './auth.js';
-import { Course } from './teaching.js';
+import { Course, CourseTeacherName } from './teaching.js';
 
 /**
  * Co-teachers (DESIGN §20): a course has its owner and up to MAX_CO_TEACHERS co-teachers, invited by
@@ -76,6 +76,25 @@ export const CourseTeachers = Type.Object(
   { additionalProperties: false },
 );
 export type CourseTeachers = Static<typeof CourseTeachers>;
+
+/**
+ * `course:teachers` as the course's members get it when its teachers change (DESIGN §20): who
+ * teaches it, by name, for the course page's Instructors card, as `GET /api/courses/:id` names them.
+ * Never an address, a teacher's or an invitation's: `invites` is always empty.
+ */
+export const CourseTeachersForMembers = Type.Object(
+  {
+    courseId: Uuid,
+    teachers: Type.Array(CourseTeacherName),
+    invites: Type.Tuple([]),
+  },
+  { additionalProperties: false },
+);
+export type CourseTeachersForMembers = Static<typeof CourseTeachersForMembers>;
+
+/** Whether a `course:teachers` is the teachers' view (addresses, invitations) rather than the members'. */
+export const isTeachersView = (list: CourseTeachers | CourseTeachersForMembers): list is CourseTeachers =>
+  'maxCoTeachers' in list;
 
 /** What the invitation's page shows before Accept. */
 export const TeacherInvitePreview = Type.Object(

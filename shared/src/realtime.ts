@@ -4,7 +4,7 @@ import type { AssignmentPanel, GradebookCell, PresenceState } from './grading.js
 import type { Notification, NotificationsReadData } from './notifications.js';
 import type { DraftSavedEvent, SubmissionWithdrawnEvent } from './drafts.js';
 import type { Assignment, Course, Submission } from './teaching.js';
-import type { CourseTeachers } from './coteachers.js';
+import type { CourseTeachers, CourseTeachersForMembers } from './coteachers.js';
 import type { Extension } from './assigning.js';
 import type { CategoriesResponse } from './categories.js';
 import type { FileDeletedEvent, FileReadyEvent, UploadProgressEvent } from './files.js';
@@ -41,8 +41,12 @@ export interface LiveEventData {
   /** A course changed: to its members (joinCode null) and, with the code, to its teacher (DESIGN §11, §13). */
   'course:updated': Course;
   'course:deleted': { id: string };
-  /** A course's teachers or invitations changed (DESIGN §20): to its teachers, the removed one told by course:deleted. */
-  'course:teachers': CourseTeachers;
+  /**
+   * A course's teachers or invitations changed (DESIGN §20): to its teachers in their view (the
+   * removed one told by course:deleted); when its teachers changed, also to its members in theirs
+   * (names only, no invitation).
+   */
+  'course:teachers': CourseTeachers | CourseTeachersForMembers;
   /** A course's grade categories were written (DESIGN §17): to its members and teacher, whose totals change. */
   'course:categories': CategoriesResponse;
   'assignment:created': Assignment;

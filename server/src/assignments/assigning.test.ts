@@ -199,6 +199,65 @@ describe('assignees', () => {
     expect((await submitAs(ada)).json()).toMatchObject({ code: ErrorCode.courseArchived });
     expect((await submitAs(ben)).statusCode).toBe(404);
   });
+
+  it('refuses to excuse a student it is not for, or not yet published, as a grade is (422 not_assigned)', async () => {
+    const { teacher, course, students } = await createClass(t, 2);
+    const [ada, ben] = students as [Actor, Actor];
+    const onlyAda = (
+      await post(teacher, { title: 'Ada', dueDate: inMinutes(600), courseId: course.id, assignees: [ada.id] })
+    ).json<Assignment>();
+    const scheduled = (
+      await post(teacher, {
+        title: 'Later',
+        dueDate: inMinutes(600),
+        courseId: course.id,
+        publishAt: inMinutes(120),
+      })
+    ).json<Assignment>();
+    const teacherTab = await t.tab(teacher);
+    const excuse = (assignment: Assignment, who: Actor, excused: boolean) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/assignments/${assignment.id}/excuse`,
+        headers: teacher.headers,
+        payload: { studentId: who.id, excused },
+      });
+    for (const [assignment, who, excused] of [
+      [onlyAda, ben, true],
+      [onlyAda, ben, false],
+      [scheduled, ada, true],
+    ] as const) {
+      const res = await excuse(assignment, who, excused);
+      expect([res.statusCode, res.json().code]).toEqual([422, ErrorCode.notAssigned]);
+    }
+    // The one it is for is excused as ever.
+    expect((await excuse(onlyAda, ada, true)).statusCode).toBe(200);
+    await teacherTab.waitFor(
+      (e) => e.type === 'gradebook:cell' && (e.data as { assignmentId: string }).assignmentId === onlyAda.id,
+    );
+    expect(
+      teacherTab.events
+        .filter((e) => e.type === 'gradebook:cell')
+        .map((e) => (e.data as { studentId: string }).studentId),
+    ).toEqual([ada.id]);
+
+    // Nothing was left behind: once it is Ben's too, his cell owes the work like anyone's.
+    expect((await patch(teacher, onlyAda.id, { assignees: [ada.id, ben.id] })).statusCode).toBe(200);
+    const book = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/courses/${course.id}/gradebook`,
+        headers: teacher.headers,
+      })
+    ).json<{
+      cells: Array<{ assignmentId: string; studentId: string; assigned?: boolean; status: string }>;
+    }>();
+    const cellOf = (assignment: Assignment, who: Actor) =>
+      book.cells.find((c) => c.assignmentId === assignment.id && c.studentId === who.id);
+    expect(cellOf(onlyAda, ben)).toMatchObject({ status: 'not_submitted' });
+    expect(cellOf(onlyAda, ben)?.assigned).toBeUndefined();
+    expect(cellOf(scheduled, ada)).toMatchObject({ assigned: false });
+  });
 });
 
 describe('publishAt', () => {

@@ -79,7 +79,8 @@ describe('what an assignment lets out to students it is not for', () => {
       expect(res.statusCode, res.body).toBe(201);
       return res.json<Assignment>();
     };
-    // For Ada only; edited, excused for Ben (a one-student view that must reach nobody), a thread.
+    // For Ada only; edited, an excuse tried for Ben (refused: not his, so nothing of it may reach
+    // him), a thread.
     const onlyAda = await create({ title: ONLY_ADA, assignees: [ada.id] });
     await t.app.inject({
       method: 'PATCH',
@@ -87,12 +88,13 @@ describe('what an assignment lets out to students it is not for', () => {
       headers: teacher.headers,
       payload: { description: `${ONLY_ADA} again` },
     });
-    await t.app.inject({
+    const excused = await t.app.inject({
       method: 'POST',
       url: `/api/assignments/${onlyAda.id}/excuse`,
       headers: teacher.headers,
       payload: { studentId: ben.id, excused: true },
     });
+    expect(excused.statusCode).toBe(422);
     await writePrivately(t, ada, onlyAda.id, ada.id, 'A question');
     // Scheduled for the whole class in two hours, and edited meanwhile.
     const later = new Date(t.clock.now().getTime() + 2 * HOUR).toISOString();

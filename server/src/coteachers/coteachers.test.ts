@@ -13,6 +13,7 @@ import {
   createAssignment,
   createClass,
   createCourse,
+  createStudent,
   createTeacher,
   inviteCoTeacher,
   submit,
@@ -24,7 +25,8 @@ import { barrier } from '../../test/support/sockets.js';
 /** Co-teachers (DESIGN §20): invited by e-mail, accepted from the mailed link, all but the owner's few rights. */
 let t: LiveTestApp;
 beforeAll(async () => {
-  t = await liveTestApp();
+  // Over sixty accounts sign up from the one test address (the co-teacher limit alone takes 21).
+  t = await liveTestApp({ rateLimits: { signUpPerIp: { max: 1000, timeWindow: 600_000 } } });
 });
 afterAll(() => t.close());
 const as = (who: Actor) => ({ headers: who.headers });
@@ -384,6 +386,73 @@ describe('DELETE /api/courses/:id/teacher-invites/:inviteId', () => {
     expect((await cancel(co, course, open!.id)).statusCode).toBe(403);
     expect((await cancel(owner, course, coInvite.id)).statusCode).toBe(404);
     expect((await teachersOf(owner, course)).invites.map((i) => i.id)).toEqual([open!.id]);
+  });
+});
+
+describe('course:teachers to the class (the Instructors card, live)', () => {
+  const ofCourse = (course: Course) => (e: LiveEvent) =>
+    e.type === 'course:teachers' && (e.data as CourseTeachers).courseId === course.id;
+  const drop = (course: Course, who: Actor, userId: string) =>
+    t.app.inject({ method: 'DELETE', url: `/api/courses/${course.id}/teachers/${userId}`, ...as(who) });
+
+  it('a member hears who teaches, by name, as one joins, is removed or leaves; never an address or an invitation', async () => {
+    const { teacher: owner, course, students } = await createClass(t, 2);
+    const [member, removed] = students as [Actor, Actor];
+    const [outsider, co, leaver] = await Promise.all([
+      createStudent(t),
+      createTeacher(t, 'Cleo Coteacher'),
+      createTeacher(t, 'Lee Leaver'),
+    ]);
+    const kicked = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/courses/${course.id}/members/${removed.id}`,
+      ...as(owner),
+    });
+    expect(kicked.statusCode, kicked.body).toBe(200);
+    const [memberTab, removedTab, outsiderTab, ownerTab] = await Promise.all([
+      t.tab(member),
+      t.tab(removed),
+      t.tab(outsider),
+      t.tab(owner),
+    ]);
+    const { lastId } = (await t.app.inject({ method: 'GET', url: '/api/events', ...as(member) })).json<{
+      lastId: number;
+    }>();
+
+    // An invitation changes nobody's card: it stays with the teachers.
+    await inviteCoTeacher(t, owner, course, 'pending.invitee@school.test');
+    await addCoTeacher(t, owner, course, co);
+    await addCoTeacher(t, owner, course, leaver);
+    expect((await drop(course, owner, co.id)).statusCode).toBe(200);
+    expect((await drop(course, leaver, leaver.id)).statusCode).toBe(204);
+    await ownerTab.waitFor((e) => ofCourse(course)(e) && (e.data as CourseTeachers).teachers.length === 1);
+    await memberTab.waitFor((e) => ofCourse(course)(e) && (e.data as CourseTeachers).teachers.length === 1);
+    await barrier(memberTab, removedTab, outsiderTab, ownerTab);
+
+    const ownerName = { id: owner.id, fullName: owner.fullName, role: 'owner' };
+    const coName = { id: co.id, fullName: 'Cleo Coteacher', role: 'co_teacher' };
+    const leaverName = { id: leaver.id, fullName: 'Lee Leaver', role: 'co_teacher' };
+    const heard = memberTab.events.filter(ofCourse(course));
+    expect(heard.map((e) => e.data)).toEqual(
+      [[ownerName, coName], [ownerName, coName, leaverName], [ownerName, leaverName], [ownerName]].map(
+        (teachers) => ({ courseId: course.id, teachers, invites: [] }),
+      ),
+    );
+    for (const address of ['pending.invitee@school.test', owner.email, co.email, leaver.email])
+      expect(JSON.stringify(heard)).not.toContain(address);
+    // The teachers' own view keeps the open invitation and the addresses.
+    const last = ownerTab.events.filter(ofCourse(course)).at(-1)!.data as CourseTeachers;
+    expect(last.invites.map((i) => i.email)).toEqual(['pending.invitee@school.test']);
+    expect(last.teachers.map((x) => x.email)).toEqual([owner.email]);
+    expect(removedTab.events.filter((e) => e.type === 'course:teachers')).toEqual([]);
+    expect(outsiderTab.events.filter((e) => e.type === 'course:teachers')).toEqual([]);
+
+    // A tab that was away is sent the same, and only if it is the member's.
+    const [memberBack, removedBack] = await Promise.all([t.tab(member, lastId), t.tab(removed, lastId)]);
+    expect(memberBack.missed[0]!.events.filter(ofCourse(course)).map((e) => e.data)).toEqual(
+      heard.map((e) => e.data),
+    );
+    expect(removedBack.missed[0]!.events.filter((e) => e.type === 'course:teachers')).toEqual([]);
   });
 });
 

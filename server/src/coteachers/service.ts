@@ -21,7 +21,7 @@ import type { Outbox } from '../realtime/outbox.js';
 import { audience, userRoom } from '../realtime/rooms.js';
 import type { RecordEvent } from '../events.js';
 import type { FastifyBaseLogger } from 'fastify';
-import { coTeacherCount, courseTeachersOf, sameEmail } from './views.js';
+import { coTeacherCount, courseTeachersOf, sameEmail, teachersForMembers } from './views.js';
 
 const INVITE_TTL_MS = TEACHER_INVITE_TTL_DAYS * 24 * 60 * 60 * 1000;
 
@@ -47,8 +47,9 @@ async function lockCourse(tx: Tx, courseId: string) {
 /**
  * Co-teachers (DESIGN §20): the owner invites by e-mail (a mailed single-use link, stored hashed,
  * valid TEACHER_INVITE_TTL_DAYS) and removes co-teachers; a teacher account invited at that address
- * accepts. Every change tells the course's teachers (`course:teachers`); the one who joins gets the
- * course in their list (`course:created`), the one removed loses it (`course:deleted`).
+ * accepts. Every change tells the course's teachers (`course:teachers`), and one of who teaches it
+ * its members too (their view: names only); the one who joins gets the course in their list
+ * (`course:created`), the one removed loses it (`course:deleted`).
  */
 export function createCoTeacherService({
   db,
@@ -65,9 +66,20 @@ export function createCoTeacherService({
   appOrigin: string;
   log: FastifyBaseLogger;
 }) {
-  const recordTeachers = async (tx: Tx, record: RecordEvent, course: { id: string; teacherId: string }) => {
+  /**
+   * Tells the course's teachers its new list. `teachersChanged` (someone joined or left, not an
+   * invitation sent or cancelled): its members too, in their view, so an open course page's
+   * Instructors card follows; an invitation's address never reaches them.
+   */
+  const recordTeachers = async (
+    tx: Tx,
+    record: RecordEvent,
+    course: { id: string; teacherId: string },
+    { teachersChanged }: { teachersChanged: boolean },
+  ) => {
     const list = await courseTeachersOf(tx, course.id);
     record('course:teachers', list, audience.teachers(course.id, course.teacherId));
+    if (teachersChanged) record('course:teachers', teachersForMembers(list), audience.members(course.id));
     return list;
   };
 
@@ -147,7 +159,7 @@ export function createCoTeacherService({
           expiresAt: new Date(now.getTime() + INVITE_TTL_MS),
         });
         return {
-          list: await recordTeachers(tx, record, course),
+          list: await recordTeachers(tx, record, course, { teachersChanged: false }),
           courseTitle: course.title,
           ownerName: owner?.fullName ?? 'A teacher',
         };
@@ -221,7 +233,7 @@ export function createCoTeacherService({
           .where(eq(teacherInvites.id, found.invite.id));
         const shown = toCourse(course, found.ownerName, true);
         record('course:created', shown, [userRoom(caller.userId)]);
-        await recordTeachers(tx, record, course);
+        await recordTeachers(tx, record, course, { teachersChanged: true });
         return { course: shown };
       });
     },
@@ -250,7 +262,7 @@ export function createCoTeacherService({
           .returning({ teacherId: courseTeachers.teacherId });
         if (removed.length === 0) throw notFound('That teacher does not co-teach this course.');
         record('course:deleted', { id: courseId }, [userRoom(userId)]);
-        const list = await recordTeachers(tx, record, course);
+        const list = await recordTeachers(tx, record, course, { teachersChanged: true });
         return leaving ? null : list;
       });
     },
@@ -273,7 +285,7 @@ export function createCoTeacherService({
           )
           .returning({ id: teacherInvites.id });
         if (cancelled.length === 0) throw notFound('No open invitation of this course has that id.');
-        return recordTeachers(tx, record, course);
+        return recordTeachers(tx, record, course, { teachersChanged: false });
       });
     },
   };

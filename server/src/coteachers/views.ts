@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import { MAX_CO_TEACHERS, type CourseTeachers } from '@classwave/shared';
+import { MAX_CO_TEACHERS, type CourseTeachers, type CourseTeachersForMembers } from '@classwave/shared';
 import type { Db, Tx } from '../db/client.js';
 import { courses, courseTeachers, profiles, teacherInvites, users } from '../db/schema.js';
 
@@ -56,3 +56,10 @@ export async function coTeacherCount(tx: Db | Tx, courseId: string): Promise<num
     .where(eq(courseTeachers.courseId, courseId));
   return row?.n ?? 0;
 }
+
+/** The members' view of a course's teachers (DESIGN §20): names and roles, no address, no invitation. */
+export const teachersForMembers = (list: CourseTeachers): CourseTeachersForMembers => ({
+  courseId: list.courseId,
+  teachers: list.teachers.map(({ id, fullName, role }) => ({ id, fullName, role })),
+  invites: [],
+});

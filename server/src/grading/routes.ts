@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import {
+  ErrorBody,
   ExcuseBody,
   Gradebook,
   GradebookCell,
@@ -111,9 +112,12 @@ export const gradingRoutes: FastifyPluginAsyncTypebox<{ grading: GradingService 
       schema: {
         ...common,
         summary: 'Excuse an active member from an assignment, or take it back; answers the gradebook cell',
+        description:
+          "For the course's teachers. A student who is not an active member is 404, one the assignment is not for " +
+          '(assigned to others, or not yet published) 422 not_assigned, as a grade is.',
         params: IdParams,
         body: ExcuseBody,
-        response: { 200: GradebookCell, ...signedInErrors },
+        response: { 200: GradebookCell, ...signedInErrors, 422: ErrorBody },
       },
     },
     async (request) => grading.excuse(callerOf(request), request.params.id, request.body),

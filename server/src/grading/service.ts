@@ -236,7 +236,9 @@ export function createGradingService({
     /**
      * Excuses an active member from an assignment, or takes the excuse back. The teacher's tabs get
      * the cell (`gradebook:cell`); the student's get the assignment in their own view (status
-     * `excused`, or back to what it was) as `assignment:updated`.
+     * `excused`, or back to what it was) as `assignment:updated`. A student it is not for (assigned
+     * to others, or not yet published: DESIGN §20) is refused 422 not_assigned, as a grade is: work
+     * never set is not excused, and their cell stays "Not assigned".
      */
     async excuse(caller: Caller, assignmentId: string, body: ExcuseBody): Promise<GradebookCell> {
       return outbox.transaction(async (tx, record) => {
@@ -249,12 +251,19 @@ export function createGradingService({
             extension: extensionOn('"assignments"', body.studentId).mapWith(
               assignments.dueDate,
             ) as SQL<Date | null>,
+            assigned: sql<boolean>`${assignedTo(body.studentId)}`,
           })
           .from(courseMembers)
           .innerJoin(assignments, eq(assignments.id, assignmentId))
           .where(and(eq(courseMembers.courseId, course.id), eq(courseMembers.studentId, body.studentId)))
           .for('share', { of: courseMembers });
         if (member?.status !== 'active') throw notFound('That student is not a member of this course.');
+        if (!member.assigned)
+          throw new AppError(
+            422,
+            ErrorCode.notAssigned,
+            'This assignment is not for that student (or not published yet): assign it to them first.',
+          );
         if (body.excused) {
           await tx
             .insert(excusals)

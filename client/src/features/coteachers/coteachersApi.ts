@@ -1,8 +1,10 @@
-import type {
-  AcceptedTeacherInvite,
-  CourseTeachers,
-  InviteTeacherBody,
-  TeacherInvitePreview,
+import {
+  isTeachersView,
+  type AcceptedTeacherInvite,
+  type CourseTeachers,
+  type CourseTeachersForMembers,
+  type InviteTeacherBody,
+  type TeacherInvitePreview,
 } from '@classwave/shared';
 import type { AppThunk } from '../../app/store';
 import { removeCourse, upsertCourses } from '../courses/courseCache';
@@ -30,12 +32,14 @@ const coTeacherQueries = coursesApi
 
 /**
  * Writes a course's teacher list as the server sent it (an answer or `course:teachers`), and the
- * names on the course page's Instructor card with it.
+ * names on the course page's Instructor card with it. The members' view (a student's tab) has
+ * names only: it goes to the card, never into the teachers' list, which a student cannot read.
  */
 export const setCourseTeachers =
-  (list: CourseTeachers): AppThunk =>
+  (list: CourseTeachers | CourseTeachersForMembers): AppThunk =>
   (dispatch) => {
-    void dispatch(coTeacherQueries.util.upsertQueryData('getCourseTeachers', list.courseId, list));
+    if (isTeachersView(list))
+      void dispatch(coTeacherQueries.util.upsertQueryData('getCourseTeachers', list.courseId, list));
     dispatch(
       coursesApi.util.updateQueryData('getCourse', list.courseId, (detail) => {
         detail.teachers = list.teachers.map(({ id, fullName, role }) => ({ id, fullName, role }));

@@ -4,8 +4,9 @@ import { coTeachersApi, setCourseTeachers } from './coteachersApi';
 
 /**
  * Co-teachers' live handlers (DESIGN §20): the Teachers section follows invitations, acceptances
- * and removals; a removed co-teacher's `course:deleted` (the course list handles it in courses/live)
- * also takes the course's assignments off their lists.
+ * and removals, and a student's Instructors card who teaches (the members' view); a removed
+ * co-teacher's `course:deleted` (the course list handles it in courses/live) also takes the
+ * course's assignments off their lists.
  */
 export const coTeachersLive: LiveFeature = {
   on: {

@@ -1,10 +1,12 @@
-import { formatDetailDate, formatListDate } from '@classwave/shared';
-import { screen, within } from '@testing-library/react';
+import { formatDetailDate, formatListDate, type CourseTeacherName, type LiveEvent } from '@classwave/shared';
+import { act, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { applyLiveEvent } from '../../realtime/applyLiveEvent';
 import { apiError, type Reply } from '../../test/api';
 import { createAssignment, createCourse } from '../../test/factories';
 import { findToast } from '../../test/renderWithProviders';
 import { renderRoute } from '../../test/renderRoute';
+import { coTeachersApi } from '../coteachers/coteachersApi';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -64,6 +66,46 @@ describe('CourseDetailPage', () => {
       expect.stringMatching(/Rosalind Franklin.*Owner/),
       expect.stringMatching(/Maurice Wilkins.*Co-teacher/),
     ]);
+  });
+
+  it("follows a change of teachers live on a student's Instructors card", async () => {
+    const course = createCourse({
+      teacher: { id: 'a0000000-0000-4000-8000-000000000002', fullName: 'Rosalind Franklin' },
+    });
+    const rosalind = { id: course.teacherId, fullName: 'Rosalind Franklin', role: 'owner' as const };
+    const maurice = {
+      id: 'a0000000-0000-4000-8000-000000000003',
+      fullName: 'Maurice Wilkins',
+      role: 'co_teacher' as const,
+    };
+    // The members' view of course:teachers: names only, never an address or an invitation.
+    const teachersNow = (id: number, teachers: CourseTeacherName[]): LiveEvent<'course:teachers'> => ({
+      id,
+      type: 'course:teachers',
+      at: new Date().toISOString(),
+      data: { courseId: course.id, teachers, invites: [] },
+    });
+    const { store } = renderDetail(course.id, { body: { course, assignments: [], teachers: [rosalind] } });
+    expect(await screen.findByRole('region', { name: 'Instructor' })).toHaveTextContent('Rosalind Franklin');
+
+    act(() => {
+      store.dispatch(applyLiveEvent(teachersNow(9002, [rosalind, maurice])));
+    });
+    const card = await screen.findByRole('region', { name: 'Instructors' });
+    const people = within(card).getAllByRole('listitem');
+    expect(people.map((p) => p.textContent)).toEqual([
+      expect.stringMatching(/Rosalind Franklin.*Owner/),
+      expect.stringMatching(/Maurice Wilkins.*Co-teacher/),
+    ]);
+    // Not taken for the teachers' list (addresses, invitations), which a student cannot read.
+    const teachersList = coTeachersApi.endpoints.getCourseTeachers.select(course.id);
+    expect(teachersList(store.getState() as never).data).toBeUndefined();
+
+    act(() => {
+      store.dispatch(applyLiveEvent(teachersNow(9003, [rosalind])));
+    });
+    expect(await screen.findByRole('region', { name: 'Instructor' })).toHaveTextContent('Rosalind Franklin');
+    expect(screen.queryByText('Maurice Wilkins')).not.toBeInTheDocument();
   });
 
   it('says when the course has no assignments yet', async () => {

@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyLiveEvent } from '../../realtime/applyLiveEvent';
 import type { Route } from '../../test/api';
 import { createSubmission, nextId } from '../../test/factories';
+import { findToast } from '../../test/renderWithProviders';
 import { renderRoute } from '../../test/renderRoute';
+import { gradingApi } from './gradingApi';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -314,6 +316,70 @@ describe('GradebookPage', () => {
     ).toBeInTheDocument();
   });
 
+  it("keeps a student's own due date and a not-assigned cell through live submissions and a saved grade", async () => {
+    const gradebook = buildGradebook();
+    // Alan has an extension on the quiz; the essay was narrowed to others after he handed it in.
+    const quizAlan = gradebook.cells[3]!;
+    quizAlan.dueDate = '2026-03-15T12:00:00.000Z';
+    const essayAlan = gradebook.cells[1]!;
+    essayAlan.assigned = false;
+    const handedIn = createSubmission({
+      assignmentId: quizAlan.assignmentId,
+      studentId: quizAlan.studentId,
+      student: { id: quizAlan.studentId, fullName: 'Alan Turing' },
+    });
+    const { store, user } = renderGradebook(gradebook, {
+      [`PATCH /api/submissions/${handedIn.id}`]: { body: { ...handedIn, grade: 9, version: 1 } },
+    });
+    const table = await screen.findByRole('grid');
+    const live = <T extends 'submission:created' | 'submission:graded'>(
+      id: number,
+      type: T,
+      data: LiveEvent<T>['data'],
+    ) => act(() => void store.dispatch(applyLiveEvent({ id, type, at: new Date().toISOString(), data })));
+    live(1, 'submission:created', handedIn);
+    live(
+      2,
+      'submission:graded',
+      createSubmission({
+        id: essayAlan.submissionId!,
+        assignmentId: essayAlan.assignmentId,
+        studentId: essayAlan.studentId,
+        grade: 12,
+        version: 2,
+        returnedAt: '2026-03-03T12:00:00.000Z',
+      }),
+    );
+    const cellsOf = () =>
+      gradingApi.endpoints.getGradebook.select(gradebook.course.id)(store.getState() as never).data!.cells;
+    expect(
+      await within(table).findByRole('gridcell', { name: /Alan Turing, Quiz: not graded/ }),
+    ).toBeInTheDocument();
+    expect(cellsOf()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          studentId: quizAlan.studentId,
+          submissionId: handedIn.id,
+          dueDate: quizAlan.dueDate,
+        }),
+        expect.objectContaining({ studentId: essayAlan.studentId, grade: 12, assigned: false }),
+      ]),
+    );
+
+    // The teacher grades the quiz: the answer's cell keeps the extension too.
+    within(table)
+      .getByRole('gridcell', { name: /Alan Turing, Quiz/ })
+      .focus();
+    await user.keyboard('9{Enter}');
+    expect(
+      await within(table).findByRole('gridcell', { name: /Alan Turing, Quiz: 9 of 10/ }),
+    ).toBeInTheDocument();
+    expect(cellsOf().find((c) => c.submissionId === handedIn.id)).toMatchObject({
+      grade: 9,
+      dueDate: quizAlan.dueDate,
+    });
+  });
+
   it('excuses a student who has not submitted with the E key', async () => {
     const gradebook = buildGradebook();
     const quizAlan = gradebook.cells[3]!;
@@ -331,6 +397,23 @@ describe('GradebookPage', () => {
         excused: true,
       }),
     );
+  });
+
+  it('sends no excuse for a student the assignment is not for, and says why', async () => {
+    const gradebook = buildGradebook();
+    const quizAlan = gradebook.cells[3]!;
+    Object.assign(quizAlan, { assigned: false, status: 'excused' });
+    const { user, calls } = renderGradebook(gradebook);
+    const table = await screen.findByRole('grid');
+    within(table)
+      .getByRole('gridcell', { name: /Alan Turing, Quiz/ })
+      .focus();
+    await user.keyboard('e');
+    expect(
+      await findToast('This assignment is not for this student: there is nothing to excuse.'),
+    ).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+    expect(screen.queryByRole('button', { name: /excuse/i })).not.toBeInTheDocument();
   });
 
   it('downloads the CSV with the bearer token', async () => {

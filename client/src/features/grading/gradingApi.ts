@@ -64,8 +64,12 @@ export function upsertCell(gradebook: Gradebook, cell: GradebookCell): void {
   else gradebook.cells[index] = cell;
 }
 
-/** A submission as a gradebook cell (the teacher's view: a held grade reads `graded`). */
-export function cellFromSubmission(submission: Submission): GradebookCell {
+/**
+ * A submission as a gradebook cell (the teacher's view: a held grade reads `graded`). What a
+ * submission does not say stays as `current` (the cell it replaces) had it: the student's own due
+ * date (an extension) and whether the assignment is theirs at all (DESIGN §20).
+ */
+function cellFromSubmission(submission: Submission, current: GradebookCell | undefined): GradebookCell {
   return {
     assignmentId: submission.assignmentId,
     studentId: submission.studentId,
@@ -82,7 +86,17 @@ export function cellFromSubmission(submission: Submission): GradebookCell {
           : 'submitted',
     late: submission.late,
     returnedAt: submission.returnedAt,
+    ...(current?.assigned !== undefined && { assigned: current.assigned }),
+    ...(current?.dueDate !== undefined && { dueDate: current.dueDate }),
   };
+}
+
+/** Writes a submission into its cell of a cached gradebook. Mutates `gradebook` (an Immer draft). */
+export function upsertSubmissionCell(gradebook: Gradebook, submission: Submission): void {
+  const current = gradebook.cells.find(
+    (c) => c.assignmentId === submission.assignmentId && c.studentId === submission.studentId,
+  );
+  upsertCell(gradebook, cellFromSubmission(submission, current));
 }
 
 const gradingQueries = coursesApi.enhanceEndpoints({ addTagTypes: GRADING_TAGS }).injectEndpoints({

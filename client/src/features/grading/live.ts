@@ -8,7 +8,7 @@ import {
   type LiveHandler,
 } from '../../realtime/liveFeature';
 import { categoriesApi, categoriesChanged } from './categoriesApi';
-import { cellFromSubmission, gradingApi, upsertCell } from './gradingApi';
+import { gradingApi, upsertCell, upsertSubmissionCell } from './gradingApi';
 
 const refetchGrades = () => gradingApi.util.invalidateTags(['Grades']);
 
@@ -44,7 +44,7 @@ const onSubmission: LiveHandler<'submission:created' | 'submission:graded'> =
     if (isTeacher(getState())) {
       dispatch(
         patchGradebooksOf(submission.assignmentId, (gradebook) =>
-          upsertCell(gradebook, cellFromSubmission(submission)),
+          upsertSubmissionCell(gradebook, submission),
         ),
       );
     } else {

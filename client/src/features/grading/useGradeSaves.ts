@@ -6,7 +6,7 @@ import { useAppDispatch } from '../../app/hooks';
 import { useGradeStudentMutation, useGradeSubmissionMutation } from '../assignments/assignmentsApi';
 import type { CellSave } from './GradebookCell';
 import { cellKey } from './gradebookCells';
-import { cellFromSubmission, gradeConflictOf, gradingApi, upsertCell } from './gradingApi';
+import { gradeConflictOf, gradingApi, upsertCell, upsertSubmissionCell } from './gradingApi';
 
 /** How long "Saved" stays on a cell. */
 const SAVED_FOR_MS = 2000;
@@ -50,7 +50,11 @@ export function useGradeSaves(courseId: string) {
           ? gradeSubmission({ submissionId: cell.submissionId, ...body })
           : gradeStudent({ studentId: cell.studentId, ...body })
       ).unwrap();
-      writeCell(cellFromSubmission(saved));
+      dispatch(
+        gradingApi.util.updateQueryData('getGradebook', courseId, (draft) =>
+          upsertSubmissionCell(draft, saved),
+        ),
+      );
       setSave(key, { state: 'saved' });
       window.setTimeout(
         () =>

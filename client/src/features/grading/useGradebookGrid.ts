@@ -100,6 +100,11 @@ export function useGradebookGrid(gradebook: Gradebook) {
   function toggleExcuse(row: number, col: number) {
     const cell = cellAt(row, col);
     if (!cell) return;
+    // Not theirs (DESIGN §20): the server refuses it (422 not_assigned), as it refuses a grade.
+    if (cell.assigned === false && !cell.submissionId) {
+      toast.info('This assignment is not for this student: there is nothing to excuse.');
+      return;
+    }
     if (cell.submissionId) {
       toast.info(
         cell.late !== null || cell.status === 'submitted'

@@ -12,6 +12,7 @@ import {
   type Assignment,
   type Course,
   type CourseTeachers,
+  isTeachersView,
   type LiveEvent,
   type MissedEvents,
   type OwnSubmission,
@@ -1218,8 +1219,9 @@ describe('who hears each server event', () => {
           h.name === 'course:teachers' &&
           (h.args[0] as { data: CourseTeachers }).data.teachers.some((x) => x.id === coTeacher.id);
       },
-      // Both teachers (the invitation's list before it, above, reached the owner alone).
-      hears: onlyOwner,
+      // Both teachers (the invitation's list before it, above, reached the owner alone), and the
+      // member's Instructors card in their view.
+      hears: studentAAndOwner,
       coTeacher: true,
     },
     {
@@ -2020,6 +2022,8 @@ describe('who hears each server event', () => {
           (e.data as { purpose: string }).purpose === 'assignment') ||
         e.type === 'course:updated' ||
         e.type === 'course:categories' ||
+        // The members' view of who teaches it (their Instructors card) went to the course room.
+        e.type === 'course:teachers' ||
         // The stream's events went to the course room (a private thread's went to A's own room).
         e.type.startsWith('post:') ||
         e.type === 'stream:updated' ||
@@ -2154,7 +2158,10 @@ describe('co-teachers hear what the owner hears', () => {
     const list = (h: Heard) =>
       h.name === 'course:teachers' &&
       !(h.args[0] as { data: CourseTeachers }).data.teachers.some((x) => x.id === parties.removed.id);
-    expect(await heardBy(list, ['owner', 'coTeacher'])).toEqual(['owner', 'coTeacher']);
+    // The member too, in their view (the Instructors card): names and roles, no address of anyone's.
+    expect(await heardBy(list, ['owner', 'coTeacher', 'member'])).toEqual(['owner', 'coTeacher', 'member']);
+    const members = tabs.member.heard.filter(list).map((h) => JSON.stringify(h.args[0]));
+    expect(members.filter((text) => text.includes('@'))).toEqual([]);
   });
 
   it('a submission reaches both teachers and its student, not the removed co-teacher', async () => {
@@ -2236,8 +2243,12 @@ describe('co-teachers hear what the owner hears', () => {
     const list = (h: Heard) =>
       h.name === 'course:teachers' &&
       (h.args[0] as { data: CourseTeachers }).data.courseId === course.id &&
+      isTeachersView((h.args[0] as { data: CourseTeachers }).data) &&
       !(h.args[0] as { data: CourseTeachers }).data.invites.some((i) => i.id === invite.id);
+    // A cancelled invitation changes nothing a member sees: their view never carries invitations.
+    const memberHeard = tabs.member.heard.length;
     expect(await heardBy(list, ['owner', 'coTeacher'])).toEqual(['owner', 'coTeacher']);
+    expect(tabs.member.heard.slice(memberHeard).filter((h) => h.name === 'course:teachers')).toEqual([]);
   });
 
   it('a co-teacher who leaves is told the course is gone in their tab; the owner sees the new list', async () => {
@@ -2252,7 +2263,7 @@ describe('co-teachers hear what the owner hears', () => {
     const list = (h: Heard) =>
       h.name === 'course:teachers' &&
       (h.args[0] as { data: CourseTeachers }).data.teachers.map((x) => x.id).join() === parties.owner.id;
-    expect(await heardBy(list, ['owner'])).toEqual(['owner']);
+    expect(await heardBy(list, ['owner', 'member'])).toEqual(['owner', 'member']);
     // From now on the course's work reaches the owner, not the one who left.
     const made = await createAssignment(t, parties.owner, course);
     const match = (h: Heard) => h.name === 'assignment:created' && idOf(h) === made.id;

@@ -54,6 +54,16 @@ export interface Committed {
   hold(work: Promise<unknown>): void;
 }
 
+/** Handed to `live` subscribers with each committed event: `Committed`, and how it was recorded. */
+export interface CommittedLive extends Committed {
+  /**
+   * The event was recorded with `{ derived: true }`: its writer did in its own statements what the
+   * outbox's rules derive from it, and so what a subscriber would run after the commit in a rule's
+   * stead (a new assignment's inbox rows, written by its write for a class: issue 30).
+   */
+  derived: boolean;
+}
+
 /** A session that signed out or was revoked: its sockets must be told and closed. */
 export interface SessionEnded {
   sessionId: string;
@@ -68,7 +78,7 @@ export interface SessionEnded {
 export interface DomainEvents {
   'session:ended': [SessionEnded];
   /** A change committed with its live event: sent to its audience, and to whoever follows it here. */
-  live: [AudiencedEvent, Committed];
+  live: [AudiencedEvent, CommittedLive];
   /** A student's membership changed (committed): their sockets join or leave the course's room. */
   membership: [{ studentId: string; courseId: string; active: boolean }];
   /**

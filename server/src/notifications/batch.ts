@@ -40,14 +40,20 @@ const inWindow = (assignment: SQL, start: SQL) => sql`s.assignment_id = ${assign
   and s.submitted_at < ${start} + ${WINDOW}`;
 
 /** SQL: the distinct students with a standing submission inside a window. */
-export const windowCount = (assignment: SQL, start: SQL) =>
+const windowCount = (assignment: SQL, start: SQL) =>
   sql<number>`(select count(distinct s.student_id)::int from submissions s where ${inWindow(assignment, start)})`;
 
-/** SQL: the student whose standing submission is the latest inside a window. */
-export const windowLatest = (assignment: SQL, start: SQL) => sql<string | null>`(select who.full_name
+/**
+ * SQL: a window's tally, as a subquery of one row for a lateral join: `n` the distinct students
+ * with a standing submission in it, `latest` the name of the one whose submission is the latest.
+ */
+export const windowTally = (
+  assignment: SQL,
+  start: SQL,
+) => sql`(select count(distinct s.student_id)::int as n,
+    (array_agg(who.full_name order by s.submitted_at desc, s.id desc))[1] as latest
   from submissions s join profiles who on who.id = s.student_id
-  where ${inWindow(assignment, start)}
-  order by s.submitted_at desc, s.id desc limit 1)`;
+  where ${inWindow(assignment, start)})`;
 
 // Plain SQL with each table named: in a select from notifications alone, drizzle writes its columns
 // unqualified, and inside the subquery "assignment_id" would then be the submission's own column.

@@ -8,7 +8,7 @@ import type { RecordEvent } from '../events.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { userRoom } from '../realtime/rooms.js';
 import type { JobHandler } from '../jobs/schedule.js';
-import { lockText, submissionsTitleSql, WINDOW, windowCount, windowLatest } from './batch.js';
+import { lockText, submissionsTitleSql, WINDOW, windowTally } from './batch.js';
 import { assignmentLink, notificationFromJson, settingsColumn, settingsFromJson } from './store.js';
 
 /**
@@ -51,8 +51,8 @@ type Source = { claim: string[] } | { ids: string[] };
 interface Standing {
   claimed: number;
   assignment: { id: string; title: string; course_id: string } | null;
-  /** The first and the last submission (the same one when there is one). */
-  ends: Array<{ id: string; at: string; name: string }> | null;
+  /** The submissions that still stand, oldest first, with their students' names. */
+  subs: Array<{ id: string; at: string; name: string }> | null;
   teachers: Array<{ id: string; settings: string | null }> | null;
 }
 
@@ -76,7 +76,7 @@ async function standing(tx: Tx, source: Source, now: Date): Promise<Standing> {
   const [row] = rowsOf<{
     claimed: number;
     assignment: string | null;
-    ends: string | null;
+    subs: string | null;
     teachers: string | null;
   }>(
     await tx.execute(sql`with ${ids},
@@ -92,9 +92,8 @@ async function standing(tx: Tx, source: Source, now: Date): Promise<Standing> {
         'claim' in source ? sql`set_config('synchronous_commit', 'off', true) is null as sync, ` : sql``
       }(select count(*)::int from ids) as claimed,
         (select row_to_json(a)::text from a) as assignment,
-        (select json_agg(json_build_object('id', e.id, 'at', ${sql.raw(isoText('e.submitted_at'))}, 'name', e.full_name))::text
-          from ((select * from subs order by submitted_at, id limit 1)
-            union all (select * from subs order by submitted_at desc, id desc limit 1)) e) as ends,
+        (select json_agg(json_build_object('id', e.id, 'at', ${sql.raw(isoText('e.submitted_at'))}, 'name', e.full_name)
+            order by e.submitted_at, e.id)::text from subs e) as subs,
         -- Locked in this order, one after the other as the rows come sorted.
         (select json_agg(json_build_object('id', t.id, 'settings', ${settingsColumn(sql`t.id`)},
             'locked', ${lockText(sql`t.id::text`, sql`t.assignment_id::text`)} is null))::text
@@ -106,7 +105,7 @@ async function standing(tx: Tx, source: Source, now: Date): Promise<Standing> {
   return {
     claimed: row?.claimed ?? 0,
     assignment: parse(row?.assignment),
-    ends: parse(row?.ends),
+    subs: parse(row?.subs),
     teachers: parse(row?.teachers),
   };
 }
@@ -134,39 +133,39 @@ function batchWrite(
   const assignment = sql`${w.assignment.id}::uuid`;
   const title = sql`${w.assignment.title}::text`;
   const first = sql`${w.first.at}::timestamptz`;
-  const last = w.last ? sql`${w.last.at}::timestamptz` : sql`null::timestamptz`;
   const at = sql`${now.toISOString()}::timestamptz`;
-  const body = (latest: SQL, name: string) => sql`'Latest: ' || coalesce(${latest}, ${name}::text)`;
+  const body = sql`'Latest: ' || coalesce(w1.latest, ${w.first.name}::text)`;
+  // The last one's own batch, when it falls outside the first one's window: planned only if there is a last.
+  const last = w.last && {
+    at: sql`${w.last.at}::timestamptz`,
+    tally: sql`, (${w.last.at}::timestamptz < plan.start + ${WINDOW}) is false as apart, w2.n as n2, w2.latest as latest2`,
+    join: sql` cross join lateral ${windowTally(assignment, sql`${w.last.at}::timestamptz`)} w2`,
+  };
   return sql`with t as (select * from jsonb_to_recordset(${JSON.stringify(w.teachers)}::jsonb)
         as x(id uuid, "alertNow" boolean, "alertFirst" boolean, "alertLast" boolean)),
       -- Each teacher's latest batch, and the start of the one the first submission goes to.
-      latest as (select t.*, n.id as batch, n.created_at, n.count, n.body,
-          n.id is not null and n.created_at > ${first} - ${WINDOW} as joins
-        from t left join lateral (select id, created_at, count, body from notifications
-          where user_id = t.id and assignment_id = ${assignment} and kind = 'submissions'
+      plan as (select t.*, n.id as batch, n.created_at, n.count, n.body, n.joins,
+          case when n.joins then least(n.created_at, ${first}) else ${first} end as start
+        from t left join lateral (select id, created_at, count, body, created_at > ${first} - ${WINDOW} as joins
+          from notifications where user_id = t.id and assignment_id = ${assignment} and kind = 'submissions'
           order by created_at desc limit 1) n on true),
-      plan as (select latest.*, case when latest.joins then least(latest.created_at, ${first}) else ${first} end as start from latest),
-      c as (select plan.*, ${windowCount(assignment, sql`plan.start`)} as n1, ${windowLatest(assignment, sql`plan.start`)} as latest1,
-          ${last} is not null and plan.start <= ${last} - ${WINDOW} as apart,
-          ${windowCount(assignment, last)} as n2, ${windowLatest(assignment, last)} as latest2
-        from plan),
+      c as (select plan.*, w1.n as n1, ${body} as body1 ${last?.tally ?? sql``}
+        from plan cross join lateral ${windowTally(assignment, sql`plan.start`)} w1 ${last?.join ?? sql``}),
       upd as (update notifications n set created_at = c.start, count = c.n1,
-          title = ${submissionsTitleSql(sql`c.n1`, title)}, body = ${body(sql`c.latest1`, w.first.name)},
+          title = ${submissionsTitleSql(sql`c.n1`, title)}, body = c.body1,
           updated_at = case when c.n1 > c.count then ${at} else n.updated_at end,
           read_at = case when c.n1 > c.count then null else n.read_at end,
           alert = case when c.n1 > c.count then c."alertNow" else n.alert end
-        from c where c.joins and n.id = c.batch
-          and (c.start <> c.created_at or c.n1 <> c.count or ${body(sql`c.latest1`, w.first.name)} <> c.body)
+        from c where c.joins and n.id = c.batch and (c.start <> c.created_at or c.n1 <> c.count or c.body1 <> c.body)
         returning n.*, n.count <> c.count or n.body <> c.body as news),
       ins as (insert into notifications (user_id, kind, title, body, link, course_id, assignment_id, count,
           created_at, updated_at, alert)
-        select c.id, 'submissions', ${submissionsTitleSql(sql`v.n`, title)}, 'Latest: ' || coalesce(v.latest, v.name),
+        select c.id, 'submissions', ${submissionsTitleSql(sql`v.n`, title)}, v.body,
           ${assignmentLink(w.assignment.id)}, ${w.assignment.course_id}::uuid, ${assignment}, v.n,
           v.at, case when v.n > 1 then ${at} else v.at end, case when v.n > 1 then c."alertNow" else v.alert end
-        from c cross join lateral (values
-            (not c.joins, c.start, c.n1, c.latest1, ${w.first.name}::text, c."alertFirst"),
-            (c.apart, ${last}, c.n2, c.latest2, ${w.last?.name ?? null}::text, c."alertLast"))
-          as v(wanted, at, n, latest, name, alert)
+        from c cross join lateral (values (c.joins is not true, c.start, c.n1, c.body1, c."alertFirst")
+            ${last ? sql`, (c.apart, ${last.at}, c.n2, 'Latest: ' || coalesce(c.latest2, ${w.last!.name}::text), c."alertLast")` : sql``})
+          as v(wanted, at, n, body, alert)
         where v.wanted and v.n > 0
         returning *)
     select row_to_json(u)::text as row from upd u where u.news
@@ -178,13 +177,10 @@ function batchWrite(
  * teachers it has: the standing, the write, and the outbox's events (none when nothing changed).
  */
 async function apply(tx: Tx, record: RecordEvent, now: Date, source: Source): Promise<void> {
-  const { claimed, assignment, ends, teachers } = await standing(tx, source, now);
-  if (claimed === 0 || !assignment || !ends || ends.length === 0 || !teachers) return;
-  const [first, end] = ends as [
-    { id: string; at: string; name: string },
-    { id: string; at: string; name: string },
-  ];
-  const last = end && end.id !== first.id ? end : null;
+  const { claimed, assignment, subs, teachers } = await standing(tx, source, now);
+  const first = subs?.[0];
+  if (claimed === 0 || !assignment || !first || !teachers) return;
+  const last = subs.length > 1 ? subs[subs.length - 1]! : null;
   const quiet = (at: string | Date, settings: string | null) =>
     inQuietHours(new Date(at), settingsFromJson(settings).quietHours);
   const rows = rowsOf<{ row: string }>(

@@ -31,8 +31,9 @@ export interface CreateStanding {
   /** The named students (each an active member, share-locked to the commit); null: the whole class. */
   assignees: string[] | null;
   /**
-   * The students it is for once published now: how many, and their distinct notification settings
-   * when they are few enough for the write to store their inbox entries (INBOX_IN_THE_WRITE).
+   * The students it is for once published now: how many (counted up to INBOX_IN_THE_WRITE + 1), and
+   * their distinct notification settings when they are few enough for the write to store their
+   * inbox entries.
    */
   told: { count: number; settings: MemberSetting[] | null } | null;
 }
@@ -73,8 +74,10 @@ export async function createStanding(
         : sql`told as (select m.student_id from course_members m
             where m.course_id = ${courseId} and m.status = 'active')`,
     );
-    columns.push(sql`(select count(*)::int from told) as told`);
-    columns.push(sql`case when (select count(*) from told) <= ${INBOX_IN_THE_WRITE}
+    // Counted only as far as the write's limit: a lecture of thousands is not read here twice.
+    const few = sql`(select count(*) from (select 1 from told limit ${INBOX_IN_THE_WRITE + 1}) n)`;
+    columns.push(sql`${few}::int as told`);
+    columns.push(sql`case when ${few} <= ${INBOX_IN_THE_WRITE}
       then ${memberSettingsColumn(sql`select student_id from told`)} end as settings`);
   }
   const [row] = rowsOf<{

@@ -22,12 +22,14 @@ export interface PendingEvent {
 /**
  * The event types a writer may record `{ derived: true }`, each with the modules whose outbox rules
  * for it the writer does itself, in their order: a grade and a Return write the student's feedback
- * files' events and "grade returned" entry in their own statements (issue 30, a write in three
- * round trips). The outbox then runs no rule at all for the event, so these must be every rule of
- * the type: derived.test.ts fails when a module adds another one the writers skip.
+ * files' events and "grade returned" entry in their own statements, a new assignment for a class its
+ * students' inbox entries and reminders (assignments/create.ts) (issue 30, a write in three round
+ * trips). The outbox then runs no rule at all for the event, so these must be every rule of the
+ * type: derived.test.ts fails when a module adds another one the writers skip.
  */
 export const DONE_BY_THE_WRITER = {
   'submission:graded': ['files', 'notifications'],
+  'assignment:created': ['notifications'],
 } as const satisfies Partial<Record<LiveEventType, readonly string[]>>;
 
 /** An event type a writer may record as derived (see DONE_BY_THE_WRITER). */

@@ -1,6 +1,6 @@
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Assignment, LiveEvent } from '@classwave/shared';
+import { ErrorCode, type Assignment, type LiveEvent } from '@classwave/shared';
 import { jobs, notifications } from '../db/schema.js';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
 import { statementsOf } from '../../test/support/statements.js';
@@ -18,8 +18,8 @@ import { connect, listen, type Recorder } from '../../test/support/sockets.js';
  * three statements however it is made — the standing (who may, the category, the students it is
  * for and their settings), the write (the row, its publication job or its reminders, each
  * student's inbox entry) and the outbox's events — counted at the driver as PostgreSQL receives
- * them (BEGIN and COMMIT aside), with whatever follows the commit (nothing, for a class). The
- * archive guard's read before them is the route's (archive/guard.ts), allowed and not counted.
+ * them (BEGIN and COMMIT aside), with whatever follows the commit (nothing, for a class). No archive
+ * guard's read before them: the standing answers 409 course_archived itself.
  */
 let t: TestApp;
 let url: string;
@@ -54,17 +54,23 @@ async function setup() {
 /** The statements of a create, with the work after its commit settled inside the count. */
 async function created(who: Actor, payload: Record<string, unknown>) {
   let made: Assignment | undefined;
-  const sent = await statementsOf(t, 201, async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/assignments',
-      headers: who.headers,
-      payload,
-    });
-    await t.app.core.afterCommit.settled();
-    if (res.statusCode === 201) made = res.json<Assignment>();
-    return res;
-  });
+  const sent = await statementsOf(
+    t,
+    201,
+    async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/assignments',
+        headers: who.headers,
+        payload,
+      });
+      await t.app.core.afterCommit.settled();
+      if (res.statusCode === 201) made = res.json<Assignment>();
+      return res;
+      // No archive guard's read before it: its standing reads archived_at itself.
+    },
+    { guarded: false },
+  );
   return { sent, made: made! };
 }
 
@@ -145,5 +151,48 @@ describe('POST /api/assignments', () => {
     expect(sent).toHaveLength(3);
     expect(await entriesOf(made.id)).toHaveLength(students.length);
     expect(await jobsOf(made.id)).toEqual([]);
+  });
+});
+
+describe('POST /api/assignments to an archived course', () => {
+  it('answers from its own standing: 409 course_archived to those who see the course, their answers to others', async () => {
+    const { teacher, cora, course, students } = await setup();
+    const archived = await t.app.inject({
+      method: 'POST',
+      url: `/api/courses/${course.id}/archive`,
+      headers: teacher.headers,
+    });
+    expect(archived.statusCode, archived.body).toBeLessThan(300);
+    const [stranger, outsider] = [await createTeacher(t, 'Stranger'), (await createClass(t, 1)).students[0]!];
+    for (const who of [stranger, outsider, students[0]])
+      await t.app.inject({ method: 'GET', url: '/api/me', headers: who.headers });
+    const payload = { title: 'Late', dueDate: inDays(3), courseId: course.id };
+    const callers: Array<[string, Actor, number]> = [
+      ['its owner', teacher, 409],
+      ['its co-teacher', cora, 409],
+      ['a member student', students[0], 409],
+      ['a teacher of other courses', stranger, 404],
+      ['a student of another class', outsider, 403],
+    ];
+    for (const [what, who, status] of callers) {
+      const sent = await statementsOf(
+        t,
+        status,
+        () => t.app.inject({ method: 'POST', url: '/api/assignments', headers: who.headers, payload }),
+        { guarded: false },
+      );
+      // The refusal rolls its transaction back (node-postgres sends ROLLBACK, PGlite does not).
+      const standing = sent.filter((s) => !/^rollback\b/i.test(s));
+      expect({ what, statements: standing.length }).toEqual({ what, statements: 1 });
+      if (status === 409) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/assignments',
+          headers: who.headers,
+          payload,
+        });
+        expect(res.json()).toMatchObject({ code: ErrorCode.courseArchived });
+      }
+    }
   });
 });

@@ -69,6 +69,7 @@ try {
       seconds,
       rate: Number(process.argv[4] ?? 40),
       profilePath: path.join(tmp, 'phase.cpuprofile'),
+      kinds: process.env.PROFILE_KINDS?.split(',').map((k) => k.trim()),
     });
   else {
     const teachers = await seedUsers(q, 'teacher', 5, 'P Teacher');

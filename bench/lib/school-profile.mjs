@@ -3,7 +3,9 @@
 // reads and writes what it would in the full one), every user connected, a 5 s warm-up, then the
 // probe's CPU profile of `seconds` of the mix at `rate` (start-up, seeding and connecting left
 // out), after the same load measured without the profiler. Then each kind of request alone, at a
-// low rate, for its app and PostgreSQL CPU per request and its latency.
+// low rate, for its app and PostgreSQL CPU per request and its latency. PROFILE_KINDS (labels,
+// comma-separated: "POST assignment,POST submission") measures only those kinds alone, and
+// profiles them instead of the mix.
 import { probe } from './servers.mjs';
 import { QUICK_SCHOOL, schoolMix, schoolSockets, seedSchool } from './school.mjs';
 import { trial } from './trial.mjs';
@@ -16,6 +18,8 @@ export async function profileSchool({
   seconds,
   rate = 40,
   profilePath,
+  /** Only these kinds of request (their labels), each alone, then profiled together: no whole mix. */
+  kinds,
   log = console.log,
 }) {
   const data = await seedSchool(q, QUICK_SCHOOL, { name: 'P', log });
@@ -29,20 +33,22 @@ export async function profileSchool({
     return loadgen.call('run', { requests, rate: r, drainMs: 3000 });
   };
   await run(mix.take(rate * 5), rate); // warm-up
-  // Measured without the profiler (it costs CPU of its own), then profiled.
-  mix.setEventCursor(await lastEventId());
-  const measured = mix.take(rate * seconds);
-  const whole = await trial({ serverPids: [app.pid], db: { q, name: dbName }, loadgen }, () =>
-    loadgen.call('run', { requests: measured, rate, drainMs: 3000 }),
-  );
-  log(
-    `\nthe mix at ${rate} req/s for ${seconds} s: app ${us(whole.cpu.server / whole.requests)} µs, PostgreSQL ${us(whole.cpu.db / whole.requests)} µs per request; API p95 ${whole.httpAll.p95?.toFixed(1)} ms, event p99 ${whole.eventsAll.p99?.toFixed(1)} ms, ${whole.httpErrors} errors, ${whole.lost} events lost`,
-  );
-  mix.setEventCursor(await lastEventId());
-  const profiled = mix.take(rate * seconds);
-  await probe(app, 'cpu:start');
-  await loadgen.call('run', { requests: profiled, rate, drainMs: 3000 });
-  await probe(app, 'cpu:stop', { path: profilePath });
+  if (!kinds) {
+    // Measured without the profiler (it costs CPU of its own), then profiled.
+    mix.setEventCursor(await lastEventId());
+    const measured = mix.take(rate * seconds);
+    const whole = await trial({ serverPids: [app.pid], db: { q, name: dbName }, loadgen }, () =>
+      loadgen.call('run', { requests: measured, rate, drainMs: 3000 }),
+    );
+    log(
+      `\nthe mix at ${rate} req/s for ${seconds} s: app ${us(whole.cpu.server / whole.requests)} µs, PostgreSQL ${us(whole.cpu.db / whole.requests)} µs per request; API p95 ${whole.httpAll.p95?.toFixed(1)} ms, event p99 ${whole.eventsAll.p99?.toFixed(1)} ms, ${whole.httpErrors} errors, ${whole.lost} events lost`,
+    );
+    mix.setEventCursor(await lastEventId());
+    const profiled = mix.take(rate * seconds);
+    await probe(app, 'cpu:start');
+    await loadgen.call('run', { requests: profiled, rate, drainMs: 3000 });
+    await probe(app, 'cpu:stop', { path: profilePath });
+  }
 
   // Each kind alone: a pool from the same mix (new assignments one in 50), its first requests of a kind.
   mix.setRate(10);
@@ -50,8 +56,10 @@ export async function profileSchool({
   log(
     '\neach kind of request alone, 25 req/s, per request: app CPU, PostgreSQL CPU, statements sent (round trips, with the after-commit work), p50:',
   );
-  for (const label of mix.labels) {
-    const some = pool.filter((r) => r.label === label).slice(0, label === 'POST assignment' ? 40 : 150);
+  const alone = (label) =>
+    pool.filter((r) => r.label === label).slice(0, label === 'POST assignment' ? 40 : 150);
+  for (const label of kinds ?? mix.labels) {
+    const some = alone(label);
     if (some.length === 0) continue;
     mix.setEventCursor(await lastEventId());
     await probe(app, 'queries:start');
@@ -62,6 +70,14 @@ export async function profileSchool({
     log(
       `  ${label.padEnd(16)} ${us(r.cpu.server / r.requests).padStart(6)} µs ${us(r.cpu.db / r.requests).padStart(6)} µs ${statements.toFixed(1).padStart(5)} ${r.http[label]?.p50?.toFixed(1).padStart(6)} ms  (${some.length} requests, ${r.httpErrors} errors)`,
     );
+  }
+  if (kinds) {
+    // The profile of those kinds alone, one after the other (fresh requests of each, from the pool).
+    const rest = kinds.flatMap((label) => pool.filter((r) => r.label === label).slice(alone(label).length));
+    mix.setEventCursor(await lastEventId());
+    await probe(app, 'cpu:start');
+    await loadgen.call('run', { requests: rest.slice(0, 25 * seconds), rate: 25, drainMs: 2000 });
+    await probe(app, 'cpu:stop', { path: profilePath });
   }
   await loadgen.call('disconnect', { prefix: 'ps:' });
 }

@@ -94,7 +94,9 @@ export async function startApp({
 }) {
   port ??= await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const child = startNode(name, core, [...serverFlags(nodeFlags), path.join(ROOT, 'server/dist/main.js')], {
+  // BENCH_APP_DIST: another build beside server/dist (e.g. server/dist-before), for before and after.
+  const main = path.join(ROOT, process.env.BENCH_APP_DIST ?? 'server/dist', 'main.js');
+  const child = startNode(name, core, [...serverFlags(nodeFlags), main], {
     ipc: true,
     env: {
       PORT: String(port),

@@ -22,12 +22,14 @@ export interface PendingEvent {
 /**
  * The event types a writer may record `{ derived: true }`, each with the modules whose outbox rules
  * for it the writer does itself, in their order: a grade and a Return write the student's feedback
- * files' events and "grade returned" entry in their own statements (issue 30, a write in three
- * round trips). The outbox then runs no rule at all for the event, so these must be every rule of
- * the type: derived.test.ts fails when a module adds another one the writers skip.
+ * files' events and "grade returned" entry in their own statements, a new assignment for a class its
+ * students' inbox entries and reminders (assignments/create.ts) (issue 30, a write in three round
+ * trips). The outbox then runs no rule at all for the event, so these must be every rule of the
+ * type: derived.test.ts fails when a module adds another one the writers skip.
  */
 export const DONE_BY_THE_WRITER = {
   'submission:graded': ['files', 'notifications'],
+  'assignment:created': ['notifications'],
 } as const satisfies Partial<Record<LiveEventType, readonly string[]>>;
 
 /** An event type a writer may record as derived (see DONE_BY_THE_WRITER). */
@@ -54,6 +56,16 @@ export interface Committed {
   hold(work: Promise<unknown>): void;
 }
 
+/** Handed to `live` subscribers with each committed event: `Committed`, and how it was recorded. */
+export interface CommittedLive extends Committed {
+  /**
+   * The event was recorded with `{ derived: true }`: its writer did in its own statements what the
+   * outbox's rules derive from it, and so what a subscriber would run after the commit in a rule's
+   * stead (a new assignment's inbox rows, written by its write for a class: issue 30).
+   */
+  derived: boolean;
+}
+
 /** A session that signed out or was revoked: its sockets must be told and closed. */
 export interface SessionEnded {
   sessionId: string;
@@ -68,7 +80,7 @@ export interface SessionEnded {
 export interface DomainEvents {
   'session:ended': [SessionEnded];
   /** A change committed with its live event: sent to its audience, and to whoever follows it here. */
-  live: [AudiencedEvent, Committed];
+  live: [AudiencedEvent, CommittedLive];
   /** A student's membership changed (committed): their sockets join or leave the course's room. */
   membership: [{ studentId: string; courseId: string; active: boolean }];
   /**

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, max, sql } from 'drizzle-orm';
 import {
   atZonedTime,
@@ -27,6 +28,7 @@ import { releaseHeld } from '../grading/release.js';
 import { moveToBin } from '../bin/store.js';
 import { toAssignment, type AssignmentLists } from './queries.js';
 import { assignedStudents, publishTime, requireAssignees, schedulePublish } from './assigning.js';
+import { createStanding, inboxInTheWrite, writeNewAssignment, type CreateStanding } from './create.js';
 import { storeNewAssignmentFor } from './notify.js';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -86,6 +88,28 @@ function newForMembers(row: AssignmentRow, courseTitle: string, now: Date): Assi
     { viewer: 'members', status: row.dueDate.getTime() < now.getTime() ? 'missing' : 'not_submitted' },
     now,
   );
+}
+
+/**
+ * A new assignment's events: the teachers' view, and once published the members' one. When its
+ * write stored the students' inbox entries and reminders (a class, create.ts), the members' view
+ * is recorded `derived` (the rule of `assignment:created` has nothing left to do, nor the
+ * member-inbox job after the commit) and to the students it names, as the outbox would resolve
+ * the assignees' room; for a larger audience, as recordAssignment records it.
+ */
+function recordNew(record: RecordEvent, row: AssignmentRow, standing: CreateStanding, now: Date): Assignment {
+  const { course } = standing;
+  const zero = { submissionCount: 0, needsGrading: 0 };
+  const teacherView = toAssignment(row, course.title, { viewer: 'teacher', ...zero }, now);
+  record('assignment:created', teacherView, audience.teachers(course.id, course.teacherId));
+  if (!row.publishedAt) return teacherView;
+  const members = newForMembers(row, course.title, now);
+  if (!inboxInTheWrite(standing)) record('assignment:created', members, audience.assignees(row));
+  else {
+    const rooms = row.assignees ? row.assignees.map(userRoom) : audience.members(course.id);
+    if (rooms.length > 0) record('assignment:created', members, rooms, { derived: true });
+  }
+  return teacherView;
 }
 
 /** An assignment's counts for its teacher's view: submissions (a grade for missing work is none) and those ungraded. */
@@ -192,45 +216,40 @@ export function createAssignmentService({
      */
     publish: publishRow,
 
+    /**
+     * A new assignment on a course the caller teaches, in three statements (issue 30, DESIGN §22):
+     * its standing (create.ts: who may, the category, the students it is for), its write (the row,
+     * its jobs, its class's inbox entries) and the outbox's events. The standing answers an
+     * archived course's 409 itself, before who may (the route tells the archive guard so).
+     */
     async create(caller: Caller, body: CreateAssignmentBody): Promise<Assignment> {
-      requireTeacher(caller, 'create assignments');
       const dueDate = new Date(body.dueDate);
       if (Number.isNaN(dueDate.getTime())) throw badRequest('body.dueDate must be a valid date-time');
-      const publishAt = publishTime(body.publishAt, clock.now()) ?? null;
+      const now = clock.now();
+      const publishAt = publishTime(body.publishAt, now) ?? null;
       return outbox.transaction(async (tx, record) => {
-        const [target] = await tx.select().from(courses).where(eq(courses.id, body.courseId));
-        const course = await requireTeacherOf(tx, caller, target, 'add assignments to it');
-        const categoryId = (await requireCategoryOf(tx, course.id, body.categoryId)) ?? null;
-        const assignees = (await requireAssignees(tx, course.id, body.assignees)) ?? null;
-        const [row] = await tx
-          .insert(assignments)
-          .values({
-            title: body.title.trim(),
-            description: body.description?.trim() ?? '',
-            dueDate,
-            maxPoints: body.maxPoints ?? 100,
-            courseId: course.id,
-            createdAt: clock.now(),
-            gradeRelease: body.gradeRelease ?? 'auto',
-            closesAtDue: body.closesAtDue ?? false,
-            categoryId,
-            assignees,
-            // Scheduled (DESIGN §20): its students see it when the publish job sets published_at.
-            publishAt,
-            publishedAt: publishAt ? null : clock.now(),
-          })
-          .returning();
-        if (publishAt) await schedulePublish(tx, row!.id, publishAt);
-        const zero = { submissionCount: 0, needsGrading: 0 };
-        return recordAssignment(
-          record,
-          'assignment:created',
-          row!,
-          course.title,
-          course.teacherId,
-          zero,
-          clock.now(),
-        );
+        const standing = await createStanding(tx, caller, body, publishAt === null);
+        const row: AssignmentRow = {
+          id: randomUUID(),
+          title: body.title.trim(),
+          description: body.description?.trim() ?? '',
+          dueDate,
+          maxPoints: body.maxPoints ?? 100,
+          courseId: standing.course.id,
+          createdAt: now,
+          gradeRelease: body.gradeRelease ?? 'auto',
+          closesAtDue: body.closesAtDue ?? false,
+          deletedAt: null,
+          deletedBy: null,
+          categoryId: body.categoryId || null,
+          rubric: null,
+          assignees: standing.assignees,
+          // Scheduled (DESIGN §20): its students see it when the publish job sets published_at.
+          publishAt,
+          publishedAt: publishAt ? null : now,
+        };
+        await writeNewAssignment(tx, row, standing, now);
+        return recordNew(record, row, standing, now);
       });
     },
 

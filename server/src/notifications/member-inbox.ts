@@ -12,11 +12,42 @@ import { assignmentLink, formatDue, storeForMembers } from './store.js';
  * this job, and the notifications module's bus subscriber runs it once committed (module.ts); the
  * poller runs it a minute later if the process died first. Claimed with SKIP LOCKED and marked done with the rows it
  * writes, it writes them once.
+ *
+ * A new assignment for at most INBOX_IN_THE_WRITE students writes their entries in its own write
+ * instead (assignments/create.ts; issue 30, DESIGN §22: a write in three round trips, with its
+ * audience's inbox rows): a class's few rows cost its event less than this job's own transaction
+ * after the commit costs the teacher's answer. Publishing a scheduled one still goes through the job.
  */
 
 export const MEMBER_INBOX_KIND = 'member_inbox';
+/**
+ * The most students a new assignment tells in its own write (a class is about 28, DESIGN §22);
+ * beyond, the job after the commit, so a lecture of thousands (bench S3) does not hold its event.
+ */
+export const INBOX_IN_THE_WRITE = 100;
 /** When the poller takes over a job this process did not run right after the commit. */
 const NET_MS = 60_000;
+
+/**
+ * A new assignment's inbox entry, as each of its students reads it: the due date in their own
+ * zone (`bodyIn`). Written by this job, or by a new assignment's own write for a class up to
+ * INBOX_IN_THE_WRITE (assignments/create.ts).
+ */
+export function newAssignmentEntry(
+  row: { id: string; title: string; dueDate: Date; courseId: string },
+  courseTitle: string,
+) {
+  return {
+    item: {
+      kind: 'assignment_created' as const,
+      title: `New assignment in ${courseTitle}: ${row.title}`,
+      link: assignmentLink(row.id),
+      courseId: row.courseId,
+      assignmentId: row.id,
+    },
+    bodyIn: (timeZone: string) => `Due ${formatDue(row.dueDate, timeZone)}`,
+  };
+}
 
 /** The job's key: one per assignment. */
 export const memberInboxKey = (assignmentId: string) => `${MEMBER_INBOX_KIND}:${assignmentId}`;
@@ -46,19 +77,8 @@ export const memberInboxJobs: Readonly<Record<string, JobHandler>> = {
       .innerJoin(courses, eq(courses.id, assignments.courseId))
       .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)));
     if (!row) return { done: true }; // deleted before its entries were written: none are due
-    await storeForMembers(
-      tx,
-      now,
-      row.courseId,
-      {
-        kind: 'assignment_created',
-        title: `New assignment in ${row.courseTitle}: ${row.title}`,
-        link: assignmentLink(assignmentId),
-        courseId: row.courseId,
-        assignmentId,
-      },
-      (timeZone) => `Due ${formatDue(row.dueDate, timeZone)}`,
-    );
+    const { item, bodyIn } = newAssignmentEntry({ id: assignmentId, ...row }, row.courseTitle);
+    await storeForMembers(tx, now, row.courseId, item, bodyIn);
     return { done: true };
   },
 };

@@ -1,5 +1,5 @@
 import type { Core } from '../core.js';
-import { isEvent, type AudiencedEvent, type Committed } from '../events.js';
+import { isEvent, type AudiencedEvent, type CommittedLive } from '../events.js';
 import type { AppModule } from '../module.js';
 import { notificationJobs } from './jobs.js';
 import { memberInboxKey } from './member-inbox.js';
@@ -18,11 +18,12 @@ function setup(core: Core) {
   core.outbox.rules('notifications', notificationRules);
   jobs.handle(notificationJobs);
   const batcher = createSubmissionBatcher(core);
-  const onLive = (event: AudiencedEvent, committed: Committed) => {
+  const onLive = (event: AudiencedEvent, committed: CommittedLive) => {
     // The class's inbox rows for a new assignment: before the teacher's answer, so they do not run
     // under the next write (member-inbox.ts). The members' view only: the teacher's carries counts
-    // (an assignment for some students reaches their own rooms, not the course's, DESIGN §20).
-    if (isEvent(event, 'assignment:created') && event.data.submissionCount === null)
+    // (an assignment for some students reaches their own rooms, not the course's, DESIGN §20). Not
+    // when its writer wrote them itself (`derived`: a new assignment to a class, issue 30).
+    if (isEvent(event, 'assignment:created') && event.data.submissionCount === null && !committed.derived)
       committed.hold(jobs.runNow([memberInboxKey(event.data.id)]));
     // The teacher's "new submissions" batch: the submit's answer does not wait for it.
     if (isEvent(event, 'submission:created'))

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { DUE_SOON_HOURS } from '@classwave/shared';
 import type { Tx } from '../db/client.js';
 import { assignments, jobs } from '../db/schema.js';
-import { RETENTION_JOB_KEY, scheduleJob } from '../jobs/schedule.js';
+import { RETENTION_JOB_KEY, scheduleJob, type NewJob } from '../jobs/schedule.js';
 
 /** An assignment's reminders (DESIGN §14): "due soon" to its students, "closed" to its teacher. */
 
@@ -18,7 +18,7 @@ export const jobKeys = {
 };
 
 /** When an assignment's reminders run for a due date: 24 h before (at once when already inside that), and at it. */
-function assignmentJobs(assignmentId: string, due: Date, now: Date) {
+function assignmentJobs(assignmentId: string, due: Date, now: Date): NewJob[] {
   const dueSoonAt = new Date(due.getTime() - DUE_SOON_HOURS * HOUR_MS);
   return [
     {
@@ -37,8 +37,15 @@ function assignmentJobs(assignmentId: string, due: Date, now: Date) {
  * 24 h reminds its students at once.
  */
 export async function scheduleReminders(tx: Tx, assignmentId: string, due: Date, now: Date): Promise<void> {
-  if (due <= now) return;
-  for (const job of assignmentJobs(assignmentId, due, now)) await scheduleJob(tx, job);
+  for (const job of newReminders(assignmentId, due, now)) await scheduleJob(tx, job);
+}
+
+/**
+ * The jobs `scheduleReminders` schedules, for a writer that schedules them in its own statement
+ * (a new assignment's write, assignments/create.ts): none when it is made past its due time.
+ */
+export function newReminders(assignmentId: string, due: Date, now: Date): NewJob[] {
+  return due <= now ? [] : assignmentJobs(assignmentId, due, now);
 }
 
 /**

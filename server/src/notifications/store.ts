@@ -184,6 +184,68 @@ export function formatDue(due: Date, timeZone: string): string {
 
 export const assignmentLink = (assignmentId: string) => `/assignments?open=${assignmentId}`;
 
+/** A distinct notification setting among the members a notification goes to (defaults filled in). */
+export interface MemberSetting {
+  enabled: boolean;
+  start: string;
+  end: string;
+  timeZone: string;
+}
+
+const d = DEFAULT_SETTINGS.quietHours;
+// A member's settings with the defaults filled in, as SQL: the same wherever members are told.
+const enabledOf = sql`coalesce(${notificationSettings.quietEnabled}, ${d.enabled})`;
+const startOf = sql`coalesce(${notificationSettings.quietStart}, ${d.start})`;
+const endOf = sql`coalesce(${notificationSettings.quietEnd}, ${d.end})`;
+const zoneOf = sql`coalesce(${notificationSettings.timeZone}, ${d.timeZone})`;
+
+/**
+ * SQL: the distinct settings (MemberSetting, defaults filled in) of the students `studentIds`
+ * selects, as the text of a JSON array (null when there are none), for a write's standing query
+ * that then stores their notifications in its write (`insertForMembers`).
+ */
+export function memberSettingsColumn(studentIds: SQL): SQL<string | null> {
+  return sql<string | null>`(select jsonb_agg(distinct jsonb_build_object('enabled', ${enabledOf},
+      'start', ${startOf}, 'end', ${endOf}, 'timeZone', ${zoneOf}))::text
+    from (${studentIds}) as told(student_id)
+    left join ${notificationSettings} on ${notificationSettings.userId} = told.student_id)`;
+}
+
+/**
+ * SQL: the insert of one notification for each member `roster` selects (a condition over
+ * `course_members`), with no event per member. The text may depend on the reader's zone (`bodyIn`)
+ * and the alert on their quiet hours: both are worked out once for each of `kinds`, the distinct
+ * settings read before; a member whose setting is not among them (one who joined since) gets the
+ * defaults. A statement of its own, or a CTE of a write's.
+ */
+export function insertForMembers(
+  now: Date,
+  item: Omit<NewNotification, 'userId' | 'body' | 'count'>,
+  bodyIn: (timeZone: string) => string,
+  kinds: readonly MemberSetting[],
+  roster: SQL,
+): SQL {
+  const at = now.toISOString();
+  const values =
+    kinds.length === 0
+      ? sql`(select null::boolean, null::text, null::text, null::text, null::text, null::boolean where false)`
+      : sql`(values ${sql.join(
+          kinds.map(
+            (k) =>
+              sql`(${k.enabled}::boolean, ${k.start}::text, ${k.end}::text, ${k.timeZone}::text, ${bodyIn(k.timeZone)}::text, ${!inQuietHours(now, k)}::boolean)`,
+          ),
+          sql`, `,
+        )})`;
+  return sql`insert into ${notifications} (user_id, kind, title, body, link, course_id, assignment_id, count, created_at, updated_at, alert)
+    select ${courseMembers.studentId}, ${item.kind}, ${item.title}, coalesce(v.body, ${bodyIn(d.timeZone)}),
+           ${item.link}, ${item.courseId ?? null}::uuid, ${item.assignmentId ?? null}::uuid, 1, ${at}::timestamptz, ${at}::timestamptz, coalesce(v.alert, true)
+    from ${courseMembers}
+    left join ${notificationSettings} on ${notificationSettings.userId} = ${courseMembers.studentId}
+    left join ${values} as v(enabled, quiet_start, quiet_end, time_zone, body, alert)
+      on v.enabled = ${enabledOf} and v.quiet_start = ${startOf} and v.quiet_end = ${endOf} and v.time_zone = ${zoneOf}
+    where ${roster}`;
+}
+
 /**
  * One notification for each active member of a course, stored by the database in one statement
  * (`INSERT … SELECT` over the roster), with no event per member: the members' tabs already hear
@@ -199,44 +261,22 @@ export async function storeForMembers(
   item: Omit<NewNotification, 'userId' | 'body' | 'count'>,
   bodyIn: (timeZone: string) => string,
 ): Promise<void> {
-  const d = DEFAULT_SETTINGS.quietHours;
-  // The member's settings with the defaults filled in, as SQL: the same for both statements.
-  const enabled = sql`coalesce(${notificationSettings.quietEnabled}, ${d.enabled})`;
-  const start = sql`coalesce(${notificationSettings.quietStart}, ${d.start})`;
-  const end = sql`coalesce(${notificationSettings.quietEnd}, ${d.end})`;
-  const zone = sql`coalesce(${notificationSettings.timeZone}, ${d.timeZone})`;
   const roster = and(
     eq(courseMembers.courseId, courseId),
     eq(courseMembers.status, 'active'),
     // About an assignment: only the members it is for (DESIGN §20).
     item.assignmentId ? assignedToOne(courseMembers.studentId, item.assignmentId) : undefined,
-  );
+  )!;
   const kinds = await tx
     .selectDistinct({
-      enabled: sql<boolean>`${enabled}`,
-      start: sql<string>`${start}`,
-      end: sql<string>`${end}`,
-      timeZone: sql<string>`${zone}`,
+      enabled: sql<boolean>`${enabledOf}`,
+      start: sql<string>`${startOf}`,
+      end: sql<string>`${endOf}`,
+      timeZone: sql<string>`${zoneOf}`,
     })
     .from(courseMembers)
     .leftJoin(notificationSettings, eq(notificationSettings.userId, courseMembers.studentId))
     .where(roster);
   if (kinds.length === 0) return;
-  const values = sql.join(
-    kinds.map(
-      (k) =>
-        sql`(${k.enabled}::boolean, ${k.start}::text, ${k.end}::text, ${k.timeZone}::text, ${bodyIn(k.timeZone)}::text, ${!inQuietHours(now, k)}::boolean)`,
-    ),
-    sql`, `,
-  );
-  // A member who joined between the two statements with a setting not listed gets the defaults.
-  await tx.execute(sql`
-    insert into ${notifications} (user_id, kind, title, body, link, course_id, assignment_id, count, created_at, updated_at, alert)
-    select ${courseMembers.studentId}, ${item.kind}, ${item.title}, coalesce(v.body, ${bodyIn(d.timeZone)}),
-           ${item.link}, ${item.courseId ?? null}::uuid, ${item.assignmentId ?? null}::uuid, 1, ${now}, ${now}, coalesce(v.alert, true)
-    from ${courseMembers}
-    left join ${notificationSettings} on ${notificationSettings.userId} = ${courseMembers.studentId}
-    left join (values ${values}) as v(enabled, quiet_start, quiet_end, time_zone, body, alert)
-      on v.enabled = ${enabled} and v.quiet_start = ${start} and v.quiet_end = ${end} and v.time_zone = ${zone}
-    where ${roster}`);
+  await tx.execute(insertForMembers(now, item, bodyIn, kinds, roster));
 }

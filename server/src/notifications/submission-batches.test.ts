@@ -5,9 +5,18 @@ import { jobs, notifications } from '../db/schema.js';
 import { createAfterCommit } from '../after-commit.js';
 import { DomainEventBus, isEvent } from '../events.js';
 import { createOutbox } from '../realtime/outbox.js';
+import { createSubmissionBatcher } from './submission-batches.js';
 import { createSubmissionService } from '../submissions/service.js';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
-import { createClass, createAssignment, submit, type Actor } from '../../test/support/factories.js';
+import { statementsOf } from '../../test/support/statements.js';
+import {
+  addCoTeacher,
+  createClass,
+  createAssignment,
+  createTeacher,
+  submit,
+  type Actor,
+} from '../../test/support/factories.js';
 
 /** The teacher's batch is applied after each submission commits, with a job as the net (issue 15). */
 let t: TestApp;
@@ -127,5 +136,85 @@ describe('the submissions batch, after the commit', () => {
     expect((await batchesOf(teacher, assignment)).map((n) => [n.count, n.title])).toEqual([
       [2, '2 new submissions: Deadline'],
     ]);
+  });
+});
+
+describe('a run of several submissions', () => {
+  it('applies its first and its last as one by one: the last outside the first batch starts its own', async () => {
+    const { teacher, students, assignment } = await classOf(3);
+    const [a, b, c] = students as [Actor, Actor, Actor];
+    const made = [await submit(t, a, assignment)];
+    t.clock.advance(60_000);
+    made.push(await submit(t, b, assignment));
+    t.clock.advance(11 * 60_000);
+    made.push(await submit(t, c, assignment));
+    const applied = (await batchesOf(teacher, assignment)).map((n) => [n.count, n.body]);
+    expect(applied).toEqual([
+      [1, `Latest: ${c.fullName}`],
+      [2, `Latest: ${b.fullName}`],
+    ]);
+    // As if the process had died after the three commits; then one run takes the first, the next
+    // the other two together (they came while it ran).
+    await t.app.core.database.db
+      .delete(notifications)
+      .where(and(eq(notifications.assignmentId, assignment.id), eq(notifications.kind, 'submissions')));
+    await t.app.core.database.db
+      .update(jobs)
+      .set({ doneAt: null })
+      .where(
+        inArray(
+          jobs.key,
+          made.map((m) => `submission_batch:${m.id}`),
+        ),
+      );
+    const batcher = createSubmissionBatcher({ ...t.app.core, log: t.app.log });
+    await Promise.all(made.map((m) => batcher.submitted(assignment.id, m.id)));
+    // The same batches (stamped in one instant here, so in either order).
+    const again = (await batchesOf(teacher, assignment)).map((n) => [n.count, n.body]);
+    expect(again).toHaveLength(2);
+    expect(again).toEqual(expect.arrayContaining(applied));
+    expect((await jobsOf('submission_batch:')).filter((j) => made.some((m) => j.key.endsWith(m.id)))).toEqual(
+      made.map(() => expect.objectContaining({ doneAt: expect.any(Date) })),
+    );
+  });
+});
+
+describe("the batch's statements", () => {
+  const EVENTS = /^(with co as .*)?insert into "events"/s;
+
+  it('are three after the submit, however many teachers the class has: standing, write, events', async () => {
+    const { teacher, course, students } = await createClass(t, 2);
+    const cora = await createTeacher(t, 'Cora CoTeacher');
+    await addCoTeacher(t, teacher, course, cora);
+    const assignment = await createAssignment(t, teacher, course, { title: 'Counted' });
+    for (const who of students) await t.app.inject({ method: 'GET', url: '/api/me', headers: who.headers });
+    for (const [what, who] of [
+      ['a submission that starts the batches', students[0]!],
+      ['one that joins them', students[1]!],
+    ] as const) {
+      const sent = await statementsOf(
+        t,
+        201,
+        async () => {
+          const res = await t.app.inject({
+            method: 'POST',
+            url: `/api/assignments/${assignment.id}/submissions`,
+            headers: who.headers,
+            payload: { content: 'Mine.' },
+          });
+          await t.app.core.afterCommit.settled();
+          return res;
+        },
+        { guarded: false },
+      );
+      // The submit's own three end with its events; what follows is the batch's.
+      const after = sent.slice(sent.findIndex((s) => EVENTS.test(s)) + 1);
+      expect({ what, statements: after.length }).toEqual({ what, statements: 3 });
+    }
+    // Each teacher has their own batch, counting both.
+    for (const who of [teacher, cora])
+      expect((await batchesOf(who, assignment)).map((n) => [n.count, n.title])).toEqual([
+        [2, '2 new submissions: Counted'],
+      ]);
   });
 });

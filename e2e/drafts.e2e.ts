@@ -1,7 +1,8 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import {
-  classCodeOf,
-  joinClass,
+  createAssignmentByApi,
+  createCourseByApi,
+  joinByApi,
   navTo,
   PASSWORD,
   screenshots,
@@ -18,44 +19,33 @@ import { controllableNetwork } from './network.js';
 
 test.setTimeout(120_000);
 
-const dueIn = (days: number) => {
-  const d = new Date(Date.now() + days * 86_400_000);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-};
-
-/** A teacher with a course and one assignment, and a student of that course on /assignments. */
+/**
+ * A teacher with a course and one assignment, and a student of that course on /assignments. The
+ * two sign up side by side and the class is made through the API: these journeys are about the
+ * student's answer, and the forms are walked through in teaching.e2e.ts and classes.e2e.ts.
+ */
 async function classroom(browser: Browser, tag: string, assignment: string) {
   const teacherContext = await browser.newContext();
   const teacher = await teacherContext.newPage();
-  await signUpAndSignIn(teacher, {
-    fullName: `${tag} Teacher`,
-    role: 'Teacher',
-    email: uniqueEmail(`${tag}-t`),
-  });
-  await teacher.goto('/courses');
-  await teacher.getByRole('button', { name: 'Create Course' }).first().click();
-  const course = teacher.getByRole('dialog', { name: 'Create Course' });
-  await course.getByLabel('Course Title').fill(`${tag} Course`);
-  await course.getByLabel('Course Code').fill('DR101');
-  await course.getByLabel('Description').fill('Drafts that survive.');
-  await course.getByRole('button', { name: 'Create Course' }).click();
-  await expect(teacher.getByText('Course created successfully!')).toBeVisible();
-  await navTo(teacher, 'Assignments');
-  await teacher.getByRole('button', { name: 'Create Assignment' }).click();
-  const create = teacher.getByRole('dialog', { name: 'Create Assignment' });
-  await create.getByLabel('Title').fill(assignment);
-  await create.getByLabel('Course').selectOption({ label: `${tag} Course (DR101)` });
-  await create.getByLabel('Due Date').fill(dueIn(2));
-  await create.getByRole('button', { name: 'Create Assignment' }).click();
-  await expect(teacher.getByText('Assignment created!')).toBeVisible();
-
   const studentContext = await browser.newContext();
   const network = await controllableNetwork(studentContext);
   const student = await studentContext.newPage();
   const email = uniqueEmail(`${tag}-s`);
-  await signUpAndSignIn(student, { fullName: `${tag} Student`, role: 'Student', email });
-  await joinClass(student, await classCodeOf(teacher, `${tag} Course`));
+  const [teacherAuth, studentAuth] = await Promise.all([
+    signUpAndSignIn(teacher, { fullName: `${tag} Teacher`, role: 'Teacher', email: uniqueEmail(`${tag}-t`) }),
+    signUpAndSignIn(student, { fullName: `${tag} Student`, role: 'Student', email }),
+  ]);
+  const { id: courseId, joinCode } = await createCourseByApi(teacher, teacherAuth, {
+    title: `${tag} Course`,
+    code: 'DR101',
+    description: 'Drafts that survive.',
+  });
+  await createAssignmentByApi(teacher, teacherAuth, {
+    title: assignment,
+    courseId,
+    dueDate: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+  });
+  await joinByApi(student, studentAuth, joinCode);
   await student.goto('/assignments');
   return { teacher, teacherContext, student, studentContext, network, email };
 }

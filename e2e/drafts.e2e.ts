@@ -7,6 +7,7 @@ import {
   PASSWORD,
   screenshots,
   signUpAndSignIn,
+  switchTo,
   uniqueEmail,
 } from './support.js';
 import { controllableNetwork } from './network.js';
@@ -145,11 +146,11 @@ test.describe('a student’s work is never lost', () => {
     const other = await studentContext.newPage();
     await other.goto('/assignments');
 
-    const first = await openAnswer(student, 'Shared draft');
+    const first = await openAnswer(await switchTo(student), 'Shared draft');
     await first.box.pressSequentially('From the first tab.');
     await expect(first.status).toHaveText(/^Saved/);
 
-    const second = await openAnswer(other, 'Shared draft');
+    const second = await openAnswer(await switchTo(other), 'Shared draft');
     await expect(second.box).toHaveValue('From the first tab.');
 
     // Both tabs hold unsaved text at once, typed on the same version: whichever saves first wins.
@@ -170,6 +171,7 @@ test.describe('a student’s work is never lost', () => {
     await screenshots(pages[loser]!, 'drafts-other-tab');
 
     // Kept on the device too: a reload of the losing tab still offers it.
+    await switchTo(pages[loser]!);
     await pages[loser]!.reload();
     const reopened = await openAnswer(pages[loser]!, 'Shared draft');
     await expect(reopened.dialog.getByTestId('displaced-text')).toHaveText(texts[loser as 0 | 1]);
@@ -211,6 +213,7 @@ test.describe('a student’s work is never lost', () => {
       .click();
     await expect(student).toHaveURL(/\/login/);
 
+    await switchTo(student);
     await student.getByLabel('Email').fill(email);
     await student.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await student.getByRole('button', { name: 'Sign In' }).click();

@@ -7,6 +7,7 @@ import {
   RETURN_CONFIRMED_MS,
   screenshots,
   signUpAndSignIn,
+  switchTo,
   uniqueEmail,
   type Auth,
 } from './support.js';
@@ -141,10 +142,11 @@ test.describe('grading teachers can trust', () => {
     // A second tab of the same teacher (same browser context, so the same session).
     const other = await teacher.context().newPage();
     await other.goto('/dashboard');
-    const first = await openSubmissions(teacher, 'Two graders');
-    const second = await openSubmissions(other, 'Two graders');
+    const first = await openSubmissions(await switchTo(teacher), 'Two graders');
+    const second = await openSubmissions(await switchTo(other), 'Two graders');
     // The second tab starts typing before the first saves.
     await second.getByLabel('Points').fill('6');
+    await switchTo(teacher);
     await first.getByLabel('Points').fill('8');
     await first.getByRole('button', { name: 'Save grade' }).click();
     await expect(teacher.getByText('Grade saved')).toBeVisible();
@@ -152,6 +154,7 @@ test.describe('grading teachers can trust', () => {
     // What is typed in the second tab is never replaced: it is told instead.
     await expect(second.getByText(/just graded this 8\/10/)).toBeVisible();
     await expect(second.getByLabel('Points')).toHaveValue('6');
+    await switchTo(other);
     await second.getByRole('button', { name: 'Save grade' }).click();
     const conflict = second.getByRole('alert').filter({ hasText: 'while you were grading' });
     await expect(conflict).toContainText('Clash Teacher gave 8/10');

@@ -6,6 +6,7 @@ import {
   navTo,
   screenshots,
   signUpAndSignIn,
+  switchTo,
   uniqueEmail,
 } from './support.js';
 
@@ -119,6 +120,7 @@ test.describe('live, across browsers and tabs', () => {
       page.getByRole('list', { name: 'Assignments' }).getByRole('listitem').filter({ hasText: 'Two tabs' });
     await expect(cardIn(second)).toContainText('Active');
 
+    await switchTo(first);
     await cardIn(first).getByRole('button', { name: 'Submit' }).click();
     const submit = first.getByRole('dialog', { name: 'Submit Assignment' });
     await submit.getByLabel('Your Submission').fill('From the first tab.');

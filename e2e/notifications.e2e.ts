@@ -6,6 +6,7 @@ import {
   navTo,
   screenshots,
   signUpAndSignIn,
+  switchTo,
   uniqueEmail,
 } from './support.js';
 
@@ -112,7 +113,7 @@ test.describe('notifications, to-do and calendar', () => {
     await assign('Essay');
     const other = await studentContext.newPage();
     await other.goto('/courses');
-    await student.goto('/dashboard');
+    await (await switchTo(student)).goto('/dashboard');
     await expect(bellOf(other)).toHaveAccessibleName('Notifications, 1 unread');
     await expect(bellOf(student)).toHaveAccessibleName('Notifications, 1 unread');
     // The student's to-do lists the new work under This week (due in two days).

@@ -1,4 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { UNDO_WINDOW_SECONDS } from './server.js';
 import {
   createAssignmentByApi,
   createCourseByApi,
@@ -195,8 +196,9 @@ test.describe('grading teachers can trust', () => {
     await dialog.getByRole('button', { name: 'Return all graded (1)' }).click();
     await expect(teacher.getByText(/^Returning 1 grade in \d+ s$/)).toBeVisible();
     await screenshots(teacher, 'grading-return-undo');
-    // Within the undo window (kept by the server) nothing has been sent, not even to a fresh page.
-    await student.waitForTimeout(4000);
+    // Within the undo window (kept by the server) nothing has been sent, not even to a fresh page
+    // a second into it (the window is 6 s on the e2e server).
+    await student.waitForTimeout(1000);
     await student.reload();
     await expect(studentCard).toContainText('Submitted');
     await expect(studentCard).not.toContainText('9/10');
@@ -230,7 +232,8 @@ test.describe('grading teachers can trust', () => {
     await dialog.getByRole('button', { name: 'Return all graded (1)' }).click();
     await teacher.getByRole('button', { name: 'Undo' }).click();
     await expect(teacher.getByText('Return undone: nothing was sent')).toBeVisible();
-    await teacher.waitForTimeout(11_000);
+    // Past the end of the window the Return would have had: still nothing.
+    await teacher.waitForTimeout((UNDO_WINDOW_SECONDS + 1) * 1000);
     await student.reload();
     await expect(studentCard).toContainText('Submitted');
     await expect(studentCard).not.toContainText('4/10');

@@ -180,8 +180,8 @@ export async function joinClass(student: Page, code: string): Promise<void> {
 }
 
 /**
- * How long a Return may take to be confirmed in the teacher's tab: the server's 10-second undo
- * window, then its job and the event back. On a loaded two-core runner the last two took more than
- * the 5 seconds an earlier 15-second wait left them.
+ * How long a Return may take to be confirmed in the teacher's tab: the server's undo window
+ * (UNDO_WINDOW_SECONDS on the e2e servers), then its job and the event back. On a loaded two-core
+ * runner the last two took more than the 5 seconds an earlier 15-second wait left them.
  */
 export const RETURN_CONFIRMED_MS = 30_000;

@@ -234,6 +234,9 @@ test.describe('layout at 390, 768 and 1280 px', () => {
     });
     await page.keyboard.press('Escape');
     await page.goto('/chatbot');
+    // The assistant answers over the live socket: a question sent before it connects is refused
+    // with a toast (a loaded runner once clicked Send that early).
+    await expect(page.getByTestId('connection-state')).toHaveAttribute('data-state', 'live');
     await page.getByLabel('Your question').fill(unbroken('whyisthesky', 300));
     await page.getByRole('button', { name: 'Send' }).click();
     await expect(page.getByRole('listitem').filter({ hasText: 'Assistant:' })).toBeVisible();

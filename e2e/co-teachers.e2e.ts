@@ -99,8 +99,7 @@ test.describe('co-teachers (DESIGN §20)', () => {
     await expect(student.getByText('Assignment submitted!')).toBeVisible();
 
     // Both teachers open the gradebook; the co-teacher grades, the owner's tab sees it arrive.
-    const ownerGrid = await openGradebook(owner, course);
-    const coGrid = await openGradebook(co, course);
+    const [ownerGrid, coGrid] = await Promise.all([openGradebook(owner, course), openGradebook(co, course)]);
     const cellIn = (grid: typeof ownerGrid) =>
       grid.getByRole('gridcell', { name: /^Sid Student, Cell diagram:/ });
     await expect(cellIn(ownerGrid)).toHaveAccessibleName('Sid Student, Cell diagram: not graded');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { PASSWORD, resetLinkFor, screenshots, signUpAndSignIn, uniqueEmail } from './support.js';
+import { PASSWORD, resetLinkFor, screenshots, signUpAndSignIn, switchTo, uniqueEmail } from './support.js';
 
 const NEW_PASSWORD = 'a brand new passphrase';
 
@@ -50,7 +50,7 @@ test.describe('accounts fit for a school', () => {
     const sidebarName = second.locator('.sidebar__user-name');
     await expect(sidebarName).toHaveText('Before Rename');
 
-    await first.goto('/settings');
+    await (await switchTo(first)).goto('/settings');
     await expect(first.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
     await screenshots(first, 'settings');
     const name = first.getByLabel('Full name');

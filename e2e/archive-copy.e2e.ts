@@ -1,18 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { PASSWORD, screenshots, signUpAndSignIn, uniqueEmail } from './support.js';
-
-/** Signs `email` in on a request context of its own (not the page's) and returns its bearer header. */
-async function bearerOf(request: APIRequestContext, email: string) {
-  const origin = new URL(process.env.E2E_BASE_URL!).origin;
-  const res = await request.post('/api/auth/signin', {
-    headers: { origin },
-    data: { email, password: PASSWORD },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  return {
-    authorization: `Bearer ${((await res.json()) as { session: { accessToken: string } }).session.accessToken}`,
-  };
-}
+import { expect, test, type Page } from '@playwright/test';
+import { screenshots, signUpAndSignIn, uniqueEmail } from './support.js';
 
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
@@ -29,13 +16,12 @@ test.describe('archive and copy (DESIGN §20)', () => {
   }) => {
     const page = async () => (await browser.newContext()).newPage();
     const [teacher, student] = [await page(), await page()];
-    const teacherEmail = uniqueEmail('archiver');
-    const studentEmail = uniqueEmail('past-student');
-    await signUpAndSignIn(teacher, { fullName: 'Tara Teacher', role: 'Teacher', email: teacherEmail });
-    await signUpAndSignIn(student, { fullName: 'Stu Dent', role: 'Student', email: studentEmail });
+    const [asTeacher, asStudent] = await Promise.all([
+      signUpAndSignIn(teacher, { fullName: 'Tara Teacher', role: 'Teacher', email: uniqueEmail('archiver') }),
+      signUpAndSignIn(student, { fullName: 'Stu Dent', role: 'Student', email: uniqueEmail('past-student') }),
+    ]);
 
     // Last year's course and another one, made through the API: the UI for making them is walked elsewhere.
-    const asTeacher = await bearerOf(request, teacherEmail);
     const suffix = Date.now().toString(36).slice(-4).toUpperCase();
     const made = async (title: string, code: string, assignment: string) => {
       const course = await request.post('/api/courses', {
@@ -54,7 +40,7 @@ test.describe('archive and copy (DESIGN §20)', () => {
     const biology = await made('Biology 2026', 'BIO', 'Cell diagram');
     await made('Chemistry', 'CHEM', 'Lab safety quiz');
     const joined = await request.post('/api/courses/join', {
-      headers: await bearerOf(request, studentEmail),
+      headers: asStudent,
       data: { code: biology.joinCode },
     });
     expect(joined.status()).toBe(200);

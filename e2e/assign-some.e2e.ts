@@ -1,13 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import {
-  classCodeOf,
-  joinClass,
-  navTo,
-  PASSWORD,
-  screenshots,
-  signUpAndSignIn,
-  uniqueEmail,
-} from './support.js';
+import { createCourseByApi, joinByApi, navTo, screenshots, signUpAndSignIn, uniqueEmail } from './support.js';
 
 /** A datetime-local value `minutes` from now, in the browser's zone (whole minutes, rounded up). */
 const localDateTime = (minutes: number) => {
@@ -30,23 +22,20 @@ test.describe('assign to some, extend, schedule (DESIGN §20)', () => {
   }) => {
     const page = async () => (await browser.newContext()).newPage();
     const [teacher, ada, ben] = [await page(), await page(), await page()];
-    const taraEmail = uniqueEmail('tara');
-    await signUpAndSignIn(teacher, { fullName: 'Tara Teacher', role: 'Teacher', email: taraEmail });
-    await signUpAndSignIn(ada, { fullName: 'Ada Lovelace', role: 'Student', email: uniqueEmail('ada') });
-    await signUpAndSignIn(ben, { fullName: 'Ben Bystander', role: 'Student', email: uniqueEmail('ben') });
-
-    const course = 'Chemistry';
-    await teacher.goto('/courses');
-    await teacher.getByRole('button', { name: 'Create Course' }).first().click();
-    const createCourse = teacher.getByRole('dialog', { name: 'Create Course' });
-    await createCourse.getByLabel('Course Title').fill(course);
-    await createCourse.getByLabel('Course Code').fill(`CH${Date.now().toString(36).slice(-5).toUpperCase()}`);
-    await createCourse.getByLabel('Description').fill('Some work for some students.');
-    await createCourse.getByRole('button', { name: 'Create Course' }).click();
-    await expect(teacher.getByText('Course created successfully!')).toBeVisible();
-    const code = await classCodeOf(teacher, course);
-    await joinClass(ada, code);
-    await joinClass(ben, code);
+    // The three sign up side by side and the class is made through the API (its forms are
+    // teaching.e2e.ts's and classes.e2e.ts's subject); the assigning is done on screen.
+    const [tara, adaAuth, benAuth] = await Promise.all([
+      signUpAndSignIn(teacher, { fullName: 'Tara Teacher', role: 'Teacher', email: uniqueEmail('tara') }),
+      signUpAndSignIn(ada, { fullName: 'Ada Lovelace', role: 'Student', email: uniqueEmail('ada') }),
+      signUpAndSignIn(ben, { fullName: 'Ben Bystander', role: 'Student', email: uniqueEmail('ben') }),
+    ]);
+    const { joinCode } = await createCourseByApi(teacher, tara, {
+      title: 'Chemistry',
+      code: `CH${Date.now().toString(36).slice(-5).toUpperCase()}`,
+      description: 'Some work for some students.',
+    });
+    await joinByApi(ada, adaAuth, joinCode);
+    await joinByApi(ben, benAuth, joinCode);
     // Both students keep their Assignments page open: what comes, comes live.
     for (const student of [ada, ben]) await navTo(student, 'Assignments');
 
@@ -103,20 +92,12 @@ test.describe('assign to some, extend, schedule (DESIGN §20)', () => {
     // Published by the job at its time: it appears on both open pages without a reload. (The form
     // takes whole minutes; the time is moved to a few seconds from now through the API, as an edit
     // would, so the suite does not wait out a minute.)
-    const signIn = await teacher.request.post('/api/auth/signin', {
-      headers: { origin: new URL(process.env.E2E_BASE_URL!).origin },
-      data: { email: taraEmail, password: PASSWORD },
-    });
-    expect(signIn.status(), await signIn.text()).toBe(200);
-    const auth = {
-      authorization: `Bearer ${((await signIn.json()) as { session: { accessToken: string } }).session.accessToken}`,
-    };
-    const listed = await teacher.request.get('/api/assignments', { headers: auth });
+    const listed = await teacher.request.get('/api/assignments', { headers: tara });
     const scheduled = ((await listed.json()) as Array<{ id: string; title: string }>).find(
       (a) => a.title === 'Pre-lab reading',
     )!;
     const moved = await teacher.request.patch(`/api/assignments/${scheduled.id}`, {
-      headers: auth,
+      headers: tara,
       data: { publishAt: new Date(Date.now() + 3000).toISOString() },
     });
     expect(moved.status(), await moved.text()).toBe(200);

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { controllableNetwork } from './network.js';
-import { classCodeOf, joinClass, navTo, screenshots, signUpAndSignIn, uniqueEmail } from './support.js';
+import { createCourseByApi, joinByApi, navTo, screenshots, signUpAndSignIn, uniqueEmail } from './support.js';
 
 /**
  * Attachments (issue 26, DESIGN §18): a student on a phone attaches a photo and a PDF while offline;
@@ -60,28 +60,19 @@ test.describe('attachments', () => {
     const studentContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const network = await controllableNetwork(studentContext);
     const student = await studentContext.newPage();
-    await signUpAndSignIn(teacher, {
-      fullName: 'File Teacher',
-      role: 'Teacher',
-      email: uniqueEmail('file-t'),
-    });
-    await signUpAndSignIn(student, {
-      fullName: 'File Student',
-      role: 'Student',
-      email: uniqueEmail('file-s'),
-    });
-
+    // Side by side, and the class through the API (its forms are other journeys' subject).
+    const [teacherAuth, studentAuth] = await Promise.all([
+      signUpAndSignIn(teacher, { fullName: 'File Teacher', role: 'Teacher', email: uniqueEmail('file-t') }),
+      signUpAndSignIn(student, { fullName: 'File Student', role: 'Student', email: uniqueEmail('file-s') }),
+    ]);
     const course = 'Lab Course';
     const code = `LB${Date.now().toString(36).slice(-5).toUpperCase()}`;
-    await teacher.goto('/courses');
-    await teacher.getByRole('button', { name: 'Create Course' }).first().click();
-    const courseDialog = teacher.getByRole('dialog', { name: 'Create Course' });
-    await courseDialog.getByLabel('Course Title').fill(course);
-    await courseDialog.getByLabel('Course Code').fill(code);
-    await courseDialog.getByLabel('Description').fill('Handing in what is on paper.');
-    await courseDialog.getByRole('button', { name: 'Create Course' }).click();
-    await expect(teacher.getByText('Course created successfully!')).toBeVisible();
-    await joinClass(student, await classCodeOf(teacher, course));
+    const { joinCode } = await createCourseByApi(teacher, teacherAuth, {
+      title: course,
+      code,
+      description: 'Handing in what is on paper.',
+    });
+    await joinByApi(student, studentAuth, joinCode);
 
     await navTo(teacher, 'Assignments');
     await teacher.getByRole('button', { name: 'Create Assignment' }).click();

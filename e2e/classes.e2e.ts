@@ -24,8 +24,14 @@ test('classes: present the code, join by code and by link, a live roster, member
   const contexts = await Promise.all([1, 2, 3, 4].map(() => browser.newContext()));
   const [teacher, ada, bea, cal] = await Promise.all(contexts.map((c) => c.newPage()));
 
+  // The teacher, student A and the outsider sign up side by side (student B does it on screen).
+  await Promise.all([
+    signUpAndSignIn(teacher!, { fullName: 'Tess Teacher', role: 'Teacher', email: uniqueEmail('tess') }),
+    signUpAndSignIn(ada!, { fullName: 'Ada Student', role: 'Student', email: uniqueEmail('ada') }),
+    signUpAndSignIn(cal!, { fullName: 'Cal Outsider', role: 'Student', email: uniqueEmail('cal') }),
+  ]);
+
   // The teacher makes a class and presents its code.
-  await signUpAndSignIn(teacher!, { fullName: 'Tess Teacher', role: 'Teacher', email: uniqueEmail('tess') });
   await teacher!.goto('/courses');
   await teacher!.getByRole('button', { name: 'Create Course' }).first().click();
   const create = teacher!.getByRole('dialog', { name: 'Create Course' });
@@ -50,7 +56,6 @@ test('classes: present the code, join by code and by link, a live roster, member
   await expect(present).toBeHidden();
 
   // Student A has no classes yet, and joins by typing the code (lower case, no dash).
-  await signUpAndSignIn(ada!, { fullName: 'Ada Student', role: 'Student', email: uniqueEmail('ada') });
   await navTo(ada!, 'Courses');
   await expect(ada!.getByRole('heading', { name: 'No courses available' })).toBeVisible();
   await ada!.getByRole('button', { name: 'Join a class' }).first().click();
@@ -94,7 +99,6 @@ test('classes: present the code, join by code and by link, a live roster, member
   await screenshots(teacher!, 'classes-roster');
 
   // An assignment reaches the members only: a student who never joined sees none.
-  await signUpAndSignIn(cal!, { fullName: 'Cal Outsider', role: 'Student', email: uniqueEmail('cal') });
   await navTo(ada!, 'Assignments');
   await navTo(cal!, 'Assignments');
   await navTo(teacher!, 'Assignments');

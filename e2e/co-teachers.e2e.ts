@@ -1,20 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import {
-  classCodeOf,
-  joinClass,
+  createAssignmentByApi,
+  createCourseByApi,
+  joinByApi,
   navTo,
   screenshots,
   signUpAndSignIn,
   teacherInviteLinkFor,
   uniqueEmail,
 } from './support.js';
-
-/** A datetime-local value `days` from now, in the browser's zone. */
-const localDateTime = (days: number) => {
-  const d = new Date(Date.now() + days * 86_400_000);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-};
 
 const courseCard = (page: Page, course: string) =>
   page.getByRole('list', { name: 'Courses' }).getByRole('article').filter({ hasText: course });
@@ -41,21 +35,20 @@ test.describe('co-teachers (DESIGN §20)', () => {
     const page = async () => (await browser.newContext()).newPage();
     const [owner, co, student] = [await page(), await page(), await page()];
     const coEmail = uniqueEmail('co-teacher');
-    await signUpAndSignIn(owner, { fullName: 'Olive Owner', role: 'Teacher', email: uniqueEmail('owner') });
-    await signUpAndSignIn(co, { fullName: 'Cora Coteacher', role: 'Teacher', email: coEmail });
-    await signUpAndSignIn(student, { fullName: 'Sid Student', role: 'Student', email: uniqueEmail('sid') });
-
+    // The three sign up side by side and the class is made through the API (its forms are
+    // teaching.e2e.ts's and classes.e2e.ts's subject); co-teaching is done on screen.
+    const [ownerAuth, , studentAuth] = await Promise.all([
+      signUpAndSignIn(owner, { fullName: 'Olive Owner', role: 'Teacher', email: uniqueEmail('owner') }),
+      signUpAndSignIn(co, { fullName: 'Cora Coteacher', role: 'Teacher', email: coEmail }),
+      signUpAndSignIn(student, { fullName: 'Sid Student', role: 'Student', email: uniqueEmail('sid') }),
+    ]);
     const course = 'Team Biology';
-    const code = `CT${Date.now().toString(36).slice(-5).toUpperCase()}`;
-    await owner.goto('/courses');
-    await owner.getByRole('button', { name: 'Create Course' }).first().click();
-    const create = owner.getByRole('dialog', { name: 'Create Course' });
-    await create.getByLabel('Course Title').fill(course);
-    await create.getByLabel('Course Code').fill(code);
-    await create.getByLabel('Description').fill('Taught by two teachers.');
-    await create.getByRole('button', { name: 'Create Course' }).click();
-    await expect(owner.getByText('Course created successfully!')).toBeVisible();
-    await joinClass(student, await classCodeOf(owner, course));
+    const { id: courseId, joinCode } = await createCourseByApi(owner, ownerAuth, {
+      title: course,
+      code: `CT${Date.now().toString(36).slice(-5).toUpperCase()}`,
+      description: 'Taught by two teachers.',
+    });
+    await joinByApi(student, studentAuth, joinCode);
 
     // The owner invites by e-mail from the course page.
     await openCourse(owner, course);
@@ -86,16 +79,13 @@ test.describe('co-teachers (DESIGN §20)', () => {
     await expect(teachers.getByRole('listitem', { name: `Invited: ${coEmail}` })).toBeHidden();
     await screenshots(owner, 'co-teachers-list');
 
-    // The owner sets work; the student hands it in.
-    await navTo(owner, 'Assignments');
-    await owner.getByRole('button', { name: 'Create Assignment' }).click();
-    const assignment = owner.getByRole('dialog', { name: 'Create Assignment' });
-    await assignment.getByLabel('Title').fill('Cell diagram');
-    await assignment.getByLabel('Course').selectOption({ label: `${course} (${code})` });
-    await assignment.getByLabel('Due Date').fill(localDateTime(2));
-    await assignment.getByLabel('Max Points').fill('10');
-    await assignment.getByRole('button', { name: 'Create Assignment' }).click();
-    await expect(assignment).toBeHidden();
+    // The owner sets work (through the API: the form is other journeys' subject); the student hands it in.
+    await createAssignmentByApi(owner, ownerAuth, {
+      title: 'Cell diagram',
+      courseId,
+      dueDate: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+      maxPoints: 10,
+    });
     await navTo(student, 'Assignments');
     await student
       .getByRole('list', { name: 'Assignments' })
@@ -109,8 +99,7 @@ test.describe('co-teachers (DESIGN §20)', () => {
     await expect(student.getByText('Assignment submitted!')).toBeVisible();
 
     // Both teachers open the gradebook; the co-teacher grades, the owner's tab sees it arrive.
-    const ownerGrid = await openGradebook(owner, course);
-    const coGrid = await openGradebook(co, course);
+    const [ownerGrid, coGrid] = await Promise.all([openGradebook(owner, course), openGradebook(co, course)]);
     const cellIn = (grid: typeof ownerGrid) =>
       grid.getByRole('gridcell', { name: /^Sid Student, Cell diagram:/ });
     await expect(cellIn(ownerGrid)).toHaveAccessibleName('Sid Student, Cell diagram: not graded');

@@ -1,11 +1,13 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import {
-  classCodeOf,
-  joinClass,
+  createAssignmentByApi,
+  createCourseByApi,
+  joinByApi,
   navTo,
   PASSWORD,
   screenshots,
   signUpAndSignIn,
+  switchTo,
   uniqueEmail,
 } from './support.js';
 import { controllableNetwork } from './network.js';
@@ -18,44 +20,33 @@ import { controllableNetwork } from './network.js';
 
 test.setTimeout(120_000);
 
-const dueIn = (days: number) => {
-  const d = new Date(Date.now() + days * 86_400_000);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-};
-
-/** A teacher with a course and one assignment, and a student of that course on /assignments. */
+/**
+ * A teacher with a course and one assignment, and a student of that course on /assignments. The
+ * two sign up side by side and the class is made through the API: these journeys are about the
+ * student's answer, and the forms are walked through in teaching.e2e.ts and classes.e2e.ts.
+ */
 async function classroom(browser: Browser, tag: string, assignment: string) {
   const teacherContext = await browser.newContext();
   const teacher = await teacherContext.newPage();
-  await signUpAndSignIn(teacher, {
-    fullName: `${tag} Teacher`,
-    role: 'Teacher',
-    email: uniqueEmail(`${tag}-t`),
-  });
-  await teacher.goto('/courses');
-  await teacher.getByRole('button', { name: 'Create Course' }).first().click();
-  const course = teacher.getByRole('dialog', { name: 'Create Course' });
-  await course.getByLabel('Course Title').fill(`${tag} Course`);
-  await course.getByLabel('Course Code').fill('DR101');
-  await course.getByLabel('Description').fill('Drafts that survive.');
-  await course.getByRole('button', { name: 'Create Course' }).click();
-  await expect(teacher.getByText('Course created successfully!')).toBeVisible();
-  await navTo(teacher, 'Assignments');
-  await teacher.getByRole('button', { name: 'Create Assignment' }).click();
-  const create = teacher.getByRole('dialog', { name: 'Create Assignment' });
-  await create.getByLabel('Title').fill(assignment);
-  await create.getByLabel('Course').selectOption({ label: `${tag} Course (DR101)` });
-  await create.getByLabel('Due Date').fill(dueIn(2));
-  await create.getByRole('button', { name: 'Create Assignment' }).click();
-  await expect(teacher.getByText('Assignment created!')).toBeVisible();
-
   const studentContext = await browser.newContext();
   const network = await controllableNetwork(studentContext);
   const student = await studentContext.newPage();
   const email = uniqueEmail(`${tag}-s`);
-  await signUpAndSignIn(student, { fullName: `${tag} Student`, role: 'Student', email });
-  await joinClass(student, await classCodeOf(teacher, `${tag} Course`));
+  const [teacherAuth, studentAuth] = await Promise.all([
+    signUpAndSignIn(teacher, { fullName: `${tag} Teacher`, role: 'Teacher', email: uniqueEmail(`${tag}-t`) }),
+    signUpAndSignIn(student, { fullName: `${tag} Student`, role: 'Student', email }),
+  ]);
+  const { id: courseId, joinCode } = await createCourseByApi(teacher, teacherAuth, {
+    title: `${tag} Course`,
+    code: 'DR101',
+    description: 'Drafts that survive.',
+  });
+  await createAssignmentByApi(teacher, teacherAuth, {
+    title: assignment,
+    courseId,
+    dueDate: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+  });
+  await joinByApi(student, studentAuth, joinCode);
   await student.goto('/assignments');
   return { teacher, teacherContext, student, studentContext, network, email };
 }
@@ -155,11 +146,11 @@ test.describe('a student’s work is never lost', () => {
     const other = await studentContext.newPage();
     await other.goto('/assignments');
 
-    const first = await openAnswer(student, 'Shared draft');
+    const first = await openAnswer(await switchTo(student), 'Shared draft');
     await first.box.pressSequentially('From the first tab.');
     await expect(first.status).toHaveText(/^Saved/);
 
-    const second = await openAnswer(other, 'Shared draft');
+    const second = await openAnswer(await switchTo(other), 'Shared draft');
     await expect(second.box).toHaveValue('From the first tab.');
 
     // Both tabs hold unsaved text at once, typed on the same version: whichever saves first wins.
@@ -180,6 +171,7 @@ test.describe('a student’s work is never lost', () => {
     await screenshots(pages[loser]!, 'drafts-other-tab');
 
     // Kept on the device too: a reload of the losing tab still offers it.
+    await switchTo(pages[loser]!);
     await pages[loser]!.reload();
     const reopened = await openAnswer(pages[loser]!, 'Shared draft');
     await expect(reopened.dialog.getByTestId('displaced-text')).toHaveText(texts[loser as 0 | 1]);
@@ -221,6 +213,7 @@ test.describe('a student’s work is never lost', () => {
       .click();
     await expect(student).toHaveURL(/\/login/);
 
+    await switchTo(student);
     await student.getByLabel('Email').fill(email);
     await student.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await student.getByRole('button', { name: 'Sign In' }).click();

@@ -41,7 +41,11 @@ test('text that looks like HTML is shown as typed, and none of it runs', async (
   const studentContext = await browser.newContext();
   const teacher = await teacherContext.newPage();
   const student = await studentContext.newPage();
-  await signUpAndSignIn(teacher, { fullName: 'Wary Teacher', role: 'Teacher', email: uniqueEmail('wary') });
+  // The two sign up side by side; the student's page waits on the dashboard until the class exists.
+  await Promise.all([
+    signUpAndSignIn(teacher, { fullName: 'Wary Teacher', role: 'Teacher', email: uniqueEmail('wary') }),
+    signUpAndSignIn(student, { fullName: HOSTILE.studentName, role: 'Student', email: uniqueEmail('ivy') }),
+  ]);
 
   // The course, on its card and its own page.
   await navTo(teacher, 'Courses');
@@ -89,11 +93,6 @@ test('text that looks like HTML is shown as typed, and none of it runs', async (
   await expectInert(teacher);
 
   // A student with a name made of markup sees all of it, and submits an answer made of markup.
-  await signUpAndSignIn(student, {
-    fullName: HOSTILE.studentName,
-    role: 'Student',
-    email: uniqueEmail('ivy'),
-  });
   await expect(student.getByText(HOSTILE.studentName).first()).toBeVisible();
   await expectInert(student);
   await joinClass(student, await classCodeOf(teacher, HOSTILE.courseTitle));

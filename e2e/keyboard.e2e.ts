@@ -1,5 +1,13 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { classCodeOf, joinClass, navTo, screenshots, signUpAndSignIn, uniqueEmail } from './support.js';
+import {
+  createAssignmentByApi,
+  createCourseByApi,
+  joinByApi,
+  navTo,
+  screenshots,
+  signUpAndSignIn,
+  uniqueEmail,
+} from './support.js';
 
 /** Presses Tab until `target` has focus (at most `limit` times): what a keyboard user does. */
 async function tabTo(page: Page, target: Locator, limit = 25): Promise<void> {
@@ -57,37 +65,27 @@ test.describe('keyboard and dialogs', () => {
   }) => {
     const teacherContext = await browser.newContext();
     const teacher = await teacherContext.newPage();
-    await signUpAndSignIn(teacher, { fullName: 'Kit Teacher', role: 'Teacher', email: uniqueEmail('kit') });
-    await teacher.goto('/courses');
-    await teacher.getByRole('button', { name: 'Create Course' }).first().click();
-    const course = teacher.getByRole('dialog', { name: 'Create Course' });
-    await course.getByLabel('Course Title').fill('Typing');
-    await course.getByLabel('Course Code').fill('TY120');
-    await course.getByLabel('Description').fill('Touch typing.');
-    await course.getByRole('button', { name: 'Create Course' }).click();
-    await expect(teacher.getByText('Course created successfully!')).toBeVisible();
-    // Samples go to a sandbox course no student is in (DESIGN §17): the class gets a real one.
-    await navTo(teacher, 'Assignments');
-    await teacher.getByRole('button', { name: 'Create Assignment' }).click();
-    const create = teacher.getByRole('dialog', { name: 'Create Assignment' });
-    await create.getByLabel('Title').fill('Home row drills');
-    await create.getByLabel('Course').selectOption({ label: 'Typing (TY120)' });
-    const due = new Date(Date.now() + 3 * 86_400_000);
-    const pad = (n: number) => String(n).padStart(2, '0');
-    await create
-      .getByLabel('Due Date')
-      .fill(
-        `${due.getFullYear()}-${pad(due.getMonth() + 1)}-${pad(due.getDate())}T${pad(due.getHours())}:${pad(due.getMinutes())}`,
-      );
-    await create.getByRole('button', { name: 'Create Assignment' }).click();
-    await expect(create).toBeHidden();
-    await expect(teacher.getByText('Assignment created!').first()).toBeVisible();
-
     const studentContext = await browser.newContext();
     const page = await studentContext.newPage();
-    await signUpAndSignIn(page, { fullName: 'Kim Student', role: 'Student', email: uniqueEmail('kim') });
-    await joinClass(page, await classCodeOf(teacher, 'Typing'));
-    await navTo(page, 'Dashboard');
+    // The class through the API: the student's keyboard is this journey's subject (the teacher's
+    // is the one above).
+    const [teacherAuth, studentAuth] = await Promise.all([
+      signUpAndSignIn(teacher, { fullName: 'Kit Teacher', role: 'Teacher', email: uniqueEmail('kit') }),
+      signUpAndSignIn(page, { fullName: 'Kim Student', role: 'Student', email: uniqueEmail('kim') }),
+    ]);
+    const { id: courseId, joinCode } = await createCourseByApi(teacher, teacherAuth, {
+      title: 'Typing',
+      code: 'TY120',
+      description: 'Touch typing.',
+    });
+    await createAssignmentByApi(teacher, teacherAuth, {
+      title: 'Home row drills',
+      courseId,
+      dueDate: new Date(Date.now() + 3 * 86_400_000).toISOString(),
+    });
+    await joinByApi(page, studentAuth, joinCode);
+    // A fresh load: the dashboard opened at sign-in is from before the class was joined.
+    await page.reload();
     const overview = page.getByRole('region', { name: 'Overview' });
     for (const label of ['Total Courses', 'Active Assignments', 'Upcoming Classes', 'Team Members']) {
       await expect(overview.getByText(label)).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { PASSWORD, screenshots, uniqueEmail, verificationLinkFor } from './support.js';
+import { PASSWORD, screenshots, switchTo, uniqueEmail, verificationLinkFor } from './support.js';
 
 /**
  * Live lessons (issue 29, DESIGN §21): a teacher and three students, each in their own browser
@@ -122,6 +122,7 @@ test('live lessons: a pushed question reaches every student at once, answers are
   await screenshots(projector, 'live-lessons-projector-open');
 
   // The close reveals it to everyone: the right answer, and each student's own verdict.
+  await switchTo(teacher.page);
   await teacher.page.getByRole('button', { name: 'Close and reveal' }).click();
   await expect(question(ada.page)).toContainText('Right answer: Jupiter');
   await expect(question(ada.page)).toContainText('Your answer: Jupiter — right!');

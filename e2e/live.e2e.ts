@@ -1,22 +1,20 @@
 import { expect, test, type Page } from '@playwright/test';
-import { classCodeOf, joinClass, navTo, screenshots, signUpAndSignIn, uniqueEmail } from './support.js';
+import {
+  createAssignmentByApi,
+  createCourseByApi,
+  joinByApi,
+  navTo,
+  screenshots,
+  signUpAndSignIn,
+  switchTo,
+  uniqueEmail,
+} from './support.js';
 
 const localDateTime = (days: number) => {
   const d = new Date(Date.now() + days * 86_400_000);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 };
-
-async function createCourse(teacher: Page, course: string) {
-  await teacher.goto('/courses');
-  await teacher.getByRole('button', { name: 'Create Course' }).first().click();
-  const dialog = teacher.getByRole('dialog', { name: 'Create Course' });
-  await dialog.getByLabel('Course Title').fill(course);
-  await dialog.getByLabel('Course Code').fill('LV101');
-  await dialog.getByLabel('Description').fill('A course for the live tests.');
-  await dialog.getByRole('button', { name: 'Create Course' }).click();
-  await expect(teacher.getByText('Course created successfully!')).toBeVisible();
-}
 
 async function createAssignment(teacher: Page, course: string, assignment: string) {
   await navTo(teacher, 'Assignments');
@@ -30,11 +28,6 @@ async function createAssignment(teacher: Page, course: string, assignment: strin
   await expect(teacher.getByText('Assignment created!')).toBeVisible();
 }
 
-async function createCourseAndAssignment(teacher: Page, course: string, assignment: string) {
-  await createCourse(teacher, course);
-  await createAssignment(teacher, course, assignment);
-}
-
 test.describe('live, across browsers and tabs', () => {
   test('a new assignment, a submission and a grade appear on the other side without a reload', async ({
     browser,
@@ -43,18 +36,17 @@ test.describe('live, across browsers and tabs', () => {
     const studentContext = await browser.newContext();
     const teacher = await teacherContext.newPage();
     const student = await studentContext.newPage();
-    await signUpAndSignIn(teacher, {
-      fullName: 'Live Teacher',
-      role: 'Teacher',
-      email: uniqueEmail('live-t'),
+    // Side by side, and the class through the API: what comes after is what this journey is about.
+    const [teacherAuth, studentAuth] = await Promise.all([
+      signUpAndSignIn(teacher, { fullName: 'Live Teacher', role: 'Teacher', email: uniqueEmail('live-t') }),
+      signUpAndSignIn(student, { fullName: 'Live Student', role: 'Student', email: uniqueEmail('live-s') }),
+    ]);
+    const { joinCode } = await createCourseByApi(teacher, teacherAuth, {
+      title: 'Live Course',
+      code: 'LV101',
+      description: 'A course for the live tests.',
     });
-    await signUpAndSignIn(student, {
-      fullName: 'Live Student',
-      role: 'Student',
-      email: uniqueEmail('live-s'),
-    });
-    await createCourse(teacher, 'Live Course');
-    await joinClass(student, await classCodeOf(teacher, 'Live Course'));
+    await joinByApi(student, studentAuth, joinCode);
     await navTo(student, 'Assignments');
     await expect(student.getByRole('heading', { name: 'Assignments', level: 1 })).toBeVisible();
 
@@ -102,17 +94,25 @@ test.describe('live, across browsers and tabs', () => {
   }) => {
     const teacherContext = await browser.newContext();
     const teacher = await teacherContext.newPage();
-    await signUpAndSignIn(teacher, {
-      fullName: 'Sync Teacher',
-      role: 'Teacher',
-      email: uniqueEmail('sync-t'),
-    });
-    await createCourseAndAssignment(teacher, 'Sync Course', 'Two tabs');
-
     const studentContext = await browser.newContext();
     const first = await studentContext.newPage();
-    await signUpAndSignIn(first, { fullName: 'Sync Student', role: 'Student', email: uniqueEmail('sync-s') });
-    await joinClass(first, await classCodeOf(teacher, 'Sync Course'));
+    // The class through the API: the two tabs are what this journey is about.
+    const [teacherAuth, studentAuth] = await Promise.all([
+      signUpAndSignIn(teacher, { fullName: 'Sync Teacher', role: 'Teacher', email: uniqueEmail('sync-t') }),
+      signUpAndSignIn(first, { fullName: 'Sync Student', role: 'Student', email: uniqueEmail('sync-s') }),
+    ]);
+    const { id: courseId, joinCode } = await createCourseByApi(teacher, teacherAuth, {
+      title: 'Sync Course',
+      code: 'LV101',
+      description: 'A course for the live tests.',
+    });
+    await createAssignmentByApi(teacher, teacherAuth, {
+      title: 'Two tabs',
+      courseId,
+      dueDate: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+      maxPoints: 10,
+    });
+    await joinByApi(first, studentAuth, joinCode);
     const second = await studentContext.newPage();
     await second.goto('/assignments');
     await first.goto('/assignments');
@@ -120,6 +120,7 @@ test.describe('live, across browsers and tabs', () => {
       page.getByRole('list', { name: 'Assignments' }).getByRole('listitem').filter({ hasText: 'Two tabs' });
     await expect(cardIn(second)).toContainText('Active');
 
+    await switchTo(first);
     await cardIn(first).getByRole('button', { name: 'Submit' }).click();
     const submit = first.getByRole('dialog', { name: 'Submit Assignment' });
     await submit.getByLabel('Your Submission').fill('From the first tab.');

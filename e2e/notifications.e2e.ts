@@ -1,60 +1,57 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { classCodeOf, joinClass, navTo, screenshots, signUpAndSignIn, uniqueEmail } from './support.js';
+import {
+  createAssignmentByApi,
+  createCourseByApi,
+  joinByApi,
+  navTo,
+  screenshots,
+  signUpAndSignIn,
+  switchTo,
+  uniqueEmail,
+} from './support.js';
 
-/** A datetime-local value `days` from now, in the browser's zone. */
-const localDateTime = (due: Date) => {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${due.getFullYear()}-${pad(due.getMonth() + 1)}-${pad(due.getDate())}T${pad(due.getHours())}:${pad(due.getMinutes())}`;
-};
 const inTwoDays = () => new Date(Date.now() + 2 * 86_400_000);
 
-async function createCourse(teacher: Page, course: string) {
-  await teacher.goto('/courses');
-  await teacher.getByRole('button', { name: 'Create Course' }).first().click();
-  const dialog = teacher.getByRole('dialog', { name: 'Create Course' });
-  await dialog.getByLabel('Course Title').fill(course);
-  await dialog.getByLabel('Course Code').fill('NT101');
-  await dialog.getByLabel('Description').fill('A course for the notification tests.');
-  await dialog.getByRole('button', { name: 'Create Course' }).click();
-  await expect(teacher.getByText('Course created successfully!')).toBeVisible();
-}
-
-async function createAssignment(teacher: Page, course: string, assignment: string, due = inTwoDays()) {
-  await navTo(teacher, 'Assignments');
-  await teacher.getByRole('button', { name: 'Create Assignment' }).click();
-  const create = teacher.getByRole('dialog', { name: 'Create Assignment' });
-  await create.getByLabel('Title').fill(assignment);
-  await create.getByLabel('Course').selectOption({ label: `${course} (NT101)` });
-  await create.getByLabel('Due Date').fill(localDateTime(due));
-  await create.getByLabel('Max Points').fill('10');
-  await create.getByRole('button', { name: 'Create Assignment' }).click();
-  await expect(teacher.getByText('Assignment created!')).toBeVisible();
-}
-
-/** A teacher with a course, and a student of theirs (in their own browser contexts). */
+/**
+ * A teacher with a course, and a student of theirs (in their own browser contexts). The two sign up
+ * side by side and the class is made through the API: these journeys are about what follows.
+ */
 async function teacherAndStudent(browser: Browser, name: string) {
   const teacherContext = await browser.newContext();
   const studentContext = await browser.newContext();
   const teacher = await teacherContext.newPage();
   const student = await studentContext.newPage();
-  await signUpAndSignIn(teacher, {
-    fullName: `${name} Teacher`,
-    role: 'Teacher',
-    email: uniqueEmail(`${name}-t`),
+  const [teacherAuth, studentAuth] = await Promise.all([
+    signUpAndSignIn(teacher, {
+      fullName: `${name} Teacher`,
+      role: 'Teacher',
+      email: uniqueEmail(`${name}-t`),
+    }),
+    signUpAndSignIn(student, {
+      fullName: `${name} Student`,
+      role: 'Student',
+      email: uniqueEmail(`${name}-s`),
+    }),
+  ]);
+  const { id: courseId, joinCode } = await createCourseByApi(teacher, teacherAuth, {
+    title: `${name} Course`,
+    code: 'NT101',
+    description: 'A course for the notification tests.',
   });
-  await signUpAndSignIn(student, {
-    fullName: `${name} Student`,
-    role: 'Student',
-    email: uniqueEmail(`${name}-s`),
-  });
-  const course = `${name} Course`;
-  await createCourse(teacher, course);
-  await joinClass(student, await classCodeOf(teacher, course));
+  await joinByApi(student, studentAuth, joinCode);
+  /** A 10-point assignment through the API (the form is walked through in teaching.e2e.ts and live.e2e.ts). */
+  const assign = (title: string, due = inTwoDays()) =>
+    createAssignmentByApi(teacher, teacherAuth, {
+      title,
+      courseId,
+      dueDate: due.toISOString(),
+      maxPoints: 10,
+    });
   const close = async () => {
     await teacherContext.close();
     await studentContext.close();
   };
-  return { teacher, student, studentContext, course, close };
+  return { teacher, student, studentContext, assign, close };
 }
 
 const bellOf = (page: Page) => page.getByRole('banner').getByRole('button', { name: /^Notifications/ });
@@ -66,8 +63,8 @@ test.describe('notifications, to-do and calendar', () => {
   test('a student on the Courses page sees the bell count rise when a teacher grades, and the notification opens the assignment', async ({
     browser,
   }) => {
-    const { teacher, student, course, close } = await teacherAndStudent(browser, 'Bell');
-    await createAssignment(teacher, course, 'Lab report');
+    const { teacher, student, assign, close } = await teacherAndStudent(browser, 'Bell');
+    await assign('Lab report');
 
     await navTo(student, 'Assignments');
     const card = student.getByRole('article', { name: 'Lab report' });
@@ -112,11 +109,11 @@ test.describe('notifications, to-do and calendar', () => {
   });
 
   test("reading in one of a student's tabs clears the count in the other", async ({ browser }) => {
-    const { teacher, student, studentContext, course, close } = await teacherAndStudent(browser, 'Tabs');
-    await createAssignment(teacher, course, 'Essay');
+    const { student, studentContext, assign, close } = await teacherAndStudent(browser, 'Tabs');
+    await assign('Essay');
     const other = await studentContext.newPage();
     await other.goto('/courses');
-    await student.goto('/dashboard');
+    await (await switchTo(student)).goto('/dashboard');
     await expect(bellOf(other)).toHaveAccessibleName('Notifications, 1 unread');
     await expect(bellOf(student)).toHaveAccessibleName('Notifications, 1 unread');
     // The student's to-do lists the new work under This week (due in two days).
@@ -151,7 +148,7 @@ test.describe('notifications, to-do and calendar', () => {
   test('the calendar shows a new assignment live, and the feed URL downloads it as .ics', async ({
     browser,
   }) => {
-    const { teacher, student, course, close } = await teacherAndStudent(browser, 'Cal');
+    const { student, assign, close } = await teacherAndStudent(browser, 'Cal');
     const due = inTwoDays();
     await navTo(student, 'Calendar');
     await expect(student.getByRole('heading', { name: 'Calendar', level: 1 })).toBeVisible();
@@ -162,7 +159,7 @@ test.describe('notifications, to-do and calendar', () => {
     const grid = student.getByRole('grid', { name: monthTitle });
     await expect(grid).toBeVisible();
 
-    await createAssignment(teacher, course, 'Field trip', due);
+    await assign('Field trip', due);
     await expect(grid.getByText('Field trip')).toBeVisible();
     const dayName = due.toLocaleString('en-US', { weekday: 'long', month: 'long', day: 'numeric' });
     await grid.getByRole('button', { name: new RegExp(`^${dayName}.*1 due`) }).click();

@@ -13,6 +13,8 @@ import { screenshots } from './support.js';
  */
 let provider: TestOidcProvider;
 let server: E2EServer;
+// One worker runs both journeys on the one provider and server (fullyParallel would start a pair per worker).
+test.describe.configure({ mode: 'default' });
 
 test.beforeAll(async () => {
   provider = await new TestOidcProvider().listen();

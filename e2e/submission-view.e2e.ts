@@ -1,7 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import {
-  classCodeOf,
-  joinClass,
+  createAssignmentByApi,
+  createCourseByApi,
+  joinByApi,
   navTo,
   RETURN_CONFIRMED_MS,
   screenshots,
@@ -16,13 +17,6 @@ import {
 
 const ANSWER = 'Photosynthesis needs light.\n\n  Step 1: chlorophyll absorbs it.\nمرحبا';
 
-/** A datetime-local value two days from now, in the browser's zone. */
-const inTwoDays = () => {
-  const d = new Date(Date.now() + 2 * 86_400_000);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-};
-
 const cardOf = (page: Page, title: string) =>
   page.getByRole('list', { name: 'Assignments' }).getByRole('listitem').filter({ hasText: title });
 
@@ -33,39 +27,26 @@ test.describe('a student reads back their submission', () => {
   test('sees their text and receipt, and the grade once returned', async ({ browser }) => {
     const teacher = await (await browser.newContext()).newPage();
     const student = await (await browser.newContext()).newPage();
-    await signUpAndSignIn(teacher, {
-      fullName: 'View Teacher',
-      role: 'Teacher',
-      email: uniqueEmail('view-t'),
+    // Side by side, and the class through the API: reading back the work is this journey's subject.
+    const [teacherAuth, studentAuth] = await Promise.all([
+      signUpAndSignIn(teacher, { fullName: 'View Teacher', role: 'Teacher', email: uniqueEmail('view-t') }),
+      signUpAndSignIn(student, { fullName: 'View Student', role: 'Student', email: uniqueEmail('view-s') }),
+    ]);
+    const { id: courseId, joinCode } = await createCourseByApi(teacher, teacherAuth, {
+      title: 'View Course',
+      code: `VW${Date.now().toString(36).slice(-5).toUpperCase()}`,
+      description: 'Reading back one’s work.',
     });
-    await signUpAndSignIn(student, {
-      fullName: 'View Student',
-      role: 'Student',
-      email: uniqueEmail('view-s'),
-    });
-    const course = 'View Course';
-    const code = `VW${Date.now().toString(36).slice(-5).toUpperCase()}`;
-    await teacher.goto('/courses');
-    await teacher.getByRole('button', { name: 'Create Course' }).first().click();
-    const courseDialog = teacher.getByRole('dialog', { name: 'Create Course' });
-    await courseDialog.getByLabel('Course Title').fill(course);
-    await courseDialog.getByLabel('Course Code').fill(code);
-    await courseDialog.getByLabel('Description').fill('Reading back one’s work.');
-    await courseDialog.getByRole('button', { name: 'Create Course' }).click();
-    await expect(teacher.getByText('Course created successfully!')).toBeVisible();
-    await joinClass(student, await classCodeOf(teacher, course));
+    await joinByApi(student, studentAuth, joinCode);
 
     // Grades wait for Return, so the student's dialog must show none until then.
-    await navTo(teacher, 'Assignments');
-    await teacher.getByRole('button', { name: 'Create Assignment' }).click();
-    const create = teacher.getByRole('dialog', { name: 'Create Assignment' });
-    await create.getByLabel('Title').fill('Plant report');
-    await create.getByLabel('Course').selectOption({ label: `${course} (${code})` });
-    await create.getByLabel('Due Date').fill(inTwoDays());
-    await create.getByLabel('Max Points').fill('10');
-    await create.getByRole('radio', { name: 'When I return them' }).check();
-    await create.getByRole('button', { name: 'Create Assignment' }).click();
-    await expect(create).toBeHidden();
+    await createAssignmentByApi(teacher, teacherAuth, {
+      title: 'Plant report',
+      courseId,
+      dueDate: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+      maxPoints: 10,
+      gradeRelease: 'manual',
+    });
 
     await navTo(student, 'Assignments');
     await cardOf(student, 'Plant report').getByRole('button', { name: 'Submit' }).click();

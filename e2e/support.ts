@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type Page } from '@playwright/test';
+import type { CreateAssignmentBody, CreateCourseBody } from '@classwave/shared';
 
 export const PASSWORD = 'correct horse battery';
 let counter = 0;
@@ -21,7 +22,8 @@ async function linkMailedTo(to: string, pattern: RegExp, what: string): Promise<
         link = pattern.exec(mails.at(-1)?.text ?? '')?.[0];
         return link;
       },
-      { message: `${what} mailed to ${to}` },
+      // The mail lands a few hundred milliseconds after the request: look often, every journey waits on one.
+      { message: `${what} mailed to ${to}`, intervals: [100, 100, 250] },
     )
     .toBeTruthy();
   return link!;
@@ -63,16 +65,19 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   if (size) await page.setViewportSize(size);
 }
 
+/** A signed-in person's bearer header, for the API calls that set up what a journey is not about. */
+export type Auth = { authorization: string };
+
 /**
  * Signs up, confirms the mailed link and signs in through the API, in the page's own browser
- * context (the refresh cookie lands there), then opens the dashboard. The forms themselves are
- * walked through in auth.e2e.ts; every other journey starts from a signed-in user, and doing it
- * by hand cost each of them 5–10 s per person.
+ * context (the refresh cookie lands there), then opens the dashboard; returns the session's bearer
+ * header. The forms themselves are walked through in auth.e2e.ts; every other journey starts from a
+ * signed-in user, and doing it by hand cost each of them 5–10 s per person.
  */
 export async function signUpAndSignIn(
   page: Page,
   input: { fullName: string; role: 'Student' | 'Teacher'; email: string },
-) {
+): Promise<Auth> {
   const api = page.request;
   const origin = { origin: new URL(process.env.E2E_BASE_URL!).origin };
   const role = input.role.toLowerCase();
@@ -88,9 +93,46 @@ export async function signUpAndSignIn(
     data: { email: input.email, password: PASSWORD },
   });
   expect(signIn.status(), await signIn.text()).toBe(200);
+  const { session } = (await signIn.json()) as { session: { accessToken: string } };
   await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible();
+  return { authorization: `Bearer ${session.accessToken}` };
+}
+
+/** A POST through the API as `auth`, expecting `status`; returns the answer's body. */
+async function post<T>(page: Page, auth: Auth, url: string, data: object, status: number): Promise<T> {
+  const res = await page.request.post(url, { headers: auth, data });
+  expect(res.status(), `POST ${url}: ${await res.text()}`).toBe(status);
+  return (await res.json()) as T;
+}
+
+/**
+ * A course made through the API, for journeys about something else: the form is walked through in
+ * teaching.e2e.ts, classes.e2e.ts and keyboard.e2e.ts, and doing it there and then reading the
+ * code from the course page cost each journey 3–5 s.
+ */
+export const createCourseByApi = (teacher: Page, auth: Auth, course: CreateCourseBody) =>
+  post<{ id: string; joinCode: string }>(teacher, auth, '/api/courses', course, 201);
+
+/** The student joins the class by its code through the API (typing it is classes.e2e.ts's subject). */
+export async function joinByApi(student: Page, auth: Auth, joinCode: string): Promise<void> {
+  await post(student, auth, '/api/courses/join', { code: joinCode }, 200);
+}
+
+/** An assignment made through the API, for journeys about something else (the form: teaching.e2e.ts and others). */
+export const createAssignmentByApi = (teacher: Page, auth: Auth, assignment: CreateAssignmentBody) =>
+  post<{ id: string }>(teacher, auth, '/api/assignments', assignment, 201);
+
+/**
+ * Switches to `tab`, as a person clicks on it, before using it: of two tabs of one browser context
+ * (one Chromium window), the one not in front stops being painted after a second or so, and every
+ * click there then waits 1-2 s for its target to be found stable. (Reading a tab in the back, with
+ * expect, needs no painting.) `--disable-frame-rate-limit` spares it too, at some 30 % more CPU.
+ */
+export async function switchTo(tab: Page): Promise<Page> {
+  await tab.bringToFront();
+  return tab;
 }
 
 /** Follows a link of the side navigation (not a same-named link elsewhere on the page). */
@@ -138,8 +180,8 @@ export async function joinClass(student: Page, code: string): Promise<void> {
 }
 
 /**
- * How long a Return may take to be confirmed in the teacher's tab: the server's 10-second undo
- * window, then its job and the event back. On a loaded two-core runner the last two took more than
- * the 5 seconds an earlier 15-second wait left them.
+ * How long a Return may take to be confirmed in the teacher's tab: the server's undo window
+ * (UNDO_WINDOW_SECONDS on the e2e servers), then its job and the event back. On a loaded two-core
+ * runner the last two took more than the 5 seconds an earlier 15-second wait left them.
  */
 export const RETURN_CONFIRMED_MS = 30_000;

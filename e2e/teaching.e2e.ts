@@ -1,5 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { classCodeOf, joinClass, navTo, screenshots, signUpAndSignIn, uniqueEmail } from './support.js';
+import {
+  createAssignmentByApi,
+  createCourseByApi,
+  joinByApi,
+  navTo,
+  screenshots,
+  signUpAndSignIn,
+  uniqueEmail,
+} from './support.js';
 
 /** A local 'YYYY-MM-DDTHH:mm' for a datetime-local input, `days` from now. */
 const localDateTime = (days: number) => {
@@ -180,28 +188,24 @@ test.describe('teaching', () => {
   test('a student browses, submits once, and sees the badge change', async ({ browser }) => {
     const teacherContext = await browser.newContext();
     const teacher = await teacherContext.newPage();
-    await signUpAndSignIn(teacher, { fullName: 'Tom Teacher', role: 'Teacher', email: uniqueEmail('tom') });
-    await teacher.goto('/courses');
-    await teacher.getByRole('button', { name: 'Create Course' }).first().click();
-    const dialog = teacher.getByRole('dialog', { name: 'Create Course' });
-    await dialog.getByLabel('Course Title').fill('Poetry');
-    await dialog.getByLabel('Course Code').fill('EN150');
-    await dialog.getByLabel('Description').fill('Reading and writing poems.');
-    await dialog.getByRole('button', { name: 'Create Course' }).click();
-    await expect(teacher.getByText('Course created successfully!')).toBeVisible();
-    await teacher.goto('/assignments');
-    await teacher.getByRole('button', { name: 'Create Assignment' }).click();
-    const create = teacher.getByRole('dialog', { name: 'Create Assignment' });
-    await create.getByLabel('Title').fill('A sonnet of your own');
-    await create.getByLabel('Course').selectOption({ label: 'Poetry (EN150)' });
-    await create.getByLabel('Due Date').fill(localDateTime(5));
-    await create.getByRole('button', { name: 'Create Assignment' }).click();
-    await expect(teacher.getByText('Assignment created!')).toBeVisible();
-
     const studentContext = await browser.newContext();
     const student = await studentContext.newPage();
-    await signUpAndSignIn(student, { fullName: 'Sara Student', role: 'Student', email: uniqueEmail('sara') });
-    await joinClass(student, await classCodeOf(teacher, 'Poetry'));
+    // The class through the API: the teacher's forms are the two journeys above.
+    const [teacherAuth, studentAuth] = await Promise.all([
+      signUpAndSignIn(teacher, { fullName: 'Tom Teacher', role: 'Teacher', email: uniqueEmail('tom') }),
+      signUpAndSignIn(student, { fullName: 'Sara Student', role: 'Student', email: uniqueEmail('sara') }),
+    ]);
+    const { id: courseId, joinCode } = await createCourseByApi(teacher, teacherAuth, {
+      title: 'Poetry',
+      code: 'EN150',
+      description: 'Reading and writing poems.',
+    });
+    await createAssignmentByApi(teacher, teacherAuth, {
+      title: 'A sonnet of your own',
+      courseId,
+      dueDate: new Date(Date.now() + 5 * 86_400_000).toISOString(),
+    });
+    await joinByApi(student, studentAuth, joinCode);
     await navTo(student, 'Courses');
     await student.getByLabel('Search courses').fill('en150');
     await expect(student.getByRole('list', { name: 'Courses' }).getByRole('listitem')).toHaveCount(1);

@@ -71,6 +71,9 @@ describe('loadConfig', () => {
     [{ UPLOAD_MAX_FILES: '0' }, 'UPLOAD_MAX_FILES'],
     [{ UPLOAD_QUOTA_BYTES: '-1' }, 'UPLOAD_QUOTA_BYTES'],
     [{ ACCESS_TOKEN_TTL: 'an hour' }, 'ACCESS_TOKEN_TTL'],
+    [{ NODE_ENV: 'test', RETURN_UNDO_SECONDS: '0' }, 'RETURN_UNDO_SECONDS'],
+    [{ NODE_ENV: 'test', RETURN_UNDO_SECONDS: '30' }, 'RETURN_UNDO_SECONDS'],
+    [{ RETURN_UNDO_SECONDS: '5' }, 'RETURN_UNDO_SECONDS'],
     [{ PER_IP_LIMIT_SCALE: '0' }, 'PER_IP_LIMIT_SCALE'],
     [{ PER_IP_LIMIT_SCALE: 'lots' }, 'PER_IP_LIMIT_SCALE'],
     [{ TEACHER_SIGNUP: 'anyone' }, 'TEACHER_SIGNUP'],
@@ -81,6 +84,22 @@ describe('loadConfig', () => {
   ])('refuses %o naming %s', (env, name) => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrowError(ConfigError);
     expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrowError(new RegExp(`^${name} `));
+  });
+
+  it('shortens the undo window of a Return only for tests (RETURN_UNDO_SECONDS with NODE_ENV=test)', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).returnUndoSeconds).toBe(10);
+    expect(
+      loadConfig({ DATA_DIR: dataDir(), NODE_ENV: 'test', RETURN_UNDO_SECONDS: '4' }).returnUndoSeconds,
+    ).toBe(4);
+    expect(() =>
+      loadConfig({
+        NODE_ENV: 'production',
+        JWT_SECRET: 'x'.repeat(40),
+        TEACHER_INVITE_CODE: 'staff-room-2026',
+        DATA_DIR: dataDir(),
+        RETURN_UNDO_SECONDS: '4',
+      }),
+    ).toThrowError(/^RETURN_UNDO_SECONDS is a test setting and needs NODE_ENV=test/);
   });
 
   it('requires JWT_SECRET in production', () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { RETURN_UNDO_SECONDS } from '@classwave/shared';
 import { oidcConfig, type OidcConfig } from './auth/oidc/config.js';
 
 /** Everything the server reads from its environment, parsed and checked once at start-up. */
@@ -36,6 +37,12 @@ export interface Config {
    * lets a test watch sessions expire and refresh in seconds.
    */
   accessTokenTtlSeconds: number;
+  /**
+   * RETURN_UNDO_SECONDS: how long a Return with undo waits before sending (DESIGN §13: 10 s). A test
+   * setting, refused unless NODE_ENV=test: the end-to-end suite shortens it so its journeys do not
+   * wait out 10 s each time; no longer than 10, the countdown the teacher's tab shows.
+   */
+  returnUndoSeconds: number;
   /**
    * PER_IP_LIMIT_SCALE: multiplies the per-address limits (sign-up, sign-in, recovery, refresh,
    * wrong join codes). A school's students often share one address (NAT); 1 keeps the defaults.
@@ -227,6 +234,15 @@ function storage(env: Env, dataDir: string): StorageConfig {
   };
 }
 
+/** RETURN_UNDO_SECONDS: a shorter undo window, for tests only (a school's teachers get DESIGN §13's). */
+function returnUndoSeconds(env: Env, nodeEnv: Config['nodeEnv']): number {
+  if (env.RETURN_UNDO_SECONDS && nodeEnv !== 'test')
+    throw new ConfigError(
+      `RETURN_UNDO_SECONDS is a test setting and needs NODE_ENV=test (got NODE_ENV=${nodeEnv}); the undo window is ${RETURN_UNDO_SECONDS} s`,
+    );
+  return integer(env, 'RETURN_UNDO_SECONDS', RETURN_UNDO_SECONDS, 1, RETURN_UNDO_SECONDS);
+}
+
 /** PASSWORD_SIGNIN=off only makes sense when there is another way in. */
 function passwordSignin(env: Env, oidc: OidcConfig | undefined): boolean {
   const on = oneOf(env, 'PASSWORD_SIGNIN', ['on', 'off'], 'on') === 'on';
@@ -266,6 +282,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     teacherSignup: teacherSignup(env, nodeEnv),
     jobPollMs: integer(env, 'JOB_POLL_MS', 2000, 0, 3_600_000),
     accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL', 900, 10, 86_400),
+    returnUndoSeconds: returnUndoSeconds(env, nodeEnv),
     perIpLimitScale: integer(env, 'PER_IP_LIMIT_SCALE', 1, 1, 1000),
     storage: storage(env, dataDir),
     uploads: {

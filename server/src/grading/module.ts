@@ -15,7 +15,7 @@ export const grading: AppModule = {
     gradingRoutes(app, {
       grading: createGradingService({
         ...core,
-        ...(core.options.returnUndoMs !== undefined ? { undoWindowMs: core.options.returnUndoMs } : {}),
+        undoWindowMs: core.options.returnUndoMs ?? core.config.returnUndoSeconds * 1000,
       }),
     }),
 };

@@ -239,6 +239,32 @@ describe('a scheduled Return across processes', () => {
     }
   });
 
+  it('waits RETURN_UNDO_SECONDS when a test sets it (the end-to-end suite does), then goes out', async () => {
+    const short = await createTestApp({ env: { RETURN_UNDO_SECONDS: '3' } });
+    try {
+      const people = await peopleOf(short);
+      const { assignment, own } = await heldGrade(short, people);
+      short.clock.freezeAt(new Date());
+      const before = short.clock.now().getTime();
+      const res = await inject(short, people.teacher, 'POST', `/api/assignments/${assignment.id}/return`, {
+        undoable: true,
+      });
+      expect(res.statusCode, res.body).toBe(202);
+      expect(new Date(res.json<ScheduledReturn>().runAt).getTime() - before).toBe(3000);
+      short.clock.advance(2999);
+      await short.app.core.jobs.runDue();
+      expect((await adasView(assignment.id, short, people.ada)).submission?.grade).toBeNull();
+      short.clock.advance(1);
+      await short.app.core.jobs.runDue();
+      expect(await adasView(assignment.id, short, people.ada)).toMatchObject({
+        status: 'returned',
+        submission: { id: own.id, grade: 17 },
+      });
+    } finally {
+      await short.close();
+    }
+  });
+
   it('goes out at the end of the window without waiting for a poll of the jobs table', async () => {
     // Polling every 10 minutes: only the process's own wake-up can send it within the test.
     const quick = await createTestApp({ returnUndoMs: 300, env: { JOB_POLL_MS: '600000' } });

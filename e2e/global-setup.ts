@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MailCatcher } from '../server/test/support/mail-catcher.js';
@@ -14,8 +14,12 @@ export default async function globalSetup() {
   mkdirSync(mailDir);
   let count = 0;
   const catcher = await new MailCatcher({
-    onMail: (mail) =>
-      writeFileSync(path.join(mailDir, `${String(++count).padStart(5, '0')}.json`), JSON.stringify(mail)),
+    onMail: (mail) => {
+      // Written under another name and renamed, so a journey's reader never parses half a mail.
+      const name = path.join(mailDir, String(++count).padStart(5, '0'));
+      writeFileSync(`${name}.part`, JSON.stringify(mail));
+      renameSync(`${name}.part`, `${name}.json`);
+    },
   }).start();
 
   const server = await startServer({ SMTP_URL: catcher.url });

@@ -16,6 +16,7 @@ async function linkMailedTo(to: string, pattern: RegExp, what: string): Promise<
     .poll(
       () => {
         const mails = readdirSync(dir)
+          .filter((f) => f.endsWith('.json'))
           .sort()
           .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { to: string; text: string })
           .filter((m) => m.to.toLowerCase() === to.toLowerCase());

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { PASSWORD, screenshots, uniqueEmail, verificationLinkFor } from './support.js';
+import { screenshots, userInOwnBrowser, uniqueEmail } from './support.js';
 
 /**
  * Conversations (issue 27, DESIGN §19): a teacher and two students, each in their own browser (one
@@ -9,34 +9,12 @@ import { PASSWORD, screenshots, uniqueEmail, verificationLinkFor } from './suppo
  * through the API; only what the issue is about goes through the screens.
  */
 
-interface Member {
-  page: Page;
-  id: string;
-  headers: { authorization: string };
-}
-
-/** Signs up, confirms and signs in through the API in a browser of its own, then opens the dashboard. */
-async function member(
+const member = (
   browser: Browser,
   fullName: string,
   role: 'teacher' | 'student',
-  viewport = { width: 1280, height: 800 },
-): Promise<Member> {
-  const page = await (await browser.newContext({ viewport })).newPage();
-  const api = page.request;
-  const headers = { origin: new URL(process.env.E2E_BASE_URL!).origin };
-  const email = uniqueEmail(`conv-${role}`);
-  const signUp = await api.post('/api/auth/signup', {
-    headers,
-    data: { fullName, email, password: PASSWORD, role },
-  });
-  expect(signUp.status(), await signUp.text()).toBe(200);
-  await api.get(await verificationLinkFor(email), { maxRedirects: 0 });
-  const signIn = await api.post('/api/auth/signin', { headers, data: { email, password: PASSWORD } });
-  expect(signIn.status(), await signIn.text()).toBe(200);
-  const { session } = (await signIn.json()) as { session: { accessToken: string; user: { id: string } } };
-  return { page, id: session.user.id, headers: { authorization: `Bearer ${session.accessToken}` } };
-}
+  viewport?: { width: number; height: number },
+) => userInOwnBrowser(browser, { fullName, role, email: uniqueEmail('conv-' + role) }, viewport);
 
 const stream = (page: Page) => page.getByRole('region', { name: 'Stream' });
 const postOf = (page: Page, text: string) => stream(page).getByRole('article').filter({ hasText: text });

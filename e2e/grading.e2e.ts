@@ -1,8 +1,8 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { UNDO_WINDOW_SECONDS } from './server.js';
 import {
+  classOfTwo,
   createAssignmentByApi,
-  createCourseByApi,
   joinByApi,
   navTo,
   RETURN_CONFIRMED_MS,
@@ -28,29 +28,15 @@ let codeCounter = 0;
  * joining one through the screens is what teaching.e2e.ts and classes.e2e.ts are about.
  */
 async function classroom(browser: Browser, name: string, zones: { teacher?: string; student?: string } = {}) {
-  const teacher = await (await browser.newContext({ timezoneId: zones.teacher })).newPage();
-  const student = await (await browser.newContext({ timezoneId: zones.student })).newPage();
-  const [teacherAuth, studentAuth] = await Promise.all([
-    signUpAndSignIn(teacher, {
-      fullName: `${name} Teacher`,
-      role: 'Teacher',
-      email: uniqueEmail(`${name}-t`),
-    }),
-    signUpAndSignIn(student, {
-      fullName: `${name} Student`,
-      role: 'Student',
-      email: uniqueEmail(`${name}-s`),
-    }),
-  ]);
   const course = `${name} Course`;
   const code = `GR${Date.now().toString(36).slice(-4).toUpperCase()}${++codeCounter}`;
-  const { id: courseId, joinCode } = await createCourseByApi(teacher, teacherAuth, {
-    title: course,
-    code,
-    description: 'A course for the grading journeys.',
-  });
-  await joinByApi(student, studentAuth, joinCode);
-  return { teacher, student, course, code, courseId, joinCode, teacherAuth };
+  const made = await classOfTwo(
+    browser,
+    { teacher: `${name} Teacher`, student: `${name} Student` },
+    { title: course, code, description: 'A course for the grading journeys.' },
+    zones,
+  );
+  return { ...made, course, code };
 }
 
 /**

@@ -1,8 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
+  classOfTwo,
   createAssignmentByApi,
-  createCourseByApi,
-  joinByApi,
   navTo,
   screenshots,
   signUpAndSignIn,
@@ -63,27 +62,24 @@ test.describe('keyboard and dialogs', () => {
   test('a student submits an assignment with the keyboard alone, and sees the dashboard for students', async ({
     browser,
   }) => {
-    const teacherContext = await browser.newContext();
-    const teacher = await teacherContext.newPage();
-    const studentContext = await browser.newContext();
-    const page = await studentContext.newPage();
     // The class through the API: the student's keyboard is this journey's subject (the teacher's
     // is the one above).
-    const [teacherAuth, studentAuth] = await Promise.all([
-      signUpAndSignIn(teacher, { fullName: 'Kit Teacher', role: 'Teacher', email: uniqueEmail('kit') }),
-      signUpAndSignIn(page, { fullName: 'Kim Student', role: 'Student', email: uniqueEmail('kim') }),
-    ]);
-    const { id: courseId, joinCode } = await createCourseByApi(teacher, teacherAuth, {
-      title: 'Typing',
-      code: 'TY120',
-      description: 'Touch typing.',
-    });
+    const {
+      teacher,
+      student: page,
+      teacherAuth,
+      courseId,
+      close,
+    } = await classOfTwo(
+      browser,
+      { teacher: 'Kit Teacher', student: 'Kim Student' },
+      { title: 'Typing', code: 'TY120', description: 'Touch typing.' },
+    );
     await createAssignmentByApi(teacher, teacherAuth, {
       title: 'Home row drills',
       courseId,
       dueDate: new Date(Date.now() + 3 * 86_400_000).toISOString(),
     });
-    await joinByApi(page, studentAuth, joinCode);
     // A fresh load: the dashboard opened at sign-in is from before the class was joined.
     await page.reload();
     const overview = page.getByRole('region', { name: 'Overview' });
@@ -118,7 +114,6 @@ test.describe('keyboard and dialogs', () => {
     // The Submit button is gone; focus is on the card's new status, not dropped to <body>.
     await expect.poll(() => card.evaluate((el) => el.contains(document.activeElement))).toBe(true);
     await expect(page.locator(':focus')).toContainText('Submitted');
-    await teacherContext.close();
-    await studentContext.close();
+    await close();
   });
 });

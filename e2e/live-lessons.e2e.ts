@@ -1,5 +1,5 @@
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { PASSWORD, screenshots, switchTo, uniqueEmail, verificationLinkFor } from './support.js';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { screenshots, userInOwnBrowser, switchTo, uniqueEmail } from './support.js';
 
 /**
  * Live lessons (issue 29, DESIGN §21): a teacher and three students, each in their own browser
@@ -10,35 +10,12 @@ import { PASSWORD, screenshots, switchTo, uniqueEmail, verificationLinkFor } fro
  * through the API; what the issue is about goes through the screens.
  */
 
-interface Member {
-  context: BrowserContext;
-  page: Page;
-  id: string;
-  headers: { authorization: string };
-}
-
-async function member(
+const member = (
   browser: Browser,
   fullName: string,
   role: 'teacher' | 'student',
-  viewport = { width: 1280, height: 800 },
-): Promise<Member> {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  const api = page.request;
-  const headers = { origin: new URL(process.env.E2E_BASE_URL!).origin };
-  const email = uniqueEmail(`lesson-${role}`);
-  const signUp = await api.post('/api/auth/signup', {
-    headers,
-    data: { fullName, email, password: PASSWORD, role },
-  });
-  expect(signUp.status(), await signUp.text()).toBe(200);
-  await api.get(await verificationLinkFor(email), { maxRedirects: 0 });
-  const signIn = await api.post('/api/auth/signin', { headers, data: { email, password: PASSWORD } });
-  expect(signIn.status(), await signIn.text()).toBe(200);
-  const { session } = (await signIn.json()) as { session: { accessToken: string; user: { id: string } } };
-  return { context, page, id: session.user.id, headers: { authorization: `Bearer ${session.accessToken}` } };
-}
+  viewport?: { width: number; height: number },
+) => userInOwnBrowser(browser, { fullName, role, email: uniqueEmail('lesson-' + role) }, viewport);
 
 const question = (page: Page) => page.getByRole('dialog', { name: 'Which planet is the largest?' });
 

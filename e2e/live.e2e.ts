@@ -1,8 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import {
+  classOfTwo,
   createAssignmentByApi,
-  createCourseByApi,
-  joinByApi,
   navTo,
   screenshots,
   signUpAndSignIn,
@@ -32,21 +31,12 @@ test.describe('live, across browsers and tabs', () => {
   test('a new assignment, a submission and a grade appear on the other side without a reload', async ({
     browser,
   }) => {
-    const teacherContext = await browser.newContext();
-    const studentContext = await browser.newContext();
-    const teacher = await teacherContext.newPage();
-    const student = await studentContext.newPage();
     // Side by side, and the class through the API: what comes after is what this journey is about.
-    const [teacherAuth, studentAuth] = await Promise.all([
-      signUpAndSignIn(teacher, { fullName: 'Live Teacher', role: 'Teacher', email: uniqueEmail('live-t') }),
-      signUpAndSignIn(student, { fullName: 'Live Student', role: 'Student', email: uniqueEmail('live-s') }),
-    ]);
-    const { joinCode } = await createCourseByApi(teacher, teacherAuth, {
-      title: 'Live Course',
-      code: 'LV101',
-      description: 'A course for the live tests.',
-    });
-    await joinByApi(student, studentAuth, joinCode);
+    const { teacher, student, close } = await classOfTwo(
+      browser,
+      { teacher: 'Live Teacher', student: 'Live Student' },
+      { title: 'Live Course', code: 'LV101', description: 'A course for the live tests.' },
+    );
     await navTo(student, 'Assignments');
     await expect(student.getByRole('heading', { name: 'Assignments', level: 1 })).toBeVisible();
 
@@ -85,34 +75,31 @@ test.describe('live, across browsers and tabs', () => {
     await expect(card).toContainText('Graded');
     await expect(card).toContainText('Lovely work.');
     await screenshots(student, 'assignments-student-graded');
-    await teacherContext.close();
-    await studentContext.close();
+    await close();
   });
 
   test('two tabs of one student stay in sync, and signing out in one sends both to /login', async ({
     browser,
   }) => {
-    const teacherContext = await browser.newContext();
-    const teacher = await teacherContext.newPage();
-    const studentContext = await browser.newContext();
-    const first = await studentContext.newPage();
     // The class through the API: the two tabs are what this journey is about.
-    const [teacherAuth, studentAuth] = await Promise.all([
-      signUpAndSignIn(teacher, { fullName: 'Sync Teacher', role: 'Teacher', email: uniqueEmail('sync-t') }),
-      signUpAndSignIn(first, { fullName: 'Sync Student', role: 'Student', email: uniqueEmail('sync-s') }),
-    ]);
-    const { id: courseId, joinCode } = await createCourseByApi(teacher, teacherAuth, {
-      title: 'Sync Course',
-      code: 'LV101',
-      description: 'A course for the live tests.',
-    });
+    const {
+      teacher,
+      student: first,
+      studentContext,
+      teacherAuth,
+      courseId,
+      close,
+    } = await classOfTwo(
+      browser,
+      { teacher: 'Sync Teacher', student: 'Sync Student' },
+      { title: 'Sync Course', code: 'LV101', description: 'A course for the live tests.' },
+    );
     await createAssignmentByApi(teacher, teacherAuth, {
       title: 'Two tabs',
       courseId,
       dueDate: new Date(Date.now() + 2 * 86_400_000).toISOString(),
       maxPoints: 10,
     });
-    await joinByApi(first, studentAuth, joinCode);
     const second = await studentContext.newPage();
     await second.goto('/assignments');
     await first.goto('/assignments');
@@ -135,8 +122,7 @@ test.describe('live, across browsers and tabs', () => {
     await expect(first).toHaveURL(/\/login$/);
     // The other tab was on /assignments: signing in there again returns to it.
     await expect(second).toHaveURL(/\/login(\?next=%2Fassignments)?$/);
-    await teacherContext.close();
-    await studentContext.close();
+    await close();
   });
 });
 

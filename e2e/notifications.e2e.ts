@@ -1,14 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import {
-  createAssignmentByApi,
-  createCourseByApi,
-  joinByApi,
-  navTo,
-  screenshots,
-  signUpAndSignIn,
-  switchTo,
-  uniqueEmail,
-} from './support.js';
+import { classOfTwo, createAssignmentByApi, navTo, screenshots, switchTo } from './support.js';
 
 const inTwoDays = () => new Date(Date.now() + 2 * 86_400_000);
 
@@ -17,41 +8,20 @@ const inTwoDays = () => new Date(Date.now() + 2 * 86_400_000);
  * side by side and the class is made through the API: these journeys are about what follows.
  */
 async function teacherAndStudent(browser: Browser, name: string) {
-  const teacherContext = await browser.newContext();
-  const studentContext = await browser.newContext();
-  const teacher = await teacherContext.newPage();
-  const student = await studentContext.newPage();
-  const [teacherAuth, studentAuth] = await Promise.all([
-    signUpAndSignIn(teacher, {
-      fullName: `${name} Teacher`,
-      role: 'Teacher',
-      email: uniqueEmail(`${name}-t`),
-    }),
-    signUpAndSignIn(student, {
-      fullName: `${name} Student`,
-      role: 'Student',
-      email: uniqueEmail(`${name}-s`),
-    }),
-  ]);
-  const { id: courseId, joinCode } = await createCourseByApi(teacher, teacherAuth, {
-    title: `${name} Course`,
-    code: 'NT101',
-    description: 'A course for the notification tests.',
-  });
-  await joinByApi(student, studentAuth, joinCode);
+  const made = await classOfTwo(
+    browser,
+    { teacher: `${name} Teacher`, student: `${name} Student` },
+    { title: `${name} Course`, code: 'NT101', description: 'A course for the notification tests.' },
+  );
   /** A 10-point assignment through the API (the form is walked through in teaching.e2e.ts and live.e2e.ts). */
   const assign = (title: string, due = inTwoDays()) =>
-    createAssignmentByApi(teacher, teacherAuth, {
+    createAssignmentByApi(made.teacher, made.teacherAuth, {
       title,
-      courseId,
+      courseId: made.courseId,
       dueDate: due.toISOString(),
       maxPoints: 10,
     });
-  const close = async () => {
-    await teacherContext.close();
-    await studentContext.close();
-  };
-  return { teacher, student, studentContext, assign, close };
+  return { ...made, assign };
 }
 
 const bellOf = (page: Page) => page.getByRole('banner').getByRole('button', { name: /^Notifications/ });

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import type { CreateAssignmentBody, CreateCourseBody } from '@classwave/shared';
 
 export const PASSWORD = 'correct horse battery';
@@ -71,14 +71,13 @@ export type Auth = { authorization: string };
 
 /**
  * Signs up, confirms the mailed link and signs in through the API, in the page's own browser
- * context (the refresh cookie lands there), then opens the dashboard; returns the session's bearer
- * header. The forms themselves are walked through in auth.e2e.ts; every other journey starts from a
- * signed-in user, and doing it by hand cost each of them 5–10 s per person.
+ * context (the refresh cookie lands there); opens no page. Returns the session's bearer header and
+ * the user's id.
  */
-export async function signUpAndSignIn(
+export async function signUpByApi(
   page: Page,
   input: { fullName: string; role: 'Student' | 'Teacher'; email: string },
-): Promise<Auth> {
+): Promise<{ auth: Auth; id: string }> {
   const api = page.request;
   const origin = { origin: new URL(process.env.E2E_BASE_URL!).origin };
   const role = input.role.toLowerCase();
@@ -94,11 +93,40 @@ export async function signUpAndSignIn(
     data: { email: input.email, password: PASSWORD },
   });
   expect(signIn.status(), await signIn.text()).toBe(200);
-  const { session } = (await signIn.json()) as { session: { accessToken: string } };
+  const { session } = (await signIn.json()) as { session: { accessToken: string; user: { id: string } } };
+  return { auth: { authorization: `Bearer ${session.accessToken}` }, id: session.user.id };
+}
+
+/**
+ * A user signed up and in through the API in a browser context of their own (a phone's viewport,
+ * say), no page opened yet: for journeys with several people, each their own browser.
+ */
+export async function userInOwnBrowser(
+  browser: Browser,
+  input: { fullName: string; role: 'teacher' | 'student'; email: string },
+  viewport = { width: 1280, height: 800 },
+): Promise<{ context: BrowserContext; page: Page; id: string; headers: Auth }> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const role = input.role === 'teacher' ? 'Teacher' : 'Student';
+  const { auth, id } = await signUpByApi(page, { ...input, role });
+  return { context, page, id, headers: auth };
+}
+
+/**
+ * `signUpByApi`, then the dashboard opened; returns the session's bearer header. The forms
+ * themselves are walked through in auth.e2e.ts; every other journey starts from a signed-in user,
+ * and doing it by hand cost each of them 5–10 s per person.
+ */
+export async function signUpAndSignIn(
+  page: Page,
+  input: { fullName: string; role: 'Student' | 'Teacher'; email: string },
+): Promise<Auth> {
+  const { auth } = await signUpByApi(page, input);
   await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible();
-  return { authorization: `Bearer ${session.accessToken}` };
+  return auth;
 }
 
 /** A POST through the API as `auth`, expecting `status`; returns the answer's body. */
@@ -124,6 +152,45 @@ export async function joinByApi(student: Page, auth: Auth, joinCode: string): Pr
 /** An assignment made through the API, for journeys about something else (the form: teaching.e2e.ts and others). */
 export const createAssignmentByApi = (teacher: Page, auth: Auth, assignment: CreateAssignmentBody) =>
   post<{ id: string }>(teacher, auth, '/api/assignments', assignment, 201);
+
+/**
+ * A teacher and a student, each signed in (side by side) in a browser context of their own, in a
+ * time zone if given, and the teacher's class made through the API with the student in it: for
+ * journeys about what follows (creating and joining a class through the screens is what
+ * teaching.e2e.ts, classes.e2e.ts and keyboard.e2e.ts walk through).
+ */
+export async function classOfTwo(
+  browser: Browser,
+  names: { teacher: string; student: string },
+  course: CreateCourseBody,
+  zones: { teacher?: string; student?: string } = {},
+) {
+  const teacherContext = await browser.newContext({ timezoneId: zones.teacher });
+  const studentContext = await browser.newContext({ timezoneId: zones.student });
+  const [teacher, student] = await Promise.all([teacherContext.newPage(), studentContext.newPage()]);
+  const emailOf = (name: string) => uniqueEmail(name.toLowerCase().replace(/\W+/g, '-'));
+  const [teacherAuth, studentAuth] = await Promise.all([
+    signUpAndSignIn(teacher, { fullName: names.teacher, role: 'Teacher', email: emailOf(names.teacher) }),
+    signUpAndSignIn(student, { fullName: names.student, role: 'Student', email: emailOf(names.student) }),
+  ]);
+  const { id: courseId, joinCode } = await createCourseByApi(teacher, teacherAuth, course);
+  await joinByApi(student, studentAuth, joinCode);
+  const close = async () => {
+    await teacherContext.close();
+    await studentContext.close();
+  };
+  return {
+    teacher,
+    student,
+    teacherAuth,
+    studentAuth,
+    teacherContext,
+    studentContext,
+    courseId,
+    joinCode,
+    close,
+  };
+}
 
 /**
  * Switches to `tab`, as a person clicks on it, before using it: of two tabs of one browser context

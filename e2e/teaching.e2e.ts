@@ -1,8 +1,7 @@
 import { expect, test } from '@playwright/test';
 import {
+  classOfTwo,
   createAssignmentByApi,
-  createCourseByApi,
-  joinByApi,
   navTo,
   screenshots,
   signUpAndSignIn,
@@ -186,26 +185,17 @@ test.describe('teaching', () => {
   });
 
   test('a student browses, submits once, and sees the badge change', async ({ browser }) => {
-    const teacherContext = await browser.newContext();
-    const teacher = await teacherContext.newPage();
-    const studentContext = await browser.newContext();
-    const student = await studentContext.newPage();
     // The class through the API: the teacher's forms are the two journeys above.
-    const [teacherAuth, studentAuth] = await Promise.all([
-      signUpAndSignIn(teacher, { fullName: 'Tom Teacher', role: 'Teacher', email: uniqueEmail('tom') }),
-      signUpAndSignIn(student, { fullName: 'Sara Student', role: 'Student', email: uniqueEmail('sara') }),
-    ]);
-    const { id: courseId, joinCode } = await createCourseByApi(teacher, teacherAuth, {
-      title: 'Poetry',
-      code: 'EN150',
-      description: 'Reading and writing poems.',
-    });
+    const { teacher, student, teacherAuth, courseId, close } = await classOfTwo(
+      browser,
+      { teacher: 'Tom Teacher', student: 'Sara Student' },
+      { title: 'Poetry', code: 'EN150', description: 'Reading and writing poems.' },
+    );
     await createAssignmentByApi(teacher, teacherAuth, {
       title: 'A sonnet of your own',
       courseId,
       dueDate: new Date(Date.now() + 5 * 86_400_000).toISOString(),
     });
-    await joinByApi(student, studentAuth, joinCode);
     await navTo(student, 'Courses');
     await student.getByLabel('Search courses').fill('en150');
     await expect(student.getByRole('list', { name: 'Courses' }).getByRole('listitem')).toHaveCount(1);
@@ -225,7 +215,6 @@ test.describe('teaching', () => {
     await expect(card).toContainText('Submitted');
     await expect(card.getByRole('button', { name: 'View Submission' })).toBeVisible();
     await screenshots(student, 'assignments-student');
-    await teacherContext.close();
-    await studentContext.close();
+    await close();
   });
 });

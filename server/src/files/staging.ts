@@ -9,6 +9,12 @@ import { isReleasable, release } from './body.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Bytes of a PATCH held while the file is written, before the request is read further. */
 const WRITE_BATCH_BYTES = 1024 * 1024;
+/**
+ * Bytes written since the last flush after which the staged file's pages are flushed to the disk
+ * (fdatasync) in the background, while the rest of the PATCH arrives: the flush a finished upload
+ * needs before it is stored (storage.ts `adopt`) then finds little left to write.
+ */
+export const FLUSH_EVERY_BYTES = 8 * 1024 * 1024;
 
 /** Writes `chunks` at `position` whole, however the system splits the writes; the bytes written. */
 export async function writeAll(handle: FileHandle, chunks: Buffer[], position: number): Promise<number> {
@@ -44,11 +50,24 @@ export class StagingStore extends FileStore {
     if (!UUID.test(id)) throw ERRORS.FILE_NOT_FOUND;
     let at = offset;
     let handle: FileHandle | undefined;
+    /** The background flush in flight, if any (one at a time: a slow one gathers more for the next). */
+    let flushing: Promise<void> | undefined;
+    let flushFailed = false;
     try {
       const file = (handle = await open(path.join(this.stagingDir, id), 'r+'));
+      let unflushed = 0;
       const put = async (chunks: Buffer[]) => {
-        at += await writeAll(file, chunks, at);
+        const written = await writeAll(file, chunks, at);
+        at += written;
+        unflushed += written;
         for (const chunk of chunks) if (isReleasable(chunk)) release(chunk);
+        if (unflushed >= FLUSH_EVERY_BYTES && !flushing) {
+          unflushed = 0;
+          flushing = file
+            .datasync()
+            .catch(() => void (flushFailed = true))
+            .finally(() => (flushing = undefined));
+        }
       };
       await pipeline(
         readable,
@@ -62,10 +81,14 @@ export class StagingStore extends FileStore {
           },
         }),
       );
+      await flushing;
+      // The disk refused the bytes already written: as a failed write (they may not all be there).
+      if (flushFailed) throw ERRORS.FILE_WRITE_ERROR;
     } catch {
       // As tus's own store: the bytes written so far stay (the upload resumes from them).
       throw ERRORS.FILE_WRITE_ERROR;
     } finally {
+      await flushing;
       await handle?.close();
     }
     return at;

@@ -117,6 +117,8 @@ export function createUploads(options: {
     const orientation = cut.find((r) => r.orientation !== undefined && r.orientation !== 1)?.orientation;
     const insert = orientation ? orientationSegment(orientation) : undefined;
     const stored = size - cut.reduce((n, r) => n + (r.end - r.start), 0) + (insert?.length ?? 0);
+    // The flushes while it arrived are done (the disk storage flushes the rest before it answers).
+    await datastore.flushed(id);
     // Nothing to cut: the staged file is the stored one (on the disk, linked rather than copied).
     if (cut.length === 0 && storage.adopt) await storage.adopt(row.storageKey, staged);
     else await storage.put(row.storageKey, withoutRanges(staged, size, cut, insert), stored);

@@ -14,7 +14,7 @@ const WRITE_BATCH_BYTES = 1024 * 1024;
  * (fdatasync) in the background, while the rest arrives: the flush a finished upload needs before
  * it is stored (storage.ts `adopt`) then finds little left to write.
  */
-export const FLUSH_EVERY_BYTES = 8 * 1024 * 1024;
+export const FLUSH_EVERY_BYTES = 2 * 1024 * 1024;
 
 /** Flushes a file's bytes to the disk (fdatasync) through a handle of its own. */
 async function datasync(file: string): Promise<void> {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { requestBody } from './body.js';
-import { StagingStore, writeAll } from './staging.js';
+import { FLUSH_EVERY_BYTES, StagingStore, writeAll } from './staging.js';
 import type { FileHandle } from 'node:fs/promises';
 
 const root = mkdtempSync(path.join(tmpdir(), 'classwave-staging-'));
@@ -57,6 +57,20 @@ describe('StagingStore.write', () => {
     expect(big.buffer.byteLength).toBeGreaterThanOrEqual(8192);
     expect(Buffer.concat(slices).equals(big)).toBe(true);
     expect(readFileSync(path.join(root, other)).equals(big)).toBe(true);
+  });
+
+  it('writes every byte of a PATCH longer than a flush, the flushes running while the rest arrives', async () => {
+    // Three flushes' worth and a bit: the background fdatasync runs between writes of the same file.
+    const chunks = Array.from({ length: (3 * FLUSH_EVERY_BYTES) / (64 * 1024) + 3 }, () =>
+      randomBytes(64 * 1024),
+    );
+    const expected = Buffer.concat(chunks);
+    const id = staged(Buffer.from('head'));
+    const offset = await store.write(asTusReads(chunks, true), id, 4);
+    expect(offset).toBe(4 + expected.length);
+    const file = readFileSync(path.join(root, id));
+    expect(file.subarray(0, 4).toString()).toBe('head');
+    expect(file.subarray(4).equals(expected)).toBe(true);
   });
 
   it('writes at the offset a resumed upload reports, after the bytes already there', async () => {

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { link, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { link, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -33,6 +33,8 @@ export interface FileStorage {
    * when the storage can (the disk: a hard link, `source` untouched and still the caller's to
    * remove). Absent where it cannot: the caller puts the bytes instead.
    */
+  // Both resolve once the file is durable: on the disk, its bytes and its name flushed (fsync), so
+  // a file whose receipt a student saw survives a power cut.
   adopt?(key: string, source: string): Promise<void>;
   /** The file's bytes, or the range of them. */
   open(key: string, range?: ByteRange): Promise<Readable>;
@@ -56,6 +58,16 @@ function safeKey(key: string): string {
   return key;
 }
 
+/** Flushes a file's bytes (or a folder's names) to the disk: fsync through a handle of its own. */
+async function flush(file: string): Promise<void> {
+  const handle = await open(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 function diskStorage(directory: string): FileStorage {
   const file = (key: string) => path.join(directory, safeKey(key));
   return {
@@ -64,8 +76,9 @@ function diskStorage(directory: string): FileStorage {
       await mkdir(directory, { recursive: true });
       // Written beside and renamed: a reader never sees half a file, and a crash leaves only a .tmp.
       const temp = `${file(key)}.tmp`;
-      await pipeline(body, createWriteStream(temp));
+      await pipeline(body, createWriteStream(temp, { flush: true }));
       await rename(temp, file(key));
+      await flush(directory);
     },
     async adopt(key, source) {
       await mkdir(directory, { recursive: true });
@@ -73,8 +86,14 @@ function diskStorage(directory: string): FileStorage {
       await rm(temp, { force: true });
       // The staging folder is beside this one (both under DATA_DIR), so a link is the usual case; on
       // another file system (EXDEV) or one without links, the bytes are copied as put would.
-      await link(source, temp).catch(() => pipeline(createReadStream(source), createWriteStream(temp)));
+      await link(source, temp).catch(() =>
+        pipeline(createReadStream(source), createWriteStream(temp, { flush: true })),
+      );
+      // Linked, the staged file's own pages: most were flushed while it arrived (staging.ts), the
+      // rest are now, before the name that makes it the stored file.
+      await flush(temp);
       await rename(temp, file(key));
+      await flush(directory);
     },
     async open(key, range) {
       await stat(file(key));

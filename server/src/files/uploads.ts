@@ -118,8 +118,13 @@ export function createUploads(options: {
     const insert = orientation ? orientationSegment(orientation) : undefined;
     const stored = size - cut.reduce((n, r) => n + (r.end - r.start), 0) + (insert?.length ?? 0);
     // Nothing to cut: the staged file is the stored one (on the disk, linked rather than copied).
-    if (cut.length === 0 && storage.adopt) await storage.adopt(row.storageKey, staged);
-    else await storage.put(row.storageKey, withoutRanges(staged, size, cut, insert), stored);
+    const storing =
+      cut.length === 0 && storage.adopt
+        ? storage.adopt(row.storageKey, staged)
+        : storage.put(row.storageKey, withoutRanges(staged, size, cut, insert), stored);
+    // At the same time, the flushes while it arrived end without failing: the disk storage's own
+    // flush writes what they had not reached yet rather than waiting for the last of them.
+    await Promise.all([datastore.flushed(id), storing]);
     await outbox.transaction(async (tx, record) => {
       const [ready] = await tx
         .update(files)

@@ -87,7 +87,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
   // PGlite's start-up replaces every array type's parser (`_initArrayTypes`), the array entries of
   // Drizzle's table with them: set the table once more now that it is ready.
   Object.assign(client.parsers, DRIZZLE_PGLITE_PARSERS);
-  const prepared = preparedOnPglite(client);
+  const prepared = preparedOnPglite();
   const drizzleClient = withoutPerQueryParsers(client, prepared);
   const db = drizzlePglite({ client: drizzleClient, schema }) as unknown as Db;
   return {
@@ -130,7 +130,7 @@ const DRIZZLE_PGLITE_PARSERS: Record<number, (value: string) => unknown> = {
  * doubling the single quotes is the whole of the quoting; a NUL byte cannot be written and is
  * refused.
  */
-function preparedOnPglite(client: PGlite) {
+function preparedOnPglite() {
   const prepared = new Map<string, Promise<unknown>>();
   /**
    * `on`: the database itself, or one of its transactions (txRows): PGlite is one connection, so a
@@ -151,7 +151,8 @@ function preparedOnPglite(client: PGlite) {
     const literals = params.map((value) => {
       if (value === null) return 'null';
       if (typeof value !== 'string') {
-        if (typeof value === 'object') throw new Error('an object or array cannot be a statement parameter here: pass its text');
+        if (typeof value === 'object')
+          throw new Error('an object or array cannot be a statement parameter here: pass its text');
         return `'${String(value)}'`;
       }
       if (value.includes('\0')) throw new Error('a NUL byte cannot be a statement parameter');
@@ -171,7 +172,10 @@ type PreparedOnPglite = ReturnType<typeof preparedOnPglite>;
  * identical; `rowMode` and any other option are kept), and `transaction` handing its callback a
  * transaction wrapped the same way. Everything else is the client's own.
  */
-function withoutPerQueryParsers<C extends PGlite | PgliteTransaction>(client: C, prepared: PreparedOnPglite): C {
+function withoutPerQueryParsers<C extends PGlite | PgliteTransaction>(
+  client: C,
+  prepared: PreparedOnPglite,
+): C {
   const query = (text: string, params?: unknown[], options?: QueryOptions) => {
     if (!options?.parsers) return client.query(text, params, options);
     const { parsers: _dropped, ...kept } = options;
@@ -275,14 +279,32 @@ export async function txRows<R>(
 }
 
 /**
- * txRows for a statement written with Drizzle's `sql` (its values become `$n` parameters): the
- * statement under `name`, which must always compile to the same text (see txRows).
+ * txRows for a statement written with Drizzle's `sql` (its values become `$n` parameters, compiled
+ * as `tx.execute` compiles them). Each text it compiles to is a named statement of its own,
+ * `<base>_<n>` in the order this process first met them, so its variants (a clause there or not, an
+ * update setting other columns) need no names of their own. At most `MAX_VARIANTS` texts a base:
+ * past that, an Error naming it says its text varies with its input (a value written into the
+ * text, a list of rows), which would prepare a statement per request.
  */
-export function txQuery<R>(tx: Db | Tx, name: string, query: SQL): Promise<R[]> {
+export async function txQuery<R>(tx: Db | Tx, base: string, query: SQL): Promise<R[]> {
   const { sql: text, params } = dialect.sqlToQuery(query);
+  let names = variantNames.get(base);
+  if (!names) variantNames.set(base, (names = new Map()));
+  let name = names.get(text);
+  if (name === undefined) {
+    if (names.size >= MAX_VARIANTS)
+      throw new Error(
+        `the statement ${base} compiled to more than ${MAX_VARIANTS} texts: its text varies with its input (write values as parameters, a list as an array's text)`,
+      );
+    name = `${base}_${names.size + 1}`;
+    names.set(text, name);
+  }
   return txRows<R>(tx, { name, text }, params as StatementParam[]);
 }
 
+const MAX_VARIANTS = 8;
+/** txQuery's statements: by base, each text's name. */
+const variantNames = new Map<string, Map<string, string>>();
 const dialect = new PgDialect();
 /** Every named statement's text, by name, in this process: a name is one text (txRows). */
 const statementTexts = new Map<string, string>();
@@ -305,7 +327,9 @@ const TEXT_TYPES = new Set<number>([
 ]);
 const DRIZZLE_PG_TYPES = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    TEXT_TYPES.has(oid) ? identity : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+    TEXT_TYPES.has(oid)
+      ? identity
+      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
 async function ping(db: Db): Promise<boolean> {

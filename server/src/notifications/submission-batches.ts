@@ -2,8 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { inQuietHours } from '@classwave/shared';
 import type { Clock } from '../clock.js';
-import { isoText, type Tx } from '../db/client.js';
-import { rowsOf } from '../db/rows.js';
+import { isoText, txQuery, type Tx } from '../db/client.js';
 import type { RecordEvent } from '../events.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { userRoom } from '../realtime/rooms.js';
@@ -73,13 +72,16 @@ async function standing(tx: Tx, source: Source, now: Date): Promise<Standing> {
           returning key),
         ids as (select substr(key, ${prefix.length + 1})::uuid as id from claimed)`
       : sql`ids as (select unnest(${`{${source.ids.join(',')}}`}::uuid[]) as id)`;
-  const [row] = rowsOf<{
+  // Named (issue 30): parsed and planned once per connection; the claim and the poller's ids are two texts.
+  const [row] = await txQuery<{
     claimed: number;
     assignment: string | null;
     subs: string | null;
     teachers: string | null;
   }>(
-    await tx.execute(sql`with ${ids},
+    tx,
+    'batch_standing',
+    sql`with ${ids},
       subs as (select s.id, s.assignment_id, s.submitted_at, p.full_name from submissions s
         join profiles p on p.id = s.student_id
         -- A grade for missing work is no submission (DESIGN §17); taken-back ones are gone.
@@ -99,7 +101,7 @@ async function standing(tx: Tx, source: Source, now: Date): Promise<Standing> {
             'locked', ${lockText(sql`t.id::text`, sql`t.assignment_id::text`)} is null))::text
           from (select a.teacher_id as id, a.id as assignment_id, 0 as ord, null::timestamptz as since from a
             union all select ct.teacher_id, a.id, 1, ct.created_at from course_teachers ct join a on ct.course_id = a.course_id
-            order by ord, since) t) as teachers`),
+            order by ord, since) t) as teachers`,
   );
   const parse = <T>(text: string | null | undefined) => (text ? (JSON.parse(text) as T) : null);
   return {
@@ -183,22 +185,23 @@ async function apply(tx: Tx, record: RecordEvent, now: Date, source: Source): Pr
   const last = subs.length > 1 ? subs[subs.length - 1]! : null;
   const quiet = (at: string | Date, settings: string | null) =>
     inQuietHours(new Date(at), settingsFromJson(settings).quietHours);
-  const rows = rowsOf<{ row: string }>(
-    await tx.execute(
-      batchWrite(
-        {
-          assignment,
-          first,
-          last,
-          teachers: teachers.map((t) => ({
-            id: t.id,
-            alertNow: !quiet(now, t.settings),
-            alertFirst: !quiet(first.at, t.settings),
-            alertLast: !quiet(last?.at ?? first.at, t.settings),
-          })),
-        },
-        now,
-      ),
+  // Named as the standing is: with a last submission or without, two texts.
+  const rows = await txQuery<{ row: string }>(
+    tx,
+    'batch_write',
+    batchWrite(
+      {
+        assignment,
+        first,
+        last,
+        teachers: teachers.map((t) => ({
+          id: t.id,
+          alertNow: !quiet(now, t.settings),
+          alertFirst: !quiet(first.at, t.settings),
+          alertLast: !quiet(last?.at ?? first.at, t.settings),
+        })),
+      },
+      now,
     ),
   );
   for (const { row } of rows) {

@@ -3,7 +3,7 @@ import { ErrorCode } from '@classwave/shared';
 import type { Draft, DraftSaved, SaveDraftBody } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
-import type { Db, Tx } from '../db/client.js';
+import { txQuery, type Db, type Tx } from '../db/client.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
 import { assignments, courseMembers, courses, submissionDrafts, submissions } from '../db/schema.js';
@@ -12,7 +12,6 @@ import { found, requireActiveMember, requireStudent } from '../policies.js';
 import { assignedTo, effectiveDue } from '../assignments/visibility.js';
 import { recordSubmissionEvent } from './history.js';
 import { draftStanding } from './rules.js';
-import { rowsOf } from '../db/rows.js';
 
 export const ALREADY_SUBMITTED = 'You have already submitted this assignment.';
 /**
@@ -136,8 +135,11 @@ export function createDraftService({ db, clock, outbox }: { db: Db; clock: Clock
       return outbox.transaction(async (tx, record): Promise<SaveResult> => {
         await draftStanding(tx, caller, assignmentId, 'keep drafts');
         const now = clock.now();
-        const [row] = rowsOf<{ submitted: boolean; current: string | null; saved: string | null }>(
-          await tx.execute(sql`with sub as (select exists (select 1 from submissions s
+        // Named (issue 30): parsed and planned once per connection.
+        const [row] = await txQuery<{ submitted: boolean; current: string | null; saved: string | null }>(
+          tx,
+          'draft_write',
+          sql`with sub as (select exists (select 1 from submissions s
                 where s.assignment_id = ${assignmentId}::uuid and s.student_id = ${studentId}::uuid
                   and s.submitted_at is not null) as submitted),
               cur as (select d.content, d.version, d.updated_at from submission_drafts d
@@ -160,7 +162,7 @@ export function createDraftService({ db, clock, outbox }: { db: Db; clock: Clock
               (select json_build_object('content', cur.content, 'version', cur.version,
                 'updatedAt', cur.updated_at)::text from cur) as current,
               coalesce((select json_build_object('version', u.version, 'updatedAt', u.updated_at)::text from u),
-                (select json_build_object('version', i.version, 'updatedAt', i.updated_at)::text from i)) as saved`),
+                (select json_build_object('version', i.version, 'updatedAt', i.updated_at)::text from i)) as saved`,
         );
         if (row?.submitted) throw conflict(ALREADY_SUBMITTED);
         const parsed = <T extends { updatedAt: string }>(text: string) => {

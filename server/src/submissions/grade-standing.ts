@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { ErrorCode, type FileSummary, type MemberStatus, type Rubric } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
-import { isoText, type Tx } from '../db/client.js';
-import { rowsOf } from '../db/rows.js';
+import { isoText, txQuery, type Tx } from '../db/client.js';
 import type { assignments } from '../db/schema.js';
 import { AppError, forbidden, notFound } from '../http/errors.js';
 import { assignedOn, effectiveDueOn } from '../assignments/visibility.js';
@@ -59,8 +58,10 @@ const NOT_FOUND = 'Submission not found.';
  * those who see the course first, then 404 (403 for a member student) to anyone who does not teach it.
  */
 export async function gradeStanding(tx: Tx, caller: Caller, submissionId: string, now: Date) {
-  const [row] = rowsOf<StandingRow>(
-    await tx.execute(sql`select row_to_json(s)::text as sub, a.max_points, a.rubric, a.grade_release,
+  const [row] = await txQuery<StandingRow>(
+    tx,
+    'grade_standing',
+    sql`select row_to_json(s)::text as sub, a.max_points, a.rubric, a.grade_release,
         ${effectiveDueOn('a', sql`s.student_id`, isoText)} as due_date, courses.id as course_id, courses.teacher_id,
         courses.deleted_at is not null as course_deleted, courses.archived_at is not null as archived,
         ${teaches(caller.userId)} as teaches,
@@ -80,7 +81,7 @@ export async function gradeStanding(tx: Tx, caller: Caller, submissionId: string
       join assignments a on a.id = s.assignment_id and a.deleted_at is null
       join courses on courses.id = a.course_id
       where s.id = ${submissionId}::uuid
-      for update of s for share of a`),
+      for update of s for share of a`,
   );
   const standing = toStanding(caller, row, NOT_FOUND, 'grade its submissions');
   return { ...standing, row: submissionFromJson(JSON.parse(row!.sub) as SubmissionJson) };
@@ -139,10 +140,12 @@ export async function studentGradeStanding(
   studentId: string,
   now: Date,
 ) {
-  const [row] = rowsOf<
+  const [row] = await txQuery<
     Omit<StandingRow, 'sub'> & { sub: string | null; excused: boolean; student_assigned: boolean }
   >(
-    await tx.execute(sql`select (select row_to_json(s)::text from submissions s
+    tx,
+    'cell_standing',
+    sql`select (select row_to_json(s)::text from submissions s
           where s.assignment_id = a.id and s.student_id = ${studentId}::uuid for update) as sub,
         a.max_points, a.rubric, a.grade_release,
         ${effectiveDueOn('a', studentId, isoText)} as due_date, courses.id as course_id, courses.teacher_id,
@@ -166,7 +169,7 @@ export async function studentGradeStanding(
       from assignments a
       join courses on courses.id = a.course_id
       where a.id = ${assignmentId}::uuid and a.deleted_at is null
-      for share of a`),
+      for share of a`,
   );
   const standing = toStanding(caller, row, 'Assignment not found.', 'grade its students');
   if (row!.student_membership !== 'active')

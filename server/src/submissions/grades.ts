@@ -8,7 +8,7 @@ import {
 } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
-import type { Tx } from '../db/client.js';
+import { txQuery, type Tx } from '../db/client.js';
 import { assignments, courses, profiles, submissions } from '../db/schema.js';
 import type { RecordEvent } from '../events.js';
 import { AppError, badRequest } from '../http/errors.js';
@@ -23,7 +23,6 @@ import {
   type GradeReach,
 } from './grade-standing.js';
 import { submissionFromJson, type SubmissionJson } from './rules.js';
-import { rowsOf } from '../db/rows.js';
 import { userRoom } from '../realtime/rooms.js';
 import { gradeNotificationWrite, planGradeNotification } from '../notifications/grade-notes.js';
 import { assignmentLink, notificationFromJson } from '../notifications/store.js';
@@ -124,14 +123,24 @@ export function createGradeWrites({ clock, outbox }: { clock: Clock; outbox: Out
     };
     let updated: SubmissionRow | undefined;
     let note: Notification | undefined;
+    // Named (issue 30): parsed and planned once per connection, each variant (release, entry) apart.
     if (told) {
-      const [both] = rowsOf<{ g: string; n: string | null }>(
-        await tx.execute(sql`with g as ${update}, n as ${gradeNotificationWrite(tx, told.plan)}
-          select (select row_to_json(g)::text from g) as g, (select row_to_json(n)::text from n) as n`),
+      const [both] = await txQuery<{ g: string; n: string | null }>(
+        tx,
+        'grade_write_told',
+        sql`with g as ${update}, n as ${gradeNotificationWrite(tx, told.plan)}
+          select (select row_to_json(g)::text from g) as g, (select row_to_json(n)::text from n) as n`,
       );
       updated = submissionFromJson(JSON.parse(both!.g) as SubmissionJson);
       note = both!.n === null ? undefined : notificationFromJson(both!.n);
-    } else [updated] = await update;
+    } else {
+      const [only] = await txQuery<{ g: string }>(
+        tx,
+        'grade_write',
+        sql`with g as ${update} select row_to_json(g)::text as g from g`,
+      );
+      updated = only && submissionFromJson(JSON.parse(only.g) as SubmissionJson);
+    }
     // The names come with the standing when it read them (issue 30: a grade in three statements).
     const [read] = known
       ? [{ student: names.student!, grader: names.caller! }]

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { ErrorCode, type MemberStatus, type RubricScores } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
-import { isoText, type Db, type Tx } from '../db/client.js';
+import { isoText, txQuery, type Db, type Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { AppError } from '../http/errors.js';
 import { requireActiveMember, requireStudent } from '../policies.js';
@@ -116,7 +116,7 @@ export function submissionFromJson(json: SubmissionJson): typeof submissions.$in
  * so a draft save racing this submit waits, or has committed and is seen by the write that follows.
  */
 export async function submitStanding(tx: Tx, caller: Caller, assignmentId: string) {
-  const [row] = rowsOf<
+  const [row] = await txQuery<
     RightsRow & {
       course_id: string;
       teacher_id: string;
@@ -127,7 +127,9 @@ export async function submitStanding(tx: Tx, caller: Caller, assignmentId: strin
       grader_name: string | null;
     }
   >(
-    await tx.execute(sql`select courses.id as course_id, courses.teacher_id,
+    tx,
+    'submit_standing',
+    sql`select courses.id as course_id, courses.teacher_id,
         courses.archived_at is not null as archived, ${teaches(caller.userId)} as teaches,
         ${handInRights(caller.userId)},
         (select p.full_name from profiles p where p.id = ${caller.userId}::uuid) as student_name,
@@ -138,7 +140,7 @@ export async function submitStanding(tx: Tx, caller: Caller, assignmentId: strin
         pg_advisory_xact_lock(hashtextextended(${`work:${assignmentId}:${caller.userId}`}, 0)) is null as locked
       from assignments a join courses on courses.id = a.course_id
       where a.id = ${assignmentId}::uuid and a.deleted_at is null
-      for share of a`),
+      for share of a`,
   );
   // An archived course is read-only to those who see it (DESIGN §20), before any other answer:
   // what the archive guard answered before this read took its place (archive/guard.ts).
@@ -167,12 +169,14 @@ export async function submitStanding(tx: Tx, caller: Caller, assignmentId: strin
  * key), so the write that follows sees any submit or save that committed before it.
  */
 export async function draftStanding(tx: Tx, caller: Caller, assignmentId: string, action: string) {
-  const [row] = rowsOf<RightsRow & { archived: boolean; teaches: boolean }>(
-    await tx.execute(sql`select courses.archived_at is not null as archived, ${teaches(caller.userId)} as teaches,
+  const [row] = await txQuery<RightsRow & { archived: boolean; teaches: boolean }>(
+    tx,
+    'draft_standing',
+    sql`select courses.archived_at is not null as archived, ${teaches(caller.userId)} as teaches,
         ${handInRights(caller.userId)},
         pg_advisory_xact_lock(hashtextextended(${`work:${assignmentId}:${caller.userId}`}, 0)) is null as locked
       from assignments a join courses on courses.id = a.course_id
-      where a.id = ${assignmentId}::uuid and a.deleted_at is null`),
+      where a.id = ${assignmentId}::uuid and a.deleted_at is null`,
   );
   if (row?.archived && (row.teaches || (row.membership === 'active' && row.assigned))) throw courseArchived();
   requireStudent(caller, action);

@@ -4,12 +4,11 @@ import { minutesLate } from '@classwave/shared';
 import type { CreateSubmissionBody, OwnSubmission, RubricScores, Submission } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
-import { isoText, type Database, type Statement, type Tx } from '../db/client.js';
+import { isoText, txQuery, type Database, type Statement, type Tx } from '../db/client.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience } from '../realtime/rooms.js';
 import { PG, pgCode } from '../db/errors.js';
 import { submissions } from '../db/schema.js';
-import { rowsOf } from '../db/rows.js';
 import { batchUpdateJob } from '../notifications/submission-batches.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
 import { requireTeacherOf } from '../classes/visibility.js';
@@ -120,8 +119,11 @@ async function writeSubmission(
         values (${w.id}::uuid, ${w.assignmentId}::uuid, ${w.studentId}::uuid, ${w.content}, ${at}::timestamptz,
           ${w.idempotencyKey}::uuid)
         on conflict do nothing returning *`;
-  const [row] = rowsOf<{ row: string }>(
-    await tx.execute(sql`with s as (${written}),
+  // Named (issue 30): parsed and planned once per connection; a fill and a new row are two texts.
+  const [row] = await txQuery<{ row: string }>(
+    tx,
+    'submit_write',
+    sql`with s as (${written}),
       d as (delete from submission_drafts where assignment_id = ${w.assignmentId}::uuid
         and student_id = ${w.studentId}::uuid and exists (select 1 from s)),
       h as (insert into submission_events (assignment_id, student_id, submission_id, kind, at)
@@ -129,7 +131,7 @@ async function writeSubmission(
       j as (insert into jobs (kind, key, run_at, payload)
         select ${job.kind}, ${job.key}, ${job.runAt.toISOString()}::timestamptz, ${JSON.stringify(job.payload)}::jsonb from s
         on conflict (key) do update set run_at = excluded.run_at, done_at = null, attempts = 0, last_error = null)
-      select row_to_json(s)::text as row from s`),
+      select row_to_json(s)::text as row from s`,
   );
   return row ? submissionFromJson(JSON.parse(row.row) as SubmissionJson) : undefined;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import {
   POSTS_PAGE_SIZE,
   type CreatePostBody,
@@ -12,16 +12,27 @@ import {
 import type { Caller } from '../auth/caller.js';
 import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
-import { comments, courseMembers, courses, files, jobs, postSeen, posts, profiles } from '../db/schema.js';
+import {
+  comments,
+  courseMembers,
+  courses,
+  events,
+  files,
+  jobs,
+  postSeen,
+  posts,
+  profiles,
+} from '../db/schema.js';
 import { rowsOf } from '../db/rows.js';
 import { requireCurrentCourse } from '../archive/rules.js';
 import { teaches } from '../courses/teaching.js';
 import { attachPostFiles, takePostFiles } from '../files/service.js';
-import type { RecordEvent } from '../events.js';
+import type { AudiencedEvent, RecordEvent } from '../events.js';
 import { scheduleJob } from '../jobs/schedule.js';
 import { conflict, forbidden, notFound } from '../http/errors.js';
 import type { Outbox } from '../realtime/outbox.js';
-import { audience } from '../realtime/rooms.js';
+import { audience, courseRoom } from '../realtime/rooms.js';
+import { teacherRoomsSql } from '../realtime/teacher-rooms.js';
 import {
   courseStanding,
   postStanding,
@@ -126,6 +137,41 @@ export function createPostService({
   /** Gathers first views into one `post:seen` a post a moment (seen.ts). */
   seenMarks?: { touch(postId: string, courseId: string): void };
 }) {
+  /**
+   * A post published now with nothing else to write: the post and its event in one statement (the
+   * event's insert reads the post's), which is its whole transaction. When its rows come back it has
+   * committed, so its event is sent then (outbox `committed`), as the outbox sends a transaction's:
+   * one round trip to the event where BEGIN, the post, the event and COMMIT were four (issue 27).
+   * The stored audience is `postAudience` of a published post (the class's room and its teachers'
+   * own rooms, co-teachers share-locked), the author's name filled in by the statement.
+   */
+  async function publishAlone(caller: Caller, row: PostRow, insert: SQL): Promise<Post> {
+    const post = toPost(row, '');
+    const at = clock.now();
+    const [event] = rowsOf<{ id: number | string; audience: string[]; author_name: string | null }>(
+      await db.execute(sql`with p as (${insert})
+        insert into ${events} (type, data, audience, created_at)
+        select 'post:created',
+          jsonb_set(${JSON.stringify(post)}::jsonb, '{author,fullName}', coalesce(to_jsonb(p.author_name), 'null')),
+          array[${courseRoom(row.courseId)}] || ${teacherRoomsSql(row.courseId, sql`p.teacher_id`)},
+          ${at.toISOString()}::timestamptz
+        from p
+        returning id, audience, data->'author'->>'fullName' as author_name`),
+    );
+    if (!event) return refuse(db, caller, row.courseId);
+    const created: Post = { ...post, author: { ...post.author, fullName: event.author_name as string } };
+    await outbox.committed([
+      {
+        id: Number(event.id),
+        type: 'post:created',
+        at: at.toISOString(),
+        data: created,
+        audience: [...new Set(event.audience)],
+      } satisfies AudiencedEvent<'post:created'>,
+    ]);
+    return created;
+  }
+
   /** The posts of a course matching `where`, with what every view needs. */
   function select(caller: Caller) {
     return db
@@ -210,67 +256,61 @@ export function createPostService({
     /**
      * A teacher's post: published now, or at `publishAt` by the job table. Its permission, the
      * archive's read-only rule and the write are one statement (issue 30: the standing read and the
-     * archive guard's were round trips of their own), so with the outbox's event the write is BEGIN,
-     * one statement, the event, COMMIT; attached files add one. A refusal is explained after (reads
-     * on the error path only).
+     * archive guard's were round trips of their own). A post published now without files is that
+     * statement with its event, and no transaction around it (`publishAlone`); a scheduled one (its
+     * job) or one with files (their statement) is BEGIN, the post, the files, the event, COMMIT. A
+     * refusal is explained after (reads on the error path only).
      */
     async create(caller: Caller, courseId: string, body: CreatePostBody): Promise<Post> {
+      const now = clock.now();
+      const publishAt = body.publishAt ? new Date(body.publishAt) : null;
+      const later = publishAt !== null && publishAt.getTime() > now.getTime();
+      const row: PostRow = {
+        id: randomUUID(),
+        courseId,
+        authorId: caller.userId,
+        text: body.text,
+        pinned: body.pinned ?? false,
+        commentsOff: body.commentsOff ?? false,
+        publishAt: later ? publishAt : null,
+        publishedAt: later ? null : now,
+        createdAt: now,
+        editedAt: null,
+      };
+      if (caller.role !== 'teacher') return refuse(db, caller, courseId);
+      const insert = sql`insert into ${posts} (id, course_id, author_id, text, pinned, comments_off,
+          publish_at, published_at, created_at)
+        select ${row.id}::uuid, ${courses.id}, ${row.authorId}::uuid, ${row.text}, ${row.pinned},
+          ${row.commentsOff}, ${row.publishAt}::timestamptz, ${row.publishedAt}::timestamptz,
+          ${row.createdAt}::timestamptz
+        from ${courses} where ${courses.id} = ${courseId}::uuid and ${courses.deletedAt} is null
+          and ${courses.archivedAt} is null and ${teaches(caller.userId)}
+        returning (select ${profiles.fullName} from ${profiles} where ${profiles.id} = ${caller.userId}::uuid) as author_name,
+          (select ${courses.teacherId} from ${courses} where ${courses.id} = ${courseId}::uuid) as teacher_id`;
+      if (!later && !body.fileIds?.length && outbox.rulesOf('post:created').length === 0)
+        return publishAlone(caller, row, insert);
       return outbox.transaction(async (tx, record) => {
-        const now = clock.now();
-        const publishAt = body.publishAt ? new Date(body.publishAt) : null;
-        const later = publishAt !== null && publishAt.getTime() > now.getTime();
-        const row: PostRow = {
-          id: randomUUID(),
-          courseId,
-          authorId: caller.userId,
-          text: body.text,
-          pinned: body.pinned ?? false,
-          commentsOff: body.commentsOff ?? false,
-          publishAt: later ? publishAt : null,
-          publishedAt: later ? null : now,
-          createdAt: now,
-          editedAt: null,
-        };
-        const insert = sql`insert into ${posts} (id, course_id, author_id, text, pinned, comments_off,
-            publish_at, published_at, created_at)
-          select ${row.id}::uuid, ${courses.id}, ${row.authorId}::uuid, ${row.text}, ${row.pinned},
-            ${row.commentsOff}, ${row.publishAt}::timestamptz, ${row.publishedAt}::timestamptz,
-            ${row.createdAt}::timestamptz
-          from ${courses} where ${courses.id} = ${courseId}::uuid and ${courses.deletedAt} is null
-            and ${courses.archivedAt} is null and ${teaches(caller.userId)}
-          returning (select ${profiles.fullName} from ${profiles} where ${profiles.id} = ${caller.userId}::uuid) as author_name,
-            (select ${courses.teacherId} from ${courses} where ${courses.id} = ${courseId}::uuid) as teacher_id`;
-        const written =
-          caller.role !== 'teacher'
-            ? undefined
-            : rowsOf<{ author_name: string; teacher_id: string }>(
-                await tx.execute(
-                  later
-                    ? // The job that publishes it, in the same statement; rolled back with it on a refusal.
-                      sql`with p as (${insert}), j as (${tx
-                        .insert(jobs)
-                        .values({
-                          kind: PUBLISH_POST_KIND,
-                          key: publishJobKey(row.id),
-                          runAt: publishAt,
-                          payload: { postId: row.id },
-                        })
-                        .onConflictDoUpdate({
-                          target: jobs.key,
-                          set: { runAt: publishAt, doneAt: null, attempts: 0, lastError: null },
-                        })
-                        .getSQL()}) select * from p`
-                    : insert,
-                ),
-              )[0];
-        if (!written) {
-          // Why not: not there (404), archived (409, to those who see it), or a member student (403).
-          const standing = await courseStanding(tx, caller, courseId);
-          requireReader(standing);
-          await requireCurrentCourse(tx, courseId);
-          requireTeaches(standing, 'post to its stream');
-          throw notFound('Course not found.');
-        }
+        const [written] = rowsOf<{ author_name: string; teacher_id: string }>(
+          await tx.execute(
+            later
+              ? // The job that publishes it, in the same statement; rolled back with it on a refusal.
+                sql`with p as (${insert}), j as (${tx
+                  .insert(jobs)
+                  .values({
+                    kind: PUBLISH_POST_KIND,
+                    key: publishJobKey(row.id),
+                    runAt: publishAt,
+                    payload: { postId: row.id },
+                  })
+                  .onConflictDoUpdate({
+                    target: jobs.key,
+                    set: { runAt: publishAt, doneAt: null, attempts: 0, lastError: null },
+                  })
+                  .getSQL()}) select * from p`
+              : insert,
+          ),
+        );
+        if (!written) return refuse(tx, caller, courseId);
         // Its files go out with it (the class sees them in post:created), or wait with it while scheduled.
         const attached = body.fileIds?.length
           ? await attachPostFiles(tx, {
@@ -361,6 +401,15 @@ export function createPostService({
   };
 }
 export type PostService = ReturnType<typeof createPostService>;
+
+/** Why a post was not written: not there (404), archived (409, to those who see it), or a member student (403). */
+async function refuse(q: Db | Tx, caller: Caller, courseId: string): Promise<never> {
+  const standing = await courseStanding(q, caller, courseId);
+  requireReader(standing);
+  await requireCurrentCourse(q, courseId);
+  requireTeaches(standing, 'post to its stream');
+  throw notFound('Course not found.');
+}
 
 /** The author or the course's teacher may change a post; a member student 403, anyone else 404. */
 function mayChange(caller: Caller, found: Awaited<ReturnType<typeof postStanding>>, action: string) {

@@ -1,9 +1,15 @@
 import { like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, type CommentPage, type PostPage } from '@classwave/shared';
-import { comments, events } from '../db/schema.js';
+import { comments, events, posts } from '../db/schema.js';
 import { commentOn, createPost } from '../../test/support/conversations.js';
-import { createClass, createStudent, createTeacher, type Actor } from '../../test/support/factories.js';
+import {
+  addCoTeacher,
+  createClass,
+  createStudent,
+  createTeacher,
+  type Actor,
+} from '../../test/support/factories.js';
 import { liveTestApp, type LiveTestApp } from '../../test/support/live-app.js';
 
 /** The class stream (DESIGN §19): posts, comments, switches and "seen by", live. */
@@ -196,6 +202,50 @@ describe('posts', () => {
     expect(
       adaTab.events.filter((e) => e.type === 'post:created' && (e.data as { id: string }).id === post.id),
     ).toHaveLength(1);
+  });
+
+  it('answers, sends and stores one and the same post published now, to the class and each of its teachers', async () => {
+    // Its event is written by the post's own statement (issue 27): the author's name and the
+    // teachers' rooms come from the database, as they did from the transaction's reads.
+    const { teacher, course, students } = await createClass(t, 1);
+    const co = await createTeacher(t);
+    await addCoTeacher(t, teacher, course, co);
+    const tabs = await Promise.all([teacher, co, students[0]!].map((who) => t.tab(who)));
+    const post = await createPost(t, co, course.id, { text: 'From the co-teacher' });
+    expect(post.author).toEqual({ id: co.id, fullName: co.fullName });
+    for (const tab of tabs) {
+      const live = await tab.waitFor(
+        (e) => e.type === 'post:created' && (e.data as { id: string }).id === post.id,
+      );
+      expect(live.data).toEqual(post);
+    }
+    const stored = await t.app.core.db
+      .select({ data: events.data, audience: events.audience })
+      .from(events)
+      .where(sql`${events.type} = 'post:created' and ${events.data}->>'id' = ${post.id}`);
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.data).toEqual(post);
+    expect([...new Set(stored[0]!.audience)].sort()).toEqual(
+      [`course:${course.id}`, `user:${teacher.id}`, `user:${co.id}`].sort(),
+    );
+    // A stranger's or a member student's post writes neither a post nor an event.
+    for (const [who, status] of [
+      [await createTeacher(t), 404],
+      [students[0]!, 403],
+    ] as const) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/courses/${course.id}/posts`,
+        headers: who.headers,
+        payload: { text: 'Not mine to post' },
+      });
+      expect(res.statusCode, res.body).toBe(status);
+    }
+    const refused = sql`(select count(*)::int from ${posts} where ${posts.text} = 'Not mine to post')
+      + (select count(*)::int from ${events} where ${events.data}->>'text' = 'Not mine to post')`;
+    expect(await t.app.core.db.select({ n: sql<number>`${refused}` }).from(sql`(select 1) as one`)).toEqual([
+      { n: 0 },
+    ]);
   });
 
   it('limits posts per account with 429 and a message that says when to try again', async () => {

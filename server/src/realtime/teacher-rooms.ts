@@ -1,4 +1,4 @@
-import { inArray, sql } from 'drizzle-orm';
+import { inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { courseTeachers, events } from '../db/schema.js';
 import { rowsOf } from '../db/rows.js';
@@ -38,6 +38,18 @@ export async function resolveCoTeacherRooms(
       ),
     ),
   ]);
+}
+
+/**
+ * SQL for the own rooms of a course's teachers, inside the statement that writes an event for them
+ * (a write that is one statement, outbox.ts `committed`): its owner's (`ownerId`, SQL the statement
+ * computes) and its co-teachers' now, share-locked as `insertEvents` locks them, so a removal
+ * committing at the same moment waits for the event or is seen by it.
+ */
+export function teacherRoomsSql(courseId: string, ownerId: SQL): SQL {
+  const own = userRoom('');
+  return sql`array[${own} || ${ownerId}] || array(select ${own} || ${courseTeachers.teacherId}
+    from ${courseTeachers} where ${courseTeachers.courseId} = ${courseId}::uuid for share)`;
 }
 
 /**

@@ -1,7 +1,6 @@
 import { inArray, sql, type SQL } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client.js';
+import { txQuery, type Db, type Tx } from '../db/client.js';
 import { courseTeachers, events } from '../db/schema.js';
-import { rowsOf } from '../db/rows.js';
 import type { PendingEvent } from '../events.js';
 import { CO_TEACHERS_PREFIX, userRoom } from './rooms.js';
 
@@ -72,16 +71,14 @@ export async function insertEvents(
       .filter((r) => r.startsWith(CO_TEACHERS_PREFIX))
       .map((r) => r.slice(CO_TEACHERS_PREFIX.length)),
   }));
-  if (rows.every((r) => r.courses.length === 0)) {
-    const written = await tx
-      .insert(events)
-      .values(pending.map((e) => ({ type: e.type, data: e.data, audience: e.audience, createdAt: at })))
-      .returning({ id: events.id });
-    return written.map((w, i) => ({ id: w.id, audience: pending[i]!.audience }));
-  }
   const courseIds = [...new Set(rows.flatMap((r) => r.courses))];
   // Ids are handed out in the select's order (ord), so sorting what comes back by id restores it.
-  const result = await tx.execute(sql`with co as (
+  // One text whatever the events (their rows travel as one JSON parameter): prepared once per
+  // connection (txQuery), where a multi-row insert's text changed with the number of events.
+  const result = await txQuery<{ id: number | string; audience: string[] }>(
+    tx,
+    'insert_events',
+    sql`with co as (
       select ${courseTeachers.courseId} as course_id, ${courseTeachers.teacherId} as teacher_id
       from ${courseTeachers}
       where ${courseTeachers.courseId} = any(array(select jsonb_array_elements_text(${JSON.stringify(courseIds)}::jsonb))::uuid[])
@@ -97,8 +94,9 @@ export async function insertEvents(
         where co.course_id = any(v.courses)), '{}'::text[]),
       ${at.toISOString()}::timestamptz
     from v order by v.ord
-    returning id, audience`);
-  return rowsOf<{ id: number | string; audience: string[] }>(result)
+    returning id, audience`,
+  );
+  return result
     .map((r) => ({ id: Number(r.id), audience: [...new Set(r.audience)] }))
     .sort((a, b) => a.id - b.id);
 }

@@ -4,6 +4,7 @@ import type { Database } from '../db/client.js';
 import { DomainEventBus } from '../events.js';
 import { createTestApp, openTestDatabase, type TestApp } from '../../test/support/app.js';
 import { createAssignmentReadModel } from './read-model.js';
+import { createPost } from '../../test/support/conversations.js';
 import {
   createAssignment,
   createCourse,
@@ -188,6 +189,29 @@ describe("a student's assignment lists, from the read model", () => {
     const returned = (await listOf(t, student))[0]!;
     expect(returned.submission).toMatchObject({ grade: 17, feedback: 'Held feedback' });
     expect(returned.status).toBe('returned');
+  });
+});
+
+describe("a student's assignment lists' shared part, kept in one process", () => {
+  it("is read again after a change to the class's assignments or course, not after a post or a submission", async () => {
+    const { t, reads } = await appWatching('assignments_shared_of_courses');
+    const { teacher, student, course, assignment } = await classWithAssignment(t, 'Essay');
+    await listOf(t, student);
+    const afterFirst = reads();
+    const post = await createPost(t, teacher, course.id, { text: 'Bring an atlas.' });
+    const comment = await t.app.inject({
+      method: 'POST',
+      url: `/api/posts/${post.id}/comments`,
+      headers: student.headers,
+      payload: { text: 'Which one?' },
+    });
+    expect(comment.statusCode, comment.body).toBe(201);
+    await submit(t, student, assignment);
+    expect((await listOf(t, student)).map((a) => [a.title, a.status])).toEqual([['Essay', 'submitted']]);
+    expect(reads()).toBe(afterFirst); // the class talked and the student submitted: from memory
+    await patch(t, teacher, `/api/assignments/${assignment.id}`, { title: 'Long essay' });
+    expect((await listOf(t, student)).map((a) => a.title)).toEqual(['Long essay']);
+    expect(reads()).toBe(afterFirst + 1);
   });
 });
 

@@ -294,11 +294,16 @@ function createOwnParts(database: Pick<Database, 'rows'>, keep: boolean) {
 
 /** The courses whose shared rows an event may change. */
 function staleCourses(event: AudiencedEvent): string[] {
+  // The shared rows are the assignments and their courses' titles and archive: only a course's or
+  // an assignment's events change them. A post, a comment or a submission to the class does not
+  // (each made every student's next list read the class's rows again).
+  const isCourse = event.type.startsWith('course:');
+  if (!isCourse && !event.type.startsWith('assignment:')) return [];
   const ids = new Set<string>();
   for (const room of event.audience) if (room.startsWith('course:')) ids.add(room.slice(7));
   const data = event.data as { id?: string; courseId?: string };
-  if (event.type.startsWith('course:') && typeof data.id === 'string') ids.add(data.id);
-  if (event.type.startsWith('assignment:') && typeof data.courseId === 'string') ids.add(data.courseId);
+  if (isCourse && typeof data.id === 'string') ids.add(data.id);
+  if (!isCourse && typeof data.courseId === 'string') ids.add(data.courseId);
   return [...ids];
 }
 

@@ -78,6 +78,9 @@ export default defineConfig({
     // test): isolated, every file loaded React, RTK and the features again — 198 s of the client's
     // run against 57 here. The setup file undoes what a test changes globally.
     isolate: false,
+    // A page's first render loads its route's modules: on a loaded two-core machine (the whole suite
+    // beside it) that alone passed vitest's default 5 s once.
+    testTimeout: 15_000,
     include: ['src/**/*.test.{ts,tsx}'],
   },
 });

@@ -16,7 +16,7 @@ import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
 import { assignments, courses, files, gradeCategories, profiles } from '../db/schema.js';
 import { AppError, badRequest, conflict } from '../http/errors.js';
-import { requireTeacherOf } from '../classes/visibility.js';
+import { requireTeacherOf, requireTeacherOfAssignment } from '../classes/visibility.js';
 import { randomJoinCode, retryOnCodeCollision } from '../classes/codes.js';
 import { toCourse } from '../courses/service.js';
 import { recordAssignment } from '../assignments/service.js';
@@ -294,7 +294,7 @@ export function createCopyService({
         .from(assignments)
         .innerJoin(courses, eq(courses.id, assignments.courseId))
         .where(and(eq(assignments.id, id), isNull(assignments.deletedAt)));
-      await requireTeacherOf(db, caller, source?.course, 'copy its assignments', 'Assignment', id);
+      await requireTeacherOfAssignment(db, caller, source?.course, id, 'copy its assignments');
       const from = source!.assignment;
       let dueDate: Date;
       if (body.dueDate !== undefined) {

@@ -19,7 +19,7 @@ import { assignments, courses, profiles, submissions } from '../db/schema.js';
 import { AppError, badRequest } from '../http/errors.js';
 import { found, requireTeacher } from '../policies.js';
 import { requireCategoryOf } from '../categories/service.js';
-import { requireTeacherOf } from '../classes/visibility.js';
+import { requireTeacherOfAssignment } from '../classes/visibility.js';
 import { freshSampleCourses, pickDistinct, SAMPLE_ASSIGNMENTS } from '../courses/samples.js';
 import { toCourse } from '../courses/service.js';
 import { randomJoinCode, retryOnCodeCollision } from '../classes/codes.js';
@@ -135,7 +135,7 @@ async function lockOwnAssignment(tx: Tx, caller: Caller, id: string, action: str
     .innerJoin(courses, eq(courses.id, assignments.courseId))
     .where(and(eq(assignments.id, id), isNull(assignments.deletedAt)))
     .for('update', { of: assignments });
-  const course = await requireTeacherOf(tx, caller, row?.course, action, 'Assignment', id);
+  const course = await requireTeacherOfAssignment(tx, caller, row?.course, id, action);
   return { assignment: row!.assignment, course };
 }
 

@@ -9,7 +9,7 @@ import { conflict, notFound } from '../http/errors.js';
 import { found, requireTeacher } from '../policies.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { audience, userRoom } from '../realtime/rooms.js';
-import { requireOwnerOf, requireTeacherOf } from '../classes/visibility.js';
+import { requireOwnerOf, requireTeacherOf, requireTeacherOfAssignment } from '../classes/visibility.js';
 import { teaches, teachesCourseRow } from '../courses/teaching.js';
 import { recordAssignment } from '../assignments/service.js';
 import { toCourse } from '../courses/service.js';
@@ -102,7 +102,7 @@ export function createBinService({
           .from(assignments)
           .innerJoin(courses, eq(courses.id, assignments.courseId))
           .where(and(eq(assignments.id, id), isNull(assignments.deletedAt)));
-        await requireTeacherOf(db, caller, row?.course, 'delete its assignments', 'Assignment', id);
+        await requireTeacherOfAssignment(db, caller, row?.course, id, 'delete its assignments');
       }
       return contentsOf(db, kind, id);
     },

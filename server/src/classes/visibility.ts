@@ -63,13 +63,40 @@ export function visibleAssignment(userId: string, role: 'student' | 'teacher') {
  * cannot see is a 404 (as if it did not exist); a member student gets 403, since they know the
  * course is there.
  */
-export async function requireTeacherOf<T extends { id: string; teacherId: string; deletedAt?: Date | null }>(
+export function requireTeacherOf<T extends Course>(
   tx: Db | Tx,
   caller: Caller,
   course: T | undefined,
   action: string,
-  what = 'Course',
-  /** The assignment asked about: a member it is not for (DESIGN §20) gets 404, not 403. */
+): Promise<T> {
+  return teacherOf(tx, caller, course, action, 'Course');
+}
+
+/**
+ * `requireTeacherOf` for a route about one assignment of the course (its `what`, say "Scheduled
+ * return", names it in a 404): a member the assignment is not for (DESIGN §20) gets 404, as if it
+ * did not exist, where a member it is for gets 403. The id is required, so such a route cannot
+ * forget it and tell an unassigned student the assignment is there.
+ */
+export function requireTeacherOfAssignment<T extends Course>(
+  tx: Db | Tx,
+  caller: Caller,
+  course: T | undefined,
+  assignmentId: string,
+  action: string,
+  what = 'Assignment',
+): Promise<T> {
+  return teacherOf(tx, caller, course, action, what, assignmentId);
+}
+
+type Course = { id: string; teacherId: string; deletedAt?: Date | null };
+
+async function teacherOf<T extends Course>(
+  tx: Db | Tx,
+  caller: Caller,
+  course: T | undefined,
+  action: string,
+  what: string,
   assignmentId?: string,
 ): Promise<T> {
   // A binned course is changed only by restoring it (DESIGN §17): until then it is not there.
@@ -97,14 +124,13 @@ async function isAssigned(tx: Db | Tx, studentId: string, assignmentId: string):
  * The caller must own the course: deleting or archiving it, removing a co-teacher, transferring
  * (DESIGN §20). A co-teacher, who sees the course, gets 403 naming what only the owner may do.
  */
-export async function requireOwnerOf<T extends { id: string; teacherId: string; deletedAt?: Date | null }>(
+export async function requireOwnerOf<T extends Course>(
   tx: Db | Tx,
   caller: Caller,
   course: T | undefined,
   action: string,
-  what = 'Course',
 ): Promise<T> {
-  const taught = await requireTeacherOf(tx, caller, course, action, what);
+  const taught = await requireTeacherOf(tx, caller, course, action);
   if (taught.teacherId !== caller.userId) throw forbidden(`Only the course's owner can ${action}.`);
   return taught;
 }

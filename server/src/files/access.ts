@@ -3,7 +3,7 @@ import { assignedTo } from '../assignments/visibility.js';
 import { teaches } from '../courses/teaching.js';
 import { ErrorCode, type FilePurpose } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
-import { requireTeacherOf } from '../classes/visibility.js';
+import { requireTeacherOf, requireTeacherOfAssignment } from '../classes/visibility.js';
 import { requireCurrentCourse } from '../archive/rules.js';
 import type { Db, Tx } from '../db/client.js';
 import { assignments, courseMembers, courses, files, posts, submissions } from '../db/schema.js';
@@ -46,7 +46,7 @@ async function assignmentOfTeacher(tx: Tx, caller: Caller, assignmentId: string,
     .from(assignments)
     .innerJoin(courses, eq(courses.id, assignments.courseId))
     .where(eq(assignments.id, assignmentId));
-  return requireTeacherOf(tx, caller, row, action, 'Assignment', assignmentId);
+  return requireTeacherOfAssignment(tx, caller, row, assignmentId, action);
 }
 
 /**
@@ -114,7 +114,7 @@ export async function checkUpload(
       .select({ id: courses.id, teacherId: courses.teacherId, deletedAt: courses.deletedAt })
       .from(courses)
       .where(eq(courses.id, upload.targetId));
-    await requireTeacherOf(tx, caller, course, 'attach files to its posts', 'Course');
+    await requireTeacherOf(tx, caller, course, 'attach files to its posts');
     placed = { courseId: upload.targetId, studentId: null };
   } else if (upload.purpose === 'assignment') {
     const course = await assignmentOfTeacher(tx, caller, upload.targetId, 'add files to its assignments');

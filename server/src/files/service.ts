@@ -6,7 +6,7 @@ import { teaches } from '../courses/teaching.js';
 import { ErrorCode, type AssignmentFiles, type FilePurpose, type FileSummary } from '@classwave/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Caller } from '../auth/caller.js';
-import { requireTeacherOf } from '../classes/visibility.js';
+import { requireTeacherOfAssignment } from '../classes/visibility.js';
 import type { Db, Tx } from '../db/client.js';
 import { assignments, courseMembers, courses, files, profiles, submissions } from '../db/schema.js';
 import { AppError, badRequest, notFound } from '../http/errors.js';
@@ -309,7 +309,7 @@ export function createFileService({
         .from(assignments)
         .innerJoin(courses, eq(courses.id, assignments.courseId))
         .where(eq(assignments.id, assignmentId));
-      await requireTeacherOf(db, caller, assignment, 'download its submissions', 'Assignment', assignmentId);
+      await requireTeacherOfAssignment(db, caller, assignment, assignmentId, 'download its submissions');
       const rows = await db
         .select({ file: files, studentName: profiles.fullName })
         .from(files)

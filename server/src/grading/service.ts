@@ -30,7 +30,7 @@ import {
 import { assignedTo, effectiveDue, extensionOn } from '../assignments/visibility.js';
 import { AppError, notFound } from '../http/errors.js';
 import { requireStudent } from '../policies.js';
-import { requireTeacherOf } from '../classes/visibility.js';
+import { requireTeacherOf, requireTeacherOfAssignment } from '../classes/visibility.js';
 import { toAssignment } from '../assignments/queries.js';
 import { categoriesOf, categoriesOfCourses } from '../categories/service.js';
 import { toCell } from './cells.js';
@@ -67,7 +67,7 @@ export function createGradingService({
       .from(assignments)
       .innerJoin(courses, eq(courses.id, assignments.courseId))
       .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)));
-    const course = await requireTeacherOf(tx, caller, row?.course, action, 'Assignment', assignmentId);
+    const course = await requireTeacherOfAssignment(tx, caller, row?.course, assignmentId, action);
     return { assignment: row!.assignment, course };
   }
 
@@ -214,13 +214,13 @@ export function createGradingService({
           .innerJoin(courses, eq(courses.id, assignments.courseId))
           .where(and(eq(assignments.id, scheduled.payload.assignmentId), isNull(assignments.deletedAt)));
         // Anyone but the course's teacher learns nothing of it (404), as of the assignment itself.
-        await requireTeacherOf(
+        await requireTeacherOfAssignment(
           tx,
           caller,
           row?.course,
+          scheduled.payload.assignmentId,
           'undo its returns',
           'Scheduled return',
-          scheduled.payload.assignmentId,
         );
         if (scheduled.payload.undoneAt) return;
         if (scheduled.job.doneAt)

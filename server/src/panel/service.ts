@@ -23,7 +23,7 @@ import {
 } from '../db/schema.js';
 import { found } from '../policies.js';
 import { assignedTo, effectiveDue } from '../assignments/visibility.js';
-import { requireTeacherOf } from '../classes/visibility.js';
+import { requireTeacherOfAssignment } from '../classes/visibility.js';
 
 /** At most one `assignment:panel` per assignment in this window (per process). */
 export const PANEL_THROTTLE_MS = 1000;
@@ -174,7 +174,7 @@ export function createPanelService({
     /** The course's teacher reads the panel. */
     async panel(caller: Caller, assignmentId: string): Promise<AssignmentPanel> {
       const row = await assignmentWithCourse(assignmentId);
-      await requireTeacherOf(db, caller, row?.course, 'see who is working on it', 'Assignment', assignmentId);
+      await requireTeacherOfAssignment(db, caller, row?.course, assignmentId, 'see who is working on it');
       return compute(found(row, 'Assignment').assignment);
     },
 

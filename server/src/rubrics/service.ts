@@ -10,7 +10,7 @@ import {
   type Rubric,
 } from '@classwave/shared';
 import type { Caller } from '../auth/caller.js';
-import { memberStatus, requireTeacherOf } from '../classes/visibility.js';
+import { memberStatus, requireTeacherOfAssignment } from '../classes/visibility.js';
 import { assignmentCounts, recordAssignment } from '../assignments/service.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
@@ -83,13 +83,12 @@ export function createRubricService({ db, clock, outbox }: { db: Db; clock: Cloc
           .innerJoin(courses, eq(courses.id, assignments.courseId))
           .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)))
           .for('update', { of: assignments });
-        const course = await requireTeacherOf(
+        const course = await requireTeacherOfAssignment(
           tx,
           caller,
           row?.course,
-          'write its rubric',
-          'Assignment',
           assignmentId,
+          'write its rubric',
         );
         const { assignment } = row!;
         const rubric = body.criteria.length ? snapshot(body) : null;

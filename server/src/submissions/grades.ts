@@ -13,7 +13,7 @@ import { assignments, courses, profiles, submissions } from '../db/schema.js';
 import type { RecordEvent } from '../events.js';
 import { AppError, badRequest } from '../http/errors.js';
 import type { Outbox } from '../realtime/outbox.js';
-import { requireTeacherOf } from '../classes/visibility.js';
+import { requireTeacherOfAssignment } from '../classes/visibility.js';
 import { scoresForGrade } from '../rubrics/scores.js';
 import { gradedAudience, gradedAudienceOf, graders, toSubmission } from './views.js';
 import {
@@ -272,13 +272,12 @@ export async function gradedAssignment(tx: Tx, caller: Caller, assignmentId: str
     .innerJoin(courses, eq(courses.id, assignments.courseId))
     .where(and(eq(assignments.id, assignmentId), isNull(assignments.deletedAt)))
     .for('share', { of: assignments });
-  const course = await requireTeacherOf(
+  const course = await requireTeacherOfAssignment(
     tx,
     caller,
     target?.course,
-    'grade its students',
-    'Assignment',
     assignmentId,
+    'grade its students',
   );
   return { assignment: target!.assignment, course };
 }

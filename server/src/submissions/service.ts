@@ -11,7 +11,7 @@ import { PG, pgCode } from '../db/errors.js';
 import { submissions } from '../db/schema.js';
 import { batchUpdateJob } from '../notifications/submission-batches.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
-import { requireTeacherOf } from '../classes/visibility.js';
+import { requireTeacherOfAssignment } from '../classes/visibility.js';
 import { toOwnSubmission } from '../assignments/queries.js';
 import { effectiveDueText } from '../assignments/visibility.js';
 import { createGradeClearing } from './clear-grade.js';
@@ -259,13 +259,12 @@ export function createSubmissionService({
         subs: string | null;
       }>(teacherListStatement, [assignmentId, caller.userId]);
       if (row?.teacher_id !== caller.userId)
-        await requireTeacherOf(
+        await requireTeacherOfAssignment(
           db,
           caller,
           row && { id: row.course_id, teacherId: row.teacher_id },
-          'see its submissions',
-          'Assignment',
           assignmentId,
+          'see its submissions',
         );
       const list = JSON.parse(row!.subs ?? '[]') as TeacherListItem[];
       const handedIn = await filesOfSubmissions(

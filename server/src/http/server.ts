@@ -12,6 +12,7 @@ import {
   securityHeaders,
   securityHeadersFor,
 } from './security-headers.js';
+import { buildSerializer } from './serializer.js';
 import { installJsonParser, installValidation } from './validation.js';
 
 const BODY_LIMIT = 256 * 1024;
@@ -50,6 +51,8 @@ export function createHttpServer(config: Config, client: BuiltClient | undefined
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     routerOptions: { maxParamLength: 200 },
+    // Fastify's serializer, each "S or null" in a response schema serialized without ajv (serializer.ts).
+    schemaController: { compilersFactory: { buildSerializer } },
     // A URL the router can't read (broken %-encoding, an over-long id) gets our error shape and headers too.
     frameworkErrors: (error, request, reply) => {
       const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;

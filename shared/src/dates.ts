@@ -1,4 +1,4 @@
-import { format } from 'date-fns';
+import { format } from 'date-fns/format';
 
 /** 'MMM d, h:mm a': dates in lists (assignment due dates, submission times). */
 export const formatListDate = (iso: string | Date) => format(new Date(iso), 'MMM d, h:mm a');

@@ -51,6 +51,8 @@ const mode = opts.quick ? 'quick' : 'full';
 const runs = opts.runs ?? (opts.quick ? 1 : 5);
 // Quick mode retries no saturated run: it proves the suite works, its figures are not the point.
 process.env.BENCH_RETRIES ??= opts.quick ? '0' : '2';
+// Nor does it warm up before measuring (a warm-up run steadies a figure; quick mode proves the harness).
+process.env.BENCH_WARMUP ??= opts.quick ? '0' : '1';
 // No retry starts after 7 minutes, so a noisy machine cannot push a full run far past its usual length.
 process.env.BENCH_RETRY_UNTIL ??= String(Date.now() + 7 * 60_000);
 const started = Date.now();

@@ -114,7 +114,12 @@ async function watchBackends({ q, name, core = DB_CORE }) {
  */
 export async function interleave(
   variants,
-  { runs, warmup = 1, retries = Number(process.env.BENCH_RETRIES ?? 2), log = () => {} },
+  {
+    runs,
+    warmup = Number(process.env.BENCH_WARMUP ?? 1),
+    retries = Number(process.env.BENCH_RETRIES ?? 2),
+    log = () => {},
+  },
 ) {
   const names = Object.keys(variants);
   const results = Object.fromEntries(names.map((n) => [n, []]));

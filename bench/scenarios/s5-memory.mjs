@@ -57,10 +57,11 @@ export async function runS5({ loadgen, quick, runs, log, dbName }) {
       };
     };
     const results = { app: [], 'bare socket.io': [] };
-    for (const name of Object.keys(servers)) {
-      log(`  warm-up ${name}`);
-      await cycle(name, false);
-    }
+    if (process.env.BENCH_WARMUP !== '0')
+      for (const name of Object.keys(servers)) {
+        log(`  warm-up ${name}`);
+        await cycle(name, false);
+      }
     for (let round = 0; round < cycles; round++)
       for (const name of round % 2 ? Object.keys(servers).reverse() : Object.keys(servers)) {
         results[name].push(await cycle(name, true));

@@ -107,6 +107,9 @@ async function watchBackends({ q, name, core = DB_CORE }) {
   };
 }
 
+/** Warm-up rounds before measuring: one, or none in quick mode (bench/run.mjs sets BENCH_WARMUP). */
+export const warmupRounds = () => Number(process.env.BENCH_WARMUP ?? 1);
+
 /**
  * Runs `variants` (name -> async () => trial result) interleaved: a warm-up round (discarded), then
  * `runs` rounds, the order rotating each round so no variant always runs first. A round whose trial
@@ -114,12 +117,7 @@ async function watchBackends({ q, name, core = DB_CORE }) {
  */
 export async function interleave(
   variants,
-  {
-    runs,
-    warmup = Number(process.env.BENCH_WARMUP ?? 1),
-    retries = Number(process.env.BENCH_RETRIES ?? 2),
-    log = () => {},
-  },
+  { runs, warmup = warmupRounds(), retries = Number(process.env.BENCH_RETRIES ?? 2), log = () => {} },
 ) {
   const names = Object.keys(variants);
   const results = Object.fromEntries(names.map((n) => [n, []]));

@@ -7,6 +7,7 @@ import { cleanupStack, rssBytes, sleep } from '../lib/procs.mjs';
 import { probe, startBaseline } from '../lib/servers.mjs';
 import { appOnPostgres, target } from '../lib/scenario.mjs';
 import { ratio, spread } from '../lib/stats.mjs';
+import { warmupRounds } from '../lib/trial.mjs';
 
 export async function runS5({ loadgen, quick, runs, log, dbName }) {
   const n = quick ? 500 : 5000;
@@ -57,7 +58,7 @@ export async function runS5({ loadgen, quick, runs, log, dbName }) {
       };
     };
     const results = { app: [], 'bare socket.io': [] };
-    if (process.env.BENCH_WARMUP !== '0')
+    for (let w = 0; w < warmupRounds(); w++)
       for (const name of Object.keys(servers)) {
         log(`  warm-up ${name}`);
         await cycle(name, false);

@@ -28,6 +28,18 @@ export default tseslint.config(
     },
   },
   {
+    // Code that runs in Node imports date-fns function by function: its index loads 300 modules and
+    // Node reads its 199 KB package.json once for each, 1.5 s of every server start (the client's
+    // bundler keeps only what it uses, so the client may import the index).
+    files: ['shared/src/**/*.ts', 'server/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'date-fns', message: "Import the function's own module: 'date-fns/format'." }] },
+      ],
+    },
+  },
+  {
     files: ['client/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
